@@ -1,0 +1,72 @@
+# Overwatch: `make run` serves the API on :8080 with local ClickHouse and
+# PostgreSQL; `make test` runs vet, the import rules and every test against
+# the real local servers. Both install and start the servers when missing.
+SHELL := /bin/bash
+GO    ?= go
+BIN   := bin/overwatch
+
+export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
+export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
+
+.PHONY: all build run services tools test vet lint-arch bench bench-go bench-load fuzz clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/overwatch
+
+## services: install (if missing) and start local ClickHouse and PostgreSQL
+services:
+	@clickhouse/local/up.sh
+	@postgres/local/up.sh
+
+## tools: Debian packages the tests and benchmarks use, as command:package
+## (wrk: the load generator; gpsdecode: gpsd's reference AIS decoder)
+TOOLS := wrk:wrk gpsdecode:gpsd-clients
+tools:
+	@missing=""; for t in $(TOOLS); do command -v $${t%%:*} >/dev/null || missing="$$missing $${t#*:}"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing$$missing"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get install -y -q $$missing >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q $$missing >/dev/null; }; \
+	fi
+
+## run: serve the API (and, as issues land, ingest and jobs) on :8080
+run: services build
+	./$(BIN) run
+
+vet:
+	$(GO) vet ./...
+
+## lint-arch: the import rules of ARCHITECTURE.md §2
+lint-arch:
+	@.ci/lint-arch
+
+## test: vet, import rules, unit, integration and end-to-end tests (which
+## run every fuzz target's corpus and a short load test), then one iteration
+## of every benchmark as a smoke run
+test: services tools vet lint-arch
+	$(GO) test -count=1 -timeout 20m ./...
+	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./...
+
+## bench: Go benchmarks and the load test of the public lookup (see docs/benchmarks.md)
+bench: services tools bench-go bench-load
+
+bench-go:
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
+
+bench-load: build
+	$(GO) run ./cmd/loadtest -bin $(BIN)
+
+## fuzz: run every fuzz target for FUZZTIME each (default 2m)
+FUZZTIME ?= 2m
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; \
+	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+clean:
+	rm -rf bin

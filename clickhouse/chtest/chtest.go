@@ -1,0 +1,84 @@
+// Package chtest gives integration tests a fresh ClickHouse database on the
+// local server. When the server does not answer, tests skip, unless CI=true,
+// where they fail: in CI every test must run.
+package chtest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
+)
+
+// DefaultServer is the local server of `make services`.
+const DefaultServer = "clickhouse://127.0.0.1:9000"
+
+var (
+	mu      sync.Mutex
+	created = map[string]bool{}
+	valid   = regexp.MustCompile(`^[a-z0-9_]+$`)
+)
+
+// Server returns the server URL tests use: CLICKHOUSE_TEST_SERVER or the
+// local default, without a database.
+func Server() string {
+	if s := os.Getenv("CLICKHOUSE_TEST_SERVER"); s != "" {
+		return s
+	}
+	return DefaultServer
+}
+
+// URL returns the URL of database ow_test_<name>, dropped and created afresh
+// the first time a test binary asks for it, so each package starts empty.
+func URL(t testing.TB, name string) string {
+	t.Helper()
+	if !valid.MatchString(name) {
+		t.Fatalf("chtest: bad name %q", name)
+	}
+	db := "ow_test_" + name
+	mu.Lock()
+	defer mu.Unlock()
+	if !created[db] {
+		if err := recreate(db); err != nil {
+			Unavailable(t, err)
+		}
+		created[db] = true
+	}
+	return Server() + "/" + db
+}
+
+// Unavailable skips the test, or fails it when CI=true.
+func Unavailable(t testing.TB, err error) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("ClickHouse is required in CI and does not answer at %s: %v", Server(), err)
+	}
+	t.Skipf("ClickHouse does not answer at %s (run `make services`): %v", Server(), err)
+}
+
+func recreate(db string) error {
+	opts, err := ch.ParseDSN(Server() + "/default")
+	if err != nil {
+		return err
+	}
+	opts.DialTimeout = 2 * time.Second
+	conn, err := ch.Open(opts)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+db); err != nil {
+		return fmt.Errorf("drop %s: %w", db, err)
+	}
+	if err := conn.Exec(ctx, "CREATE DATABASE "+db); err != nil {
+		return fmt.Errorf("create %s: %w", db, err)
+	}
+	return nil
+}

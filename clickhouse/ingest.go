@@ -1,0 +1,200 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"overwatch"
+	"overwatch/write/ingest"
+)
+
+var _ ingest.Store = (*DB)(nil)
+
+// sourceName is the Enum8 name of a source; "none" for unattributed rows.
+func sourceName(s overwatch.Source) string {
+	if s == overwatch.SourceNone {
+		return "none"
+	}
+	return string(s)
+}
+
+// WriteBatch writes every table of an ingest batch, column by column. A
+// batch written twice stores nothing twice: each table's sorting key ends
+// in the row's identity (dedup_key, or the whole row), and ReplacingMergeTree
+// collapses equal keys at merge; readers that need exact counts before a
+// merge use FINAL.
+func (db *DB) WriteBatch(ctx context.Context, b *ingest.Batch) error {
+	steps := []struct {
+		name string
+		n    int
+		fn   func(context.Context, *ingest.Batch) error
+	}{
+		{"positions", len(b.Positions), db.writePositions},
+		{"port_positions", len(b.InPort), db.writePortPositions},
+		{"static_reports", len(b.Statics), db.writeStatics},
+		{"vessels", len(b.Vessels), db.writeVessels},
+		{"vessel_identity", len(b.Identities), db.writeIdentities},
+		{"latest_positions", len(b.Latest), db.writeLatest},
+	}
+	for _, s := range steps {
+		if s.n == 0 {
+			continue
+		}
+		if err := s.fn(ctx, b); err != nil {
+			return fmt.Errorf("clickhouse: write %s: %w", s.name, err)
+		}
+	}
+	return nil
+}
+
+// columns appends each slice to its column of a prepared batch and sends it.
+func (db *DB) columns(ctx context.Context, insert string, cols ...any) error {
+	batch, err := db.conn.PrepareBatch(ctx, insert)
+	if err != nil {
+		return err
+	}
+	defer batch.Abort() //nolint:errcheck // a no-op once sent
+	for i, c := range cols {
+		if err := batch.Column(i).Append(c); err != nil {
+			return fmt.Errorf("column %d: %w", i, err)
+		}
+	}
+	return batch.Send()
+}
+
+func (db *DB) writePositions(ctx context.Context, b *ingest.Batch) error {
+	n := len(b.Positions)
+	imo, mmsi := make([]uint32, n), make([]uint32, n)
+	src := make([]string, n)
+	ts, recv := make([]time.Time, n), make([]time.Time, n)
+	lat, lon := make([]float64, n), make([]float64, n)
+	speed, course, draft := make([]*float32, n), make([]*float32, n), make([]*float32, n)
+	heading := make([]*uint16, n)
+	status, msgType := make([]uint8, n), make([]uint8, n)
+	dest := make([]string, n)
+	key := make([]uint64, n)
+	for i := range b.Positions {
+		p := &b.Positions[i]
+		imo[i], mmsi[i], src[i], ts[i], recv[i] = p.IMO, p.MMSI, sourceName(p.Source), p.TS, p.ReceivedAt
+		lat[i], lon[i], status[i], msgType[i], dest[i], key[i] = p.Lat, p.Lon, p.NavStatus, p.MsgType, p.Destination, p.DedupKey
+		if p.Has&ingest.HasSOG != 0 {
+			speed[i] = &p.SpeedKt
+		}
+		if p.Has&ingest.HasCOG != 0 {
+			course[i] = &p.CourseDeg
+		}
+		if p.Has&ingest.HasHeading != 0 {
+			heading[i] = &p.HeadingDeg
+		}
+		if p.Has&ingest.HasDraught != 0 {
+			draft[i] = &p.DraftM
+		}
+	}
+	return db.columns(ctx, "INSERT INTO positions (imo, mmsi, source, ts, lat, lon, speed_kt, course_deg, heading_deg, nav_status, draft_m, destination, msg_type, received_at, dedup_key)",
+		imo, mmsi, src, ts, lat, lon, speed, course, heading, status, draft, dest, msgType, recv, key)
+}
+
+func (db *DB) writePortPositions(ctx context.Context, b *ingest.Batch) error {
+	n := len(b.InPort)
+	port := make([]string, n)
+	ts := make([]time.Time, n)
+	imo, mmsi := make([]uint32, n), make([]uint32, n)
+	src := make([]string, n)
+	lat, lon := make([]float64, n), make([]float64, n)
+	speed, draft := make([]*float32, n), make([]*float32, n)
+	status := make([]uint8, n)
+	key := make([]uint64, n)
+	for i, pp := range b.InPort {
+		p := &b.Positions[pp.Position]
+		port[i], ts[i], imo[i], mmsi[i], src[i] = pp.Port, p.TS, p.IMO, p.MMSI, sourceName(p.Source)
+		lat[i], lon[i], status[i], key[i] = p.Lat, p.Lon, p.NavStatus, p.DedupKey
+		if p.Has&ingest.HasSOG != 0 {
+			speed[i] = &p.SpeedKt
+		}
+		if p.Has&ingest.HasDraught != 0 {
+			draft[i] = &p.DraftM
+		}
+	}
+	return db.columns(ctx, "INSERT INTO port_positions (port, ts, imo, mmsi, source, lat, lon, speed_kt, nav_status, draft_m, dedup_key)",
+		port, ts, imo, mmsi, src, lat, lon, speed, status, draft, key)
+}
+
+func (db *DB) writeStatics(ctx context.Context, b *ingest.Batch) error {
+	n := len(b.Statics)
+	mmsi, imo := make([]uint32, n), make([]uint32, n)
+	src := make([]string, n)
+	ts, recv := make([]time.Time, n), make([]time.Time, n)
+	msgType, part, shipType := make([]uint8, n), make([]uint8, n), make([]uint8, n)
+	name, call, dest := make([]string, n), make([]string, n), make([]string, n)
+	bow, stern, port, star := make([]uint16, n), make([]uint16, n), make([]uint16, n), make([]uint16, n)
+	draft := make([]*float32, n)
+	eta := make([]*time.Time, n)
+	key := make([]uint64, n)
+	for i := range b.Statics {
+		s := &b.Statics[i]
+		mmsi[i], imo[i], src[i], ts[i], recv[i] = s.MMSI, s.IMO, sourceName(s.Source), s.TS, s.ReceivedAt
+		msgType[i], part[i], shipType[i], name[i], call[i], dest[i] = s.MsgType, s.Part, s.ShipType, s.Name, s.CallSign, s.Destination
+		bow[i], stern[i], port[i], star[i] = s.ToBow, s.ToStern, s.ToPort, s.ToStarboard
+		draft[i], eta[i], key[i] = s.DraftM, s.ETA, s.DedupKey
+	}
+	return db.columns(ctx, "INSERT INTO static_reports (mmsi, imo, source, ts, msg_type, part, name, call_sign, ship_type, to_bow, to_stern, to_port, to_starboard, draft_m, destination, eta, received_at, dedup_key)",
+		mmsi, imo, src, ts, msgType, part, name, call, shipType, bow, stern, port, star, draft, dest, eta, recv, key)
+}
+
+func (db *DB) writeVessels(ctx context.Context, b *ingest.Batch) error {
+	n := len(b.Vessels)
+	imo, mmsi := make([]uint32, n), make([]uint32, n)
+	name, call, typeText, flag, dest := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	shipType := make([]uint8, n)
+	length, beam := make([]uint16, n), make([]uint16, n)
+	draft, maxDraft := make([]*float32, n), make([]*float32, n)
+	eta := make([]*time.Time, n)
+	first, last, updated := make([]time.Time, n), make([]time.Time, n), make([]time.Time, n)
+	for i := range b.Vessels {
+		v := &b.Vessels[i]
+		imo[i], mmsi[i], name[i], call[i], shipType[i], typeText[i], flag[i] = v.IMO, v.MMSI, v.Name, v.CallSign, v.ShipType, v.ShipTypeText, v.Flag
+		length[i], beam[i], draft[i], maxDraft[i], dest[i], eta[i] = v.LengthM, v.BeamM, v.DraftM, v.MaxDraftM, v.Destination, v.ETA
+		first[i], last[i], updated[i] = v.FirstSeen, v.LastSeen, v.UpdatedAt
+	}
+	return db.columns(ctx, "INSERT INTO vessels (imo, mmsi, name, call_sign, ship_type, ship_type_text, flag, length_m, beam_m, draft_m, max_draft_m, destination, eta, first_seen, last_seen, updated_at)",
+		imo, mmsi, name, call, shipType, typeText, flag, length, beam, draft, maxDraft, dest, eta, first, last, updated)
+}
+
+func (db *DB) writeIdentities(ctx context.Context, b *ingest.Batch) error {
+	n := len(b.Identities)
+	imo, mmsi := make([]uint32, n), make([]uint32, n)
+	from := make([]time.Time, n)
+	name, call, flag, src := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	shipType := make([]uint8, n)
+	for i, id := range b.Identities {
+		imo[i], from[i], mmsi[i], name[i], call[i], flag[i], shipType[i], src[i] = id.IMO, id.ValidFrom, id.MMSI, id.Name, id.CallSign, id.Flag, id.ShipType, sourceName(id.Source)
+	}
+	return db.columns(ctx, "INSERT INTO vessel_identity (imo, valid_from, mmsi, name, call_sign, flag, ship_type, source)",
+		imo, from, mmsi, name, call, flag, shipType, src)
+}
+
+func (db *DB) writeLatest(ctx context.Context, b *ingest.Batch) error {
+	return db.InsertLatest(ctx, b.Latest)
+}
+
+// LoadRegistry streams the current registry (FINAL: one row per IMO).
+func (db *DB) LoadRegistry(ctx context.Context, fn func(ingest.VesselRow) error) error {
+	rows, err := db.conn.Query(ctx, `SELECT imo, mmsi, name, call_sign, ship_type, ship_type_text, flag, length_m, beam_m,
+		draft_m, max_draft_m, destination, eta, first_seen, last_seen, updated_at FROM vessels FINAL`)
+	if err != nil {
+		return fmt.Errorf("clickhouse: load registry: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var v ingest.VesselRow
+		if err := rows.Scan(&v.IMO, &v.MMSI, &v.Name, &v.CallSign, &v.ShipType, &v.ShipTypeText, &v.Flag, &v.LengthM, &v.BeamM,
+			&v.DraftM, &v.MaxDraftM, &v.Destination, &v.ETA, &v.FirstSeen, &v.LastSeen, &v.UpdatedAt); err != nil {
+			return fmt.Errorf("clickhouse: load registry: %w", err)
+		}
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}

@@ -1,0 +1,78 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"overwatch"
+	"overwatch/read"
+	"overwatch/write/ingest"
+)
+
+var _ read.LatestFeed = (*DB)(nil)
+
+const latestColumns = "imo, source, ts, mmsi, vessel_name, vessel_type, flag, lat, lon, speed_kt, course_deg, draft_m, destination, nav_status"
+
+// LatestChanges streams the rows of the latest-position store that the
+// server received at or after since (every row for the zero time), and
+// returns the server's clock read just before the query.
+func (db *DB) LatestChanges(ctx context.Context, since time.Time, fn func(read.LatestRow) error) (time.Time, error) {
+	var asOf time.Time
+	if err := db.conn.QueryRow(ctx, "SELECT now()").Scan(&asOf); err != nil {
+		return asOf, fmt.Errorf("clickhouse: latest changes: %w", err)
+	}
+	rows, err := db.conn.Query(ctx, "SELECT "+latestColumns+", ingested_at FROM latest_positions WHERE ingested_at >= ?", since.UTC())
+	if err != nil {
+		return asOf, fmt.Errorf("clickhouse: latest changes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r read.LatestRow
+		var source string
+		if err := rows.Scan(&r.IMO, &source, &r.TS, &r.MMSI, &r.VesselName, &r.VesselType, &r.Flag,
+			&r.Lat, &r.Lon, &r.SpeedKt, &r.CourseDeg, &r.DraftM, &r.Destination, &r.NavStatus, &r.IngestedAt); err != nil {
+			return asOf, fmt.Errorf("clickhouse: latest changes: %w", err)
+		}
+		if source != "none" {
+			r.Source = overwatch.Source(source)
+		}
+		if err := fn(r); err != nil {
+			return asOf, err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return asOf, fmt.Errorf("clickhouse: latest changes: %w", err)
+	}
+	return asOf, nil
+}
+
+// InsertLatest appends rows to the latest-position store in one batch.
+func (db *DB) InsertLatest(ctx context.Context, rows []ingest.LatestRow) error {
+	batch, err := db.conn.PrepareBatch(ctx, "INSERT INTO latest_positions ("+latestColumns+", received_at)")
+	if err != nil {
+		return fmt.Errorf("clickhouse: insert latest: %w", err)
+	}
+	defer batch.Abort() //nolint:errcheck // a no-op once sent
+	for _, r := range rows {
+		source := string(r.Source)
+		if r.Source == overwatch.SourceNone {
+			source = "none"
+		}
+		if err := batch.Append(r.IMO, source, r.TS.UTC(), r.MMSI, r.VesselName, r.VesselType, r.Flag,
+			r.Lat, r.Lon, r.SpeedKt, r.CourseDeg, r.DraftM, r.Destination, r.NavStatus, receivedAt(r)); err != nil {
+			return fmt.Errorf("clickhouse: insert latest: %w", err)
+		}
+	}
+	if err := batch.Send(); err != nil {
+		return fmt.Errorf("clickhouse: insert latest: %w", err)
+	}
+	return nil
+}
+
+func receivedAt(r ingest.LatestRow) time.Time {
+	if r.ReceivedAt.IsZero() {
+		return r.TS.UTC()
+	}
+	return r.ReceivedAt.UTC()
+}

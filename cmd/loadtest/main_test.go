@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"overwatch/clickhouse/chtest"
+	"overwatch/postgres/pgtest"
+)
+
+// TestLoadSmoke runs the whole load test briefly on a small store, so that
+// `make test` proves the benchmark works; `make bench` runs it in full.
+func TestLoadSmoke(t *testing.T) {
+	if _, err := exec.LookPath("wrk"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("wrk is required in CI (make test installs it)")
+		}
+		t.Skip("wrk is not installed")
+	}
+	chURL, pgURL := chtest.URL(t, "loadsmoke"), pgtest.URL(t, "loadsmoke") // skip, or fail in CI, without servers
+	chServer, database, _ := strings.Cut(strings.TrimPrefix(chURL, "clickhouse://"), "/")
+	pgServer, _, _ := strings.Cut(strings.TrimPrefix(pgURL, "postgres://"), "/")
+	bin := filepath.Join(t.TempDir(), "overwatch")
+	if out, err := exec.Command("go", "build", "-o", bin, "../overwatch").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	var out bytes.Buffer
+	err = run(context.Background(), []string{"-bin", bin, "-database", database, "-vessels", "2000",
+		"-clickhouse", "clickhouse://" + chServer, "-postgres", "postgres://" + pgServer,
+		"-duration", "2s", "-connections", "8", "-addr", addr, "-min-rps", "500", "-max-p99", "1s"}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "targets met") {
+		t.Fatalf("unexpected output:\n%s", out.String())
+	}
+	t.Log(out.String())
+}
+
+func TestParseWrk(t *testing.T) {
+	out := `Running 10s test @ http://127.0.0.1:18089
+  2 threads and 64 connections
+  Latency Distribution
+     50%    1.95ms
+     75%    2.50ms
+     90%    3.10ms
+     99%    5.81ms
+  278091 requests in 10.00s, 200.00MB read
+  Non-2xx or 3xx responses: 3
+Requests/sec:  27809.11
+`
+	r, err := parseWrk(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.rps != 27809.11 || r.p50 != 1950*time.Microsecond || r.p99 != 5810*time.Microsecond || r.total != 278091 || r.non2xx != 3 {
+		t.Errorf("%+v", r)
+	}
+	if _, err := parseWrk("nonsense"); err == nil {
+		t.Error("nonsense parsed")
+	}
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// config is every setting of the service, read from the environment. Each
+// has a default that works with the local services of `make run`.
+type config struct {
+	Addr               string
+	ClickHouseURL      string
+	DatabaseURL        string
+	PublicName         string
+	PublicURL          string
+	TrustedProxies     []netip.Prefix
+	RateStore          string
+	PublicPerMinute    int
+	PublicPerDay       int
+	KeyedPerMinute     int
+	LatestSyncInterval time.Duration
+	LatestMaxStale     time.Duration
+	Feeds              string
+	SpoolDir           string
+	AttributionWindow  time.Duration
+	MetricsAddr        string
+	LogLevel           slog.Level
+}
+
+// settings documents every environment variable with its default; the
+// README's configuration table is this list.
+var settings = []struct{ Name, Default, Doc string }{
+	{"OVERWATCH_ADDR", ":8080", "listen address of the HTTP API"},
+	{"CLICKHOUSE_URL", "clickhouse://127.0.0.1:9000/overwatch", "ClickHouse (native protocol) URL and database"},
+	{"DATABASE_URL", "postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable", "PostgreSQL URL"},
+	{"OVERWATCH_PUBLIC_NAME", "Overwatch", "service name in attributions"},
+	{"OVERWATCH_PUBLIC_URL", "http://localhost:8080", "public site address in attributions"},
+	{"OVERWATCH_TRUSTED_PROXIES", "", "comma-separated CIDRs whose X-Forwarded-For is trusted"},
+	{"OVERWATCH_RATE_LIMIT_STORE", "memory", "rate-limit counters: memory (one instance) or postgres (shared by instances)"},
+	{"OVERWATCH_PUBLIC_LIMIT_PER_MINUTE", "60", "public surface: requests per minute per client IP"},
+	{"OVERWATCH_PUBLIC_LIMIT_PER_DAY", "1000", "public surface: requests per UTC day per client IP"},
+	{"OVERWATCH_KEYED_LIMIT_PER_MINUTE", "60", "keyed surface: requests per minute per client IP"},
+	{"OVERWATCH_LATEST_SYNC_INTERVAL", "1s", "how often the latest-position replica follows ClickHouse"},
+	{"OVERWATCH_LATEST_MAX_STALENESS", "60s", "public lookups fail with 500 when ClickHouse has not answered for this long"},
+	{"OVERWATCH_FEEDS", "", "AIS feeds, whitespace-separated <provider>=<url> (tcp://, udp://, wss:// aisstream, https:// AISHub)"},
+	{"OVERWATCH_SPOOL_DIR", ".data/spool", "where ingest batches wait while ClickHouse is unreachable"},
+	{"OVERWATCH_ATTRIBUTION_WINDOW", "10m", "how long a class A position waits for the static report that names its IMO"},
+	{"OVERWATCH_METRICS_ADDR", "127.0.0.1:9464", "/metrics of `overwatch ingest` (run and serve expose /metrics on the API)"},
+	{"OVERWATCH_LOG_LEVEL", "info", "debug, info, warn or error"},
+}
+
+func loadConfig(getenv func(string) string) (config, error) {
+	get := func(name string) string {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+		for _, s := range settings {
+			if s.Name == name {
+				return s.Default
+			}
+		}
+		return ""
+	}
+	var errs []string
+	positive := func(name string) int {
+		n, err := strconv.Atoi(get(name))
+		if err != nil || n < 1 {
+			errs = append(errs, fmt.Sprintf("%s must be a positive integer", name))
+		}
+		return n
+	}
+	duration := func(name string) time.Duration {
+		d, err := time.ParseDuration(get(name))
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Sprintf("%s must be a positive duration like 1s", name))
+		}
+		return d
+	}
+	cfg := config{
+		Addr:               get("OVERWATCH_ADDR"),
+		ClickHouseURL:      get("CLICKHOUSE_URL"),
+		DatabaseURL:        get("DATABASE_URL"),
+		PublicName:         get("OVERWATCH_PUBLIC_NAME"),
+		PublicURL:          get("OVERWATCH_PUBLIC_URL"),
+		RateStore:          get("OVERWATCH_RATE_LIMIT_STORE"),
+		PublicPerMinute:    positive("OVERWATCH_PUBLIC_LIMIT_PER_MINUTE"),
+		PublicPerDay:       positive("OVERWATCH_PUBLIC_LIMIT_PER_DAY"),
+		KeyedPerMinute:     positive("OVERWATCH_KEYED_LIMIT_PER_MINUTE"),
+		LatestSyncInterval: duration("OVERWATCH_LATEST_SYNC_INTERVAL"),
+		LatestMaxStale:     duration("OVERWATCH_LATEST_MAX_STALENESS"),
+		Feeds:              strings.TrimSpace(getenv("OVERWATCH_FEEDS")),
+		SpoolDir:           get("OVERWATCH_SPOOL_DIR"),
+		AttributionWindow:  duration("OVERWATCH_ATTRIBUTION_WINDOW"),
+		MetricsAddr:        get("OVERWATCH_METRICS_ADDR"),
+	}
+	if u, err := url.Parse(cfg.PublicURL); err != nil || !u.IsAbs() || u.Host == "" {
+		errs = append(errs, "OVERWATCH_PUBLIC_URL must be an absolute URL like https://overwatch.example")
+	}
+	if cfg.RateStore != "memory" && cfg.RateStore != "postgres" {
+		errs = append(errs, "OVERWATCH_RATE_LIMIT_STORE must be memory or postgres")
+	}
+	for _, part := range strings.Split(get("OVERWATCH_TRUSTED_PROXIES"), ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(part)
+		if err != nil {
+			a, aerr := netip.ParseAddr(part)
+			if aerr != nil {
+				errs = append(errs, fmt.Sprintf("OVERWATCH_TRUSTED_PROXIES: %q is not an address or CIDR", part))
+				continue
+			}
+			p = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
+		}
+		cfg.TrustedProxies = append(cfg.TrustedProxies, p.Masked())
+	}
+	if err := cfg.LogLevel.UnmarshalText([]byte(get("OVERWATCH_LOG_LEVEL"))); err != nil {
+		errs = append(errs, "OVERWATCH_LOG_LEVEL must be debug, info, warn or error")
+	}
+	if len(errs) > 0 {
+		return cfg, fmt.Errorf("configuration: %s", strings.Join(errs, "; "))
+	}
+	return cfg, nil
+}

@@ -1,0 +1,358 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"overwatch"
+	"overwatch/clickhouse"
+	"overwatch/clickhouse/chtest"
+	"overwatch/postgres"
+	"overwatch/postgres/pgtest"
+	"overwatch/write"
+)
+
+// testServer is the real service started through run() on a free port,
+// with its own view of both stores for arranging data.
+type testServer struct {
+	base   string
+	ch     *clickhouse.DB
+	pg     *postgres.DB
+	router routers.Router
+	logs   *syncBuffer
+	stop   func()
+}
+
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	on  func(line string)
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.Write(p)
+	if b.on != nil {
+		for _, line := range strings.Split(string(p), "\n") {
+			b.on(line)
+		}
+	}
+	return len(p), nil
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+var listeningRE = regexp.MustCompile(`msg=listening addr=(\S+)`)
+
+// e2eStores are the databases of the end-to-end tests, shared by every
+// server a test starts.
+func e2eStores(t *testing.T) (chURL, pgURL string) {
+	return chtest.URL(t, "e2e"), pgtest.URL(t, "e2e")
+}
+
+// startServer runs `overwatch serve` with the test stores and env on top of
+// fast test defaults, waits until it listens, and stops it at cleanup.
+func startServer(t *testing.T, env map[string]string) *testServer {
+	t.Helper()
+	chURL, pgURL := e2eStores(t)
+	vars := map[string]string{
+		"OVERWATCH_ADDR":                 "127.0.0.1:0",
+		"CLICKHOUSE_URL":                 chURL,
+		"DATABASE_URL":                   pgURL,
+		"OVERWATCH_PUBLIC_NAME":          "Overwatch Test",
+		"OVERWATCH_PUBLIC_URL":           "https://overwatch.test",
+		"OVERWATCH_TRUSTED_PROXIES":      "127.0.0.1/32",
+		"OVERWATCH_LATEST_SYNC_INTERVAL": "50ms",
+	}
+	for k, v := range env {
+		vars[k] = v
+	}
+	addr := make(chan string, 1)
+	logs := &syncBuffer{on: func(line string) {
+		if m := listeningRE.FindStringSubmatch(line); m != nil {
+			select {
+			case addr <- m[1]:
+			default:
+			}
+		}
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"overwatch", "serve"}, func(k string) string { return vars[k] }, io.Discard, logs)
+	}()
+	s := &testServer{logs: logs}
+	select {
+	case a := <-addr:
+		s.base = "http://" + a
+	case err := <-done:
+		cancel()
+		t.Fatalf("server exited: %v\n%s", err, logs.String())
+	case <-time.After(60 * time.Second):
+		cancel()
+		t.Fatalf("server did not listen within 60 s\n%s", logs.String())
+	}
+	s.stop = func() {
+		// Unused keep-alive connections would hold the graceful shutdown
+		// for its whole timeout; a well-behaved client closes them.
+		httpClient.CloseIdleConnections()
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("server stopped with %v", err)
+			}
+		case <-time.After(15 * time.Second):
+			t.Error("server did not stop within 15 s")
+		}
+	}
+	t.Cleanup(func() {
+		s.stop()
+		if t.Failed() {
+			t.Logf("server log:\n%s", logs.String())
+		}
+	})
+	var err error
+	if s.ch, err = clickhouse.Open(vars["CLICKHOUSE_URL"]); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.ch.Close() })
+	if s.pg, err = postgres.Open(context.Background(), vars["DATABASE_URL"]); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.pg.Close)
+	doc, _, err := loadOpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc.Servers = openapi3.Servers{{URL: s.base + "/v1"}}
+	if s.router, err = legacy.NewRouter(doc); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// response is a received response with its body read.
+type response struct {
+	*http.Response
+	body []byte
+}
+
+func (r response) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.body, &m); err != nil {
+		t.Fatalf("body is not a JSON object: %v\n%s", err, r.body)
+	}
+	return m
+}
+
+// request is what a test sends.
+type request struct {
+	method string
+	path   string
+	ip     string // sent as X-Forwarded-For (the test proxy is trusted)
+	key    string // sent as X-API-Key
+	header map[string]string
+	body   string
+}
+
+var httpClient = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
+
+// do sends the request and validates the response against the OpenAPI
+// document: every documented route must answer with a documented status,
+// headers and body.
+func (s *testServer) do(t *testing.T, r request) response {
+	t.Helper()
+	if r.method == "" {
+		r.method = http.MethodGet
+	}
+	req, err := http.NewRequest(r.method, s.base+r.path, strings.NewReader(r.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ip != "" {
+		req.Header.Set("X-Forwarded-For", r.ip)
+	}
+	if r.key != "" {
+		req.Header.Set("X-API-Key", r.key)
+	}
+	if r.body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range r.header {
+		req.Header.Set(k, v)
+	}
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", r.method, r.path, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "*" {
+		t.Errorf("%s %s: %d without Access-Control-Allow-Origin: * (got %q)", r.method, r.path, resp.StatusCode, got)
+	}
+	if resp.StatusCode >= 400 && resp.StatusCode != 503 || resp.StatusCode == 503 && !strings.HasSuffix(r.path, "/health") {
+		var e struct {
+			Error string `json:"error"`
+		}
+		if json.Unmarshal(body, &e) != nil || e.Error == "" {
+			t.Errorf("%s %s: error %d without an {\"error\": ...} body: %s", r.method, r.path, resp.StatusCode, body)
+		}
+	}
+	s.validate(t, req, resp, body)
+	return response{Response: resp, body: body}
+}
+
+func (s *testServer) validate(t *testing.T, req *http.Request, resp *http.Response, body []byte) {
+	t.Helper()
+	route, params, err := s.router.FindRoute(req)
+	if err != nil {
+		if req.Method == http.MethodOptions && resp.StatusCode == http.StatusNoContent {
+			return // the keyed preflight, documented in the API description
+		}
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("%s %s answered %d but is not in openapi.yaml: %v", req.Method, req.URL.Path, resp.StatusCode, err)
+		}
+		return
+	}
+	opts := &openapi3filter.Options{IncludeResponseStatus: true, AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: opts},
+		Status:                 resp.StatusCode,
+		Header:                 resp.Header,
+		Body:                   io.NopCloser(bytes.NewReader(body)),
+		Options:                opts,
+	}
+	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+		t.Errorf("%s %s: response %d does not match openapi.yaml: %v\nbody: %s", req.Method, req.URL.Path, resp.StatusCode, err, body)
+	}
+}
+
+var ipCounter atomic.Uint32
+
+// freshIP returns a client address no other test has used, so each test
+// starts with fresh rate-limit windows.
+func freshIP() string {
+	n := ipCounter.Add(1) + uint32(time.Now().UnixNano()%1000)*65536
+	return fmt.Sprintf("10.%d.%d.%d", (n>>16)&255, (n>>8)&255, n&255)
+}
+
+// newKey creates an account with the plan (or reuses the email's) and
+// returns a fresh key for it.
+func (s *testServer) newKey(t *testing.T, email string, plan overwatch.Plan) (key string, accountID int64) {
+	t.Helper()
+	key, prefix, hash, err := overwatch.NewAPIKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	accountID, _, err = s.pg.CreateAccountKey(context.Background(), email, plan, write.NewKey{Prefix: prefix, Hash: hash}, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key, accountID
+}
+
+// eventually retries fn until it returns true or the timeout passes.
+func eventually(t *testing.T, timeout time.Duration, what string, fn func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !fn() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v", what, timeout)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// tcpProxy forwards a local port to a target; Cut closes it and every
+// connection through it, as a network partition would; Restore listens on
+// the same port again.
+type tcpProxy struct {
+	addr   string
+	target string
+	mu     sync.Mutex
+	ln     net.Listener
+	conns  map[net.Conn]bool
+}
+
+func newTCPProxy(t *testing.T, target string) *tcpProxy {
+	p := &tcpProxy{target: target, conns: map[net.Conn]bool{}}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.addr = ln.Addr().String()
+	p.serve(ln)
+	t.Cleanup(p.Cut)
+	return p
+}
+
+func (p *tcpProxy) serve(ln net.Listener) {
+	p.mu.Lock()
+	p.ln = ln
+	p.mu.Unlock()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			up, err := net.Dial("tcp", p.target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns[c], p.conns[up] = true, true
+			p.mu.Unlock()
+			go func() { io.Copy(up, c); up.Close() }() //nolint:errcheck
+			go func() { io.Copy(c, up); c.Close() }()  //nolint:errcheck
+		}
+	}()
+}
+
+func (p *tcpProxy) Cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ln != nil {
+		p.ln.Close()
+		p.ln = nil
+	}
+	for c := range p.conns {
+		c.Close()
+	}
+	p.conns = map[net.Conn]bool{}
+}
+
+func (p *tcpProxy) Restore(t *testing.T) {
+	ln, err := net.Listen("tcp", p.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.serve(ln)
+}

@@ -1,0 +1,365 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"overwatch"
+	"overwatch/read"
+	"overwatch/write/ingest"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+var imoSeq = struct {
+	sync.Mutex
+	n uint32
+}{n: 8000000}
+
+// nextIMO returns an IMO no other test uses.
+func nextIMO() uint32 {
+	imoSeq.Lock()
+	defer imoSeq.Unlock()
+	imoSeq.n++
+	return imoSeq.n
+}
+
+func latestRow(imo uint32, src overwatch.Source, ts time.Time, lat, lon float64) ingest.LatestRow {
+	return ingest.LatestRow{
+		IMO: imo, Source: src, TS: ts.UTC().Truncate(time.Second), MMSI: 538000000 + imo%100000,
+		VesselName: ptr("OCEAN TRADER"), VesselType: ptr("Bulk Carrier"), Flag: ptr("MH"),
+		Lat: ptr(lat), Lon: ptr(lon), SpeedKt: ptr(11.3), CourseDeg: ptr(84.5), DraftM: ptr(12.1),
+		Destination: ptr("CNQDG"), NavStatus: ptr("Under way using engine"),
+	}
+}
+
+// waitVisible waits until the server's replica serves the IMO.
+func (s *testServer) waitVisible(t *testing.T, imo uint32, provider string) {
+	t.Helper()
+	ip := freshIP()
+	eventually(t, 10*time.Second, "row visible through the public surface", func() bool {
+		resp, err := http.Get(fmt.Sprintf("%s/v1/ais/%s/%s/location/latest", s.base, provider, read.FormatIMO(imo)))
+		_ = ip
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == 200
+	})
+}
+
+func TestPublicLatestPosition(t *testing.T) {
+	s := startServer(t, map[string]string{"OVERWATCH_PUBLIC_LIMIT_PER_MINUTE": "100000", "OVERWATCH_PUBLIC_LIMIT_PER_DAY": "100000"})
+	ctx := context.Background()
+	imo := nextIMO()
+	reported := time.Now().Add(-2 * time.Minute).UTC().Truncate(time.Second)
+	noCoords := latestRow(imo, overwatch.SourceSatellite, reported.Add(time.Minute), 0, 0)
+	noCoords.Lat, noCoords.Lon = nil, nil
+	bare := latestRow(imo+1, overwatch.SourceNone, reported, -33.9, 18.4)
+	bare.VesselName, bare.VesselType, bare.Flag, bare.SpeedKt, bare.CourseDeg, bare.DraftM, bare.Destination, bare.NavStatus =
+		nil, nil, nil, nil, nil, nil, nil, nil
+	if err := s.ch.InsertLatest(ctx, []ingest.LatestRow{
+		latestRow(imo, overwatch.SourceAISHub, reported.Add(-time.Hour), 51.9, 4.1),
+		latestRow(imo, overwatch.SourceSpire, reported, 52.0, 4.2),
+		noCoords,
+		bare,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.waitVisible(t, imo, "spire")
+	imoText := read.FormatIMO(imo)
+	ip := freshIP()
+
+	r := s.do(t, request{path: "/v1/ais/spire/" + imoText + "/location/latest", ip: ip})
+	if r.StatusCode != 200 {
+		t.Fatalf("status %d: %s", r.StatusCode, r.body)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(r.body, &got); err != nil {
+		t.Fatal(err)
+	}
+	fresh := got["freshness_seconds"].(float64)
+	wantFresh := time.Since(reported).Seconds()
+	if fresh < wantFresh-3 || fresh > wantFresh+1 || fresh != math.Trunc(fresh) {
+		t.Errorf("freshness_seconds %v, want about %.0f", fresh, wantFresh)
+	}
+	ts := reported.Format(time.RFC3339)
+	want := map[string]any{
+		"@context": "https://schema.org", "@type": "GeoCoordinates", "imo_number": imoText,
+		"vessel_name": "OCEAN TRADER", "vessel_type": "Bulk Carrier", "flag": "MH",
+		"latitude": 52.0, "longitude": 4.2, "speed_kt": 11.3, "course_deg": 84.5, "draft_m": 12.1,
+		"destination": "CNQDG", "nav_status": "Under way using engine", "timestamp": ts,
+		"source": "spire", "freshness_seconds": fresh,
+		"attribution": map[string]any{
+			"name": "Overwatch Test", "url": "https://overwatch.test", "license": "CC-BY 4.0 with attribution",
+			"cite_as": "Overwatch Test. AIS position of IMO " + imoText + " reported at " + ts + ". https://overwatch.test. Licensed CC-BY 4.0 with attribution.",
+		},
+	}
+	if a, b := mustJSON(t, got), mustJSON(t, want); a != b {
+		t.Errorf("body\n got %s\nwant %s", a, b)
+	}
+	if !strings.HasPrefix(string(r.body), `{"@context":"https://schema.org","@type":"GeoCoordinates","imo_number":`) {
+		t.Errorf("field order differs from the spec: %.80s", r.body)
+	}
+	for h, v := range map[string]string{
+		"Cache-Control":                "public, max-age=60",
+		"X-RateLimit-Limit-Minute":     "100000",
+		"X-RateLimit-Remaining-Minute": "99999",
+		"X-RateLimit-Limit-Day":        "100000",
+		"X-RateLimit-Remaining-Day":    "99999",
+		"Content-Type":                 "application/json",
+	} {
+		if got := r.Header.Get(h); got != v {
+			t.Errorf("header %s = %q, want %q", h, got, v)
+		}
+	}
+	// Go's client canonicalises header names; read the wire to check that
+	// they are sent exactly as the spec spells them.
+	raw := rawGet(t, s.base, "/v1/ais/spire/"+imoText+"/location/latest", ip)
+	for _, h := range []string{"X-RateLimit-Limit-Minute: ", "X-RateLimit-Remaining-Minute: ", "X-RateLimit-Limit-Day: ", "X-RateLimit-Remaining-Day: ", "Cache-Control: public, max-age=60\r\n", "Access-Control-Allow-Origin: *\r\n"} {
+		if !strings.Contains(raw, "\r\n"+h) {
+			t.Errorf("response does not carry %q as spelled:\n%s", h, raw)
+		}
+	}
+
+	// any: the freshest row with a position across sources.
+	if r := s.do(t, request{path: "/v1/ais/any/" + imoText + "/location/latest", ip: ip}); r.StatusCode != 200 || r.json(t)["source"] != "spire" {
+		t.Errorf("any: %d %s", r.StatusCode, r.body)
+	}
+	// The named provider with older data is still served: stale is not missing.
+	if r := s.do(t, request{path: "/v1/ais/aishub/" + imoText + "/location/latest", ip: ip}); r.StatusCode != 200 || r.json(t)["latitude"] != 51.9 {
+		t.Errorf("aishub: %d %s", r.StatusCode, r.body)
+	}
+	notFound := func(provider, imo string) {
+		t.Helper()
+		r := s.do(t, request{path: "/v1/ais/" + provider + "/" + imo + "/location/latest", ip: ip})
+		want := `{"error":"no recent position","imo_number":"` + imo + `","provider":"` + provider + `"}`
+		if r.StatusCode != 404 || string(r.body) != want {
+			t.Errorf("%s/%s: %d %s, want 404 %s", provider, imo, r.StatusCode, r.body, want)
+		}
+		if r.Header.Get("Cache-Control") != "" {
+			t.Errorf("a 404 is cacheable: %q", r.Header.Get("Cache-Control"))
+		}
+	}
+	notFound("satellite", imoText) // the row has null coordinates
+	notFound("aisstream", imoText) // no row from that source
+	notFound("any", "0000001")     // no such vessel
+	notFound("spire", read.FormatIMO(imo+1))
+
+	// A row ingested before source attribution: source is null, the rest too.
+	r = s.do(t, request{path: "/v1/ais/any/" + read.FormatIMO(imo+1) + "/location/latest", ip: ip})
+	if r.StatusCode != 200 {
+		t.Fatalf("unattributed row: %d %s", r.StatusCode, r.body)
+	}
+	for _, k := range []string{"source", "vessel_name", "vessel_type", "flag", "speed_kt", "course_deg", "draft_m", "destination", "nav_status"} {
+		if v, ok := r.json(t)[k]; !ok || v != nil {
+			t.Errorf("%s = %v (present %v), want null", k, v, ok)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestPublicErrors(t *testing.T) {
+	s := startServer(t, nil)
+	ip := freshIP()
+	unknown := func(provider, imo string) {
+		t.Helper()
+		r := s.do(t, request{path: "/v1/ais/" + provider + "/" + imo + "/location/latest", ip: ip})
+		want := `{"error":"unknown provider '` + provider + `'","allowed":["aishub","aisstream","satellite","spire","any"]}`
+		if r.StatusCode != 400 || string(r.body) != want {
+			t.Errorf("%s/%s: %d %s, want 400 %s", provider, imo, r.StatusCode, r.body, want)
+		}
+	}
+	unknown("marinetraffic", "9321483")
+	unknown("AISHUB", "9321483")
+	unknown("marinetraffic", "12") // both invalid: the provider error wins
+	badIMO := func(imo string) {
+		t.Helper()
+		r := s.do(t, request{path: "/v1/ais/aishub/" + imo + "/location/latest", ip: ip})
+		if r.StatusCode != 400 || string(r.body) != `{"error":"imo must be a 7-digit IMO number"}` {
+			t.Errorf("imo %q: %d %s", imo, r.StatusCode, r.body)
+		}
+	}
+	for _, imo := range []string{"932148", "93214830", "93214a3", "abcdefg", "%2B321483", "-321483"} {
+		badIMO(imo)
+	}
+	// Preflight: always 204 with exactly the three CORS headers.
+	for _, path := range []string{"/v1/ais/aishub/9321483/location/latest", "/v1/ais/bogus/1/location/latest"} {
+		r := s.do(t, request{method: http.MethodOptions, path: path, ip: ip})
+		if r.StatusCode != 204 || len(r.body) != 0 ||
+			r.Header.Get("Access-Control-Allow-Methods") != "GET, OPTIONS" ||
+			r.Header.Get("Access-Control-Allow-Headers") != "Content-Type" {
+			t.Errorf("OPTIONS %s: %d %v", path, r.StatusCode, r.Header)
+		}
+		for h := range r.Header {
+			if strings.HasPrefix(h, "Access-Control-") && h != "Access-Control-Allow-Origin" && h != "Access-Control-Allow-Methods" && h != "Access-Control-Allow-Headers" {
+				t.Errorf("OPTIONS sends an extra CORS header %s", h)
+			}
+		}
+	}
+}
+
+func TestPublicRateLimits(t *testing.T) {
+	s := startServer(t, nil)
+	ip := freshIP()
+	path := "/v1/ais/any/9999998/location/latest"
+	first := time.Now()
+	for i := 1; i <= 60; i++ {
+		r := s.do(t, request{path: path, ip: ip})
+		if r.StatusCode != 404 {
+			t.Fatalf("request %d: %d %s", i, r.StatusCode, r.body)
+		}
+		if got := r.Header.Get("X-RateLimit-Remaining-Minute"); got != strconv.Itoa(60-i) {
+			t.Fatalf("request %d: remaining %s", i, got)
+		}
+	}
+	r := s.do(t, request{path: path, ip: ip})
+	if r.StatusCode != 429 || string(r.body) != `{"error":"rate limit exceeded","limit_per_minute":60,"limit_per_day":1000}` {
+		t.Fatalf("61st: %d %s", r.StatusCode, r.body)
+	}
+	retry, err := strconv.Atoi(r.Header.Get("Retry-After"))
+	elapsed := time.Since(first).Seconds()
+	if err != nil || retry < 1 || retry > 60 || float64(retry) < 60-elapsed-1 {
+		t.Errorf("Retry-After %q after %.1f s of the window", r.Header.Get("Retry-After"), elapsed)
+	}
+	if r.Header.Get("X-RateLimit-Remaining-Minute") != "0" || r.Header.Get("X-RateLimit-Remaining-Day") != "940" {
+		t.Errorf("429 headers: %v", r.Header)
+	}
+	// Another client is not affected; a spoofed X-Forwarded-For from an
+	// untrusted peer is ignored (tested in clientip_test.go).
+	if r := s.do(t, request{path: path, ip: freshIP()}); r.StatusCode != 404 {
+		t.Errorf("another client: %d", r.StatusCode)
+	}
+
+	// 200 concurrent requests from one new client: exactly 60 admitted.
+	ip = freshIP()
+	var mu sync.Mutex
+	statuses := map[int]int{}
+	var wg sync.WaitGroup
+	for i := 0; i < 200; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := s.do(t, request{path: path, ip: ip})
+			mu.Lock()
+			statuses[r.StatusCode]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if statuses[404] != 60 || statuses[429] != 140 {
+		t.Fatalf("200 concurrent requests: %v, want 60 admitted and 140 refused", statuses)
+	}
+}
+
+func TestPublicDailyLimitRetryAfter(t *testing.T) {
+	s := startServer(t, map[string]string{"OVERWATCH_PUBLIC_LIMIT_PER_DAY": "3"})
+	ip := freshIP()
+	for i := 0; i < 3; i++ {
+		s.do(t, request{path: "/v1/ais/any/9999998/location/latest", ip: ip})
+	}
+	r := s.do(t, request{path: "/v1/ais/any/9999998/location/latest", ip: ip})
+	if r.StatusCode != 429 || string(r.body) != `{"error":"rate limit exceeded","limit_per_minute":60,"limit_per_day":3}` {
+		t.Fatalf("4th: %d %s", r.StatusCode, r.body)
+	}
+	now := time.Now().UTC()
+	untilMidnight := now.Truncate(24 * time.Hour).Add(24 * time.Hour).Sub(now).Seconds()
+	retry, _ := strconv.Atoi(r.Header.Get("Retry-After"))
+	if math.Abs(float64(retry)-untilMidnight) > 3 {
+		t.Errorf("Retry-After %d, want about %.0f (the end of the UTC day)", retry, untilMidnight)
+	}
+}
+
+func TestSharedRateLimitsAcrossInstances(t *testing.T) {
+	env := map[string]string{"OVERWATCH_RATE_LIMIT_STORE": "postgres", "OVERWATCH_PUBLIC_LIMIT_PER_MINUTE": "10"}
+	a, b := startServer(t, env), startServer(t, env)
+	ip := freshIP()
+	var admitted, refused int
+	for i := 0; i < 16; i++ {
+		s := a
+		if i%2 == 1 {
+			s = b
+		}
+		switch s.do(t, request{path: "/v1/ais/any/9999998/location/latest", ip: ip}).StatusCode {
+		case 404:
+			admitted++
+		case 429:
+			refused++
+		}
+	}
+	if admitted != 10 || refused != 6 {
+		t.Fatalf("two instances admitted %d and refused %d, want 10 and 6", admitted, refused)
+	}
+}
+
+func TestLookupFailsWhenClickHouseIsUnreachable(t *testing.T) {
+	chURL, _ := e2eStores(t)
+	server := strings.TrimPrefix(chURL, "clickhouse://")
+	host, db, _ := strings.Cut(server, "/")
+	proxy := newTCPProxy(t, host)
+	s := startServer(t, map[string]string{
+		"CLICKHOUSE_URL":                    "clickhouse://" + proxy.addr + "/" + db,
+		"OVERWATCH_LATEST_MAX_STALENESS":    "1s",
+		"OVERWATCH_PUBLIC_LIMIT_PER_MINUTE": "100000",
+	})
+	imo := nextIMO()
+	if err := s.ch.InsertLatest(context.Background(), []ingest.LatestRow{latestRow(imo, overwatch.SourceAISHub, time.Now(), 1, 2)}); err != nil {
+		t.Fatal(err)
+	}
+	s.waitVisible(t, imo, "aishub")
+	path := "/v1/ais/aishub/" + read.FormatIMO(imo) + "/location/latest"
+	ip := freshIP()
+
+	proxy.Cut()
+	eventually(t, 15*time.Second, "500 once ClickHouse is unreachable", func() bool {
+		return s.do(t, request{path: path, ip: ip}).StatusCode == 500
+	})
+	r := s.do(t, request{path: path, ip: ip})
+	if r.StatusCode != 500 || string(r.body) != `{"error":"lookup failed"}` {
+		t.Fatalf("%d %s", r.StatusCode, r.body)
+	}
+	h := s.do(t, request{path: "/v1/health", ip: ip})
+	if h.StatusCode != 503 || h.json(t)["status"] != "degraded" || h.json(t)["positions"] != nil {
+		t.Errorf("health while ClickHouse is down: %d %s", h.StatusCode, h.body)
+	}
+
+	proxy.Restore(t)
+	eventually(t, 15*time.Second, "200 again once ClickHouse is back", func() bool {
+		return s.do(t, request{path: path, ip: ip}).StatusCode == 200
+	})
+}
+
+// rawGet sends a GET over a plain TCP connection and returns the response
+// head as sent on the wire.
+func rawGet(t *testing.T, base, path, ip string) string {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: test\r\nX-Forwarded-For: %s\r\nConnection: close\r\n\r\n", path, ip)
+	b, err := io.ReadAll(conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(string(b), "\r\n\r\n")
+	return head
+}

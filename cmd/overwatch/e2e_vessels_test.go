@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"overwatch"
+	"overwatch/write/ingest"
+)
+
+// ingestReports writes reports through the real pipeline into the server's
+// ClickHouse.
+func (s *testServer) ingestReports(t *testing.T, reports ...ingest.Report) {
+	t.Helper()
+	p, err := ingest.New(s.ch, ingest.Options{SpoolDir: t.TempDir(), Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := p.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range reports {
+		if err := p.Submit(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestVesselsAndPortPositions(t *testing.T) {
+	s := startServer(t, nil)
+	port, _ := overwatch.PortBySlug("santos")
+	anch := port.Anchorages[0]
+	now := time.Now().UTC().Truncate(time.Second)
+	mmsiBase := uint32(710000000) + uint32(now.Unix()%10000)*10 // Brazil, unique per run
+	var reports []ingest.Report
+	type vessel struct {
+		imo      uint32
+		name     string
+		shipType uint8
+		lat, lon float64
+	}
+	vessels := []vessel{
+		{nextIMO(), "AAA BULKER", 70, anch.Lat, anch.Lon},
+		{nextIMO(), "BBB TANKER", 80, anch.Lat + 0.01, anch.Lon},
+		{nextIMO(), "CCC FAR AWAY", 70, -10, -20}, // not in port
+	}
+	for i, v := range vessels {
+		mmsi := mmsiBase + uint32(i)
+		reports = append(reports,
+			ingest.Report{Source: overwatch.SourceAISHub, MMSI: mmsi, Type: 5, TS: now.Add(-time.Hour), ReceivedAt: now,
+				Has: ingest.HasIMO | ingest.HasName | ingest.HasShipType | ingest.HasDimensions | ingest.HasDraught,
+				IMO: v.imo, Name: v.name, ShipType: v.shipType, ToBow: 200, ToStern: 25, ToPort: 16, ToStarboard: 16, Draught: 12.5},
+			ingest.Report{Source: overwatch.SourceSpire, MMSI: mmsi, Type: 1, TS: now.Add(-10 * time.Minute), ReceivedAt: now,
+				Has: ingest.HasPosition | ingest.HasSOG | ingest.HasCOG | ingest.HasNavStatus, Lat: v.lat, Lon: v.lon, SOG: 0.2, COG: 12.3, NavStatus: 1})
+	}
+	s.ingestReports(t, reports...)
+	starter, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanStarter)
+	free, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanFree)
+
+	r := s.do(t, request{path: "/v1/positions?port=santos", ip: freshIP(), key: starter})
+	if r.StatusCode != 200 {
+		t.Fatalf("positions: %d %s", r.StatusCode, r.body)
+	}
+	var got []map[string]any
+	mustUnmarshal(t, r.body, &got)
+	if len(got) != 2 || got[0]["name"] != "AAA BULKER" || got[0]["nav_status"] != "At anchor" || got[0]["speed"] != 0.2 ||
+		got[0]["course"] != 12.3 || got[0]["draft"] != 12.5 || got[0]["latitude"] != anch.Lat || got[1]["vessel_type"] == nil {
+		t.Fatalf("positions: %s", r.body)
+	}
+	r = s.do(t, request{path: "/v1/positions?port=santos", ip: freshIP(), key: free})
+	mustUnmarshal(t, r.body, &got)
+	if len(got) != 2 || got[0]["latitude"] != nil || got[0]["longitude"] != nil {
+		t.Fatalf("free callers got coordinates: %s", r.body)
+	}
+	for q, want := range map[string]string{
+		"/v1/positions":               `{"error":"port is required (a port slug; see /v1/ports)"}`,
+		"/v1/positions?port=atlantis": `{"error":"unknown port 'atlantis'","parameter":"port"}`,
+	} {
+		if r := s.do(t, request{path: q, ip: freshIP(), key: starter}); string(r.body) != want {
+			t.Errorf("%s: %d %s", q, r.StatusCode, r.body)
+		}
+	}
+
+	r = s.do(t, request{path: "/v1/vessels?port=santos", ip: freshIP(), key: starter})
+	var body struct {
+		Vessels []map[string]any `json:"vessels"`
+	}
+	mustUnmarshal(t, r.body, &body)
+	if r.StatusCode != 200 || len(body.Vessels) != 2 || body.Vessels[0]["name"] != "AAA BULKER" {
+		t.Fatalf("vessels in santos: %d %s", r.StatusCode, r.body)
+	}
+	v := body.Vessels[0]
+	if v["flag"] != "BR" || v["length_m"] != 225.0 || v["beam_m"] != 32.0 || v["dwt_estimated"] != true || v["category"] != "cargo" {
+		t.Errorf("vessel fields: %v", v)
+	}
+	if dwt := v["dwt"].(float64); dwt < 55000 || dwt > 80000 {
+		t.Errorf("dwt %v for 225 x 32 x 12.5 m", dwt)
+	}
+	r = s.do(t, request{path: "/v1/vessels?port=santos&type=tanker", ip: freshIP(), key: starter})
+	mustUnmarshal(t, r.body, &body)
+	if len(body.Vessels) != 1 || body.Vessels[0]["name"] != "BBB TANKER" {
+		t.Errorf("type filter: %s", r.body)
+	}
+	r = s.do(t, request{path: "/v1/vessels?limit=1", ip: freshIP(), key: starter})
+	mustUnmarshal(t, r.body, &body)
+	if len(body.Vessels) != 1 {
+		t.Errorf("limit: %s", r.body)
+	}
+	for q, want := range map[string]string{
+		"/v1/vessels?type=submarine": "type must be one of cargo, tanker",
+		"/v1/vessels?limit=0":        "limit must be a positive integer",
+		"/v1/vessels?port=atlantis":  "unknown port 'atlantis'",
+	} {
+		if r := s.do(t, request{path: q, ip: freshIP(), key: starter}); !strings.Contains(string(r.body), want) {
+			t.Errorf("%s: %d %s", q, r.StatusCode, r.body)
+		}
+	}
+	if r := s.do(t, request{path: "/v1/vessels", ip: freshIP()}); r.StatusCode != 401 {
+		t.Errorf("vessels without a key: %d", r.StatusCode)
+	}
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"overwatch"
+	"overwatch/clickhouse"
+	"overwatch/write/feed"
+	"overwatch/write/ingest"
+)
+
+// ingestion is a running pipeline with its feeds.
+type ingestion struct {
+	pipeline *ingest.Pipeline
+	cancel   context.CancelFunc
+	feeds    sync.WaitGroup
+	log      *slog.Logger
+}
+
+// startIngest starts the pipeline into ClickHouse and every feed of
+// OVERWATCH_FEEDS.
+func startIngest(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.DB, reg *prometheus.Registry) (*ingestion, error) {
+	p, err := ingest.New(ch, ingest.Options{SpoolDir: cfg.SpoolDir, AttributionWindow: cfg.AttributionWindow, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Start(ctx); err != nil {
+		return nil, err
+	}
+	if reg != nil {
+		registerIngest(reg, p)
+	}
+	feeds, err := feed.ParseAll(cfg.Feeds, p, log)
+	if err != nil {
+		p.Close(context.Background()) //nolint:errcheck
+		return nil, err
+	}
+	fctx, cancel := context.WithCancel(ctx)
+	in := &ingestion{pipeline: p, cancel: cancel, log: log}
+	for _, f := range feeds {
+		in.feeds.Add(1)
+		go func() {
+			defer in.feeds.Done()
+			log.Info("feed starting", "feed", f.Name())
+			if err := f.Run(fctx); err != nil {
+				log.Error("feed stopped", "feed", f.Name(), "err", err)
+			}
+		}()
+	}
+	return in, nil
+}
+
+// stop ends the feeds and writes everything queued before returning.
+func (in *ingestion) stop() error {
+	in.cancel()
+	in.feeds.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	err := in.pipeline.Close(ctx)
+	s := in.pipeline.Stats()
+	in.log.Info("ingest stopped", "written", s.Written, "spooled_files", s.SpoolFiles, "unattributed", s.Unattributed)
+	return err
+}
+
+// ingestCommand runs the feeds and the pipeline, with /metrics on
+// OVERWATCH_METRICS_ADDR, until ctx ends.
+func ingestCommand(ctx context.Context, cfg config, log *slog.Logger) error {
+	ch, pg, err := stores(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer ch.Close()
+	pg.Close() // ingest needs only ClickHouse
+	if cfg.Feeds == "" {
+		return errors.New("ingest: no feeds: set OVERWATCH_FEEDS (see README.md)")
+	}
+	reg := newMetrics()
+	in, err := startIngest(ctx, cfg, log, ch, reg)
+	if err != nil {
+		return err
+	}
+	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	app.Get("/metrics", serveMetrics(reg))
+	ln, err := net.Listen("tcp", cfg.MetricsAddr)
+	if err != nil {
+		in.stop() //nolint:errcheck
+		return err
+	}
+	log.Info("metrics listening", "addr", ln.Addr().String())
+	go app.Listener(ln) //nolint:errcheck
+	<-ctx.Done()
+	app.ShutdownWithTimeout(5 * time.Second) //nolint:errcheck
+	return in.stop()
+}
+
+// replayCommand runs `overwatch replay --source S FILE...`: the files go
+// through the real pipeline into ClickHouse, with a progress bar on a
+// terminal and a summary at the end.
+func replayCommand(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	source := fs.String("source", "", "provider the files come from: aishub, aisstream, satellite or spire")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	src, ok := overwatch.ParseSource(*source)
+	if !ok || fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "usage: overwatch replay --source aishub|aisstream|satellite|spire FILE...")
+		return errUsage
+	}
+	ch, err := clickhouse.Open(cfg.ClickHouseURL)
+	if err != nil {
+		return err
+	}
+	defer ch.Close()
+	if _, err := ch.Migrate(ctx); err != nil {
+		return err
+	}
+	p, err := ingest.New(ch, ingest.Options{SpoolDir: cfg.SpoolDir, AttributionWindow: cfg.AttributionWindow, Log: log})
+	if err != nil {
+		return err
+	}
+	if err := p.Start(ctx); err != nil {
+		return err
+	}
+	files := &feed.Files{Paths: fs.Args(), Source: src, Sink: p}
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		bar := progressbar.DefaultBytes(-1, "replaying")
+		files.Progress = func(done, total int64) {
+			bar.ChangeMax64(total)
+			bar.Set64(done) //nolint:errcheck
+		}
+		defer bar.Finish() //nolint:errcheck
+	}
+	start := time.Now()
+	stats, runErr := files.Run(ctx)
+	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	closeErr := p.Close(closeCtx)
+	elapsed := time.Since(start)
+	s := p.Stats()
+	fmt.Fprintf(stdout, "replayed %d lines: %d messages, %d reports, %d written, %d duplicates, %d invalid, %d unattributed, %d still spooled, in %s (%.0f messages/s)\n",
+		stats.Lines, stats.Messages, s.Processed, s.Written, s.Duplicates, s.Invalid, s.Unattributed, s.SpoolFiles,
+		elapsed.Round(time.Millisecond), float64(stats.Messages)/elapsed.Seconds())
+	if runErr != nil {
+		return runErr
+	}
+	return closeErr
+}

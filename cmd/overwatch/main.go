@@ -1,0 +1,83 @@
+// Command overwatch is the maritime-intelligence service: the HTTP API, AIS
+// ingest, and the operator's commands (migrate, replay, keys).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, errUsage) {
+			fmt.Fprintln(os.Stderr, "overwatch:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+var errUsage = errors.New("usage")
+
+const usage = `usage: overwatch <command> [flags]
+
+commands:
+  run                     the API, ingest and jobs in one process
+  serve                   the HTTP API
+  ingest                  the AIS feeds of OVERWATCH_FEEDS into ClickHouse
+  replay --source S FILE...
+                          replay NMEA capture files (S: aishub, aisstream, satellite, spire)
+  migrate                 apply the ClickHouse and PostgreSQL migrations
+  keys create --email E --plan free|starter|pro|supply_chain_risk [--name N]
+                          create the account if needed and print a new key once
+  keys revoke --id N      revoke a key
+
+Configuration is read from the environment; see README.md.
+`
+
+// run is the whole program; main only supplies the process's environment.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) < 2 {
+		fmt.Fprint(stderr, usage)
+		return errUsage
+	}
+	cmd := args[1]
+	if cmd == "help" || cmd == "-h" || cmd == "--help" {
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	cfg, err := loadConfig(getenv)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	switch cmd {
+	case "run":
+		return serve(ctx, cfg, log, true)
+	case "serve":
+		return serve(ctx, cfg, log, false)
+	case "ingest":
+		return ingestCommand(ctx, cfg, log)
+	case "replay":
+		return replayCommand(ctx, cfg, log, args[2:], stdout, stderr)
+	case "migrate":
+		ch, pg, err := stores(ctx, cfg, log)
+		if err != nil {
+			return err
+		}
+		ch.Close()
+		pg.Close()
+		return nil
+	case "keys":
+		return keysCommand(ctx, cfg, args[2:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "overwatch: unknown command %q\n\n%s", cmd, usage)
+	return errUsage
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"overwatch/write/ingest"
+)
+
+// newMetrics returns a registry with the Go runtime's and the process's
+// collectors; the parts of the service add theirs.
+func newMetrics() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}
+
+// registerIngest exposes the pipeline's counters and gauges.
+func registerIngest(reg *prometheus.Registry, p *ingest.Pipeline) {
+	counter := func(name, help string, f func(ingest.Stats) uint64) {
+		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "overwatch", Subsystem: "ingest", Name: name, Help: help},
+			func() float64 { return float64(f(p.Stats())) }))
+	}
+	gauge := func(name, help string, f func(ingest.Stats) float64) {
+		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "overwatch", Subsystem: "ingest", Name: name, Help: help},
+			func() float64 { return f(p.Stats()) }))
+	}
+	counter("received_total", "Lines or records received from the feeds.", func(s ingest.Stats) uint64 { return s.Received })
+	counter("decoded_total", "Reports decoded from what the feeds received.", func(s ingest.Stats) uint64 { return s.Decoded })
+	counter("invalid_total", "Input rejected as invalid (bad checksum or payload, garbage).", func(s ingest.Stats) uint64 { return s.Invalid })
+	counter("dropped_total", "Reports dropped because the queue was full (UDP only).", func(s ingest.Stats) uint64 { return s.Dropped })
+	counter("duplicate_total", "Reports dropped as exact duplicates of recent ones.", func(s ingest.Stats) uint64 { return s.Duplicates })
+	counter("unattributed_total", "Class A positions stored without an IMO after the attribution window.", func(s ingest.Stats) uint64 { return s.Unattributed })
+	counter("batches_total", "Batches flushed.", func(s ingest.Stats) uint64 { return s.Batches })
+	counter("written_total", "Reports written to ClickHouse.", func(s ingest.Stats) uint64 { return s.Written })
+	counter("spooled_total", "Reports written to the disk spool while ClickHouse was unreachable.", func(s ingest.Stats) uint64 { return s.Spooled })
+	counter("replayed_total", "Spooled reports written to ClickHouse after it came back.", func(s ingest.Stats) uint64 { return s.Replayed })
+	counter("write_errors_total", "Failed batch writes.", func(s ingest.Stats) uint64 { return s.WriteErrors })
+	gauge("queued", "Reports waiting in the queue.", func(s ingest.Stats) float64 { return float64(s.Queued) })
+	gauge("pending_attribution", "Class A positions waiting for their IMO.", func(s ingest.Stats) float64 { return float64(s.Pending) })
+	gauge("spool_files", "Batches in the disk spool.", func(s ingest.Stats) float64 { return float64(s.SpoolFiles) })
+	gauge("spool_bytes", "Bytes in the disk spool.", func(s ingest.Stats) float64 { return float64(s.SpoolBytes) })
+	gauge("store_down", "1 while ClickHouse does not take batches.", func(s ingest.Stats) float64 {
+		if s.StoreDown {
+			return 1
+		}
+		return 0
+	})
+}
+
+// serveMetrics is the /metrics handler in Prometheus's text format.
+func serveMetrics(reg *prometheus.Registry) fiber.Handler {
+	return adaptor.HTTPHandler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+}

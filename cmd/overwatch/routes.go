@@ -1,0 +1,47 @@
+package main
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"overwatch/read"
+	"overwatch/write"
+)
+
+// routes lists every route of the service. The public surface is limited
+// per IP; keyed endpoints authenticate, then draw from the per-IP minute
+// and the account's daily quota; /ports, /health and /billing/plans take a
+// key when one is presented.
+func routes(app *fiber.App, d *deps) {
+	// Operations.
+	app.Get("/metrics", serveMetrics(d.metrics))
+
+	v1 := app.Group("/v1")
+
+	// Public surface (spec §4.1).
+	v1.Options("/ais/:provider/:imo/location/latest", publicPreflight)
+	v1.Get("/ais/:provider/:imo/location/latest", d.limits.public(),
+		read.LatestPositionHandler(d.latest, d.publisher, d.now))
+
+	// Documentation.
+	v1.Get("/openapi.json", serveOpenAPI(d.openapi))
+
+	// Keyed surface (spec §4.2).
+	v1.Options("/*", keyedPreflight)
+	open := func(h fiber.Handler) []fiber.Handler {
+		return []fiber.Handler{authenticate(d.pg, false), d.limits.keyed(), h}
+	}
+	keyed := func(h fiber.Handler) []fiber.Handler {
+		return []fiber.Handler{authenticate(d.pg, true), d.limits.keyed(), h}
+	}
+
+	v1.Get("/ports", open(read.Ports())...)
+	v1.Get("/health", open(read.Health(d.ch, d.pg, d.log))...)
+	v1.Get("/billing/plans", open(read.Plans())...)
+
+	// Vessels and positions.
+	v1.Get("/vessels", keyed(read.Vessels(d.ch, d.now))...)
+	v1.Get("/positions", keyed(read.Positions(d.ch, d.now))...)
+
+	v1.Get("/keys", keyed(read.ListKeys(d.pg))...)
+	v1.Post("/keys", keyed(write.CreateKey(d.pg))...)
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"time"
+
+	"overwatch/clickhouse"
+	"overwatch/postgres"
+	"overwatch/read"
+)
+
+// stores opens and migrates both stores; the caller closes them.
+func stores(ctx context.Context, cfg config, log *slog.Logger) (*clickhouse.DB, *postgres.DB, error) {
+	ch, err := clickhouse.Open(cfg.ClickHouseURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	pg, err := postgres.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		ch.Close()
+		return nil, nil, err
+	}
+	applied, err := ch.Migrate(ctx)
+	if err == nil {
+		log.Info("clickhouse migrated", "database", ch.Database(), "applied", applied)
+		applied, err = pg.Migrate(ctx)
+		log.Info("postgres migrated", "applied", applied)
+	}
+	if err != nil {
+		ch.Close()
+		pg.Close()
+		return nil, nil, err
+	}
+	return ch, pg, nil
+}
+
+// serve runs the HTTP API until ctx ends, then shuts down gracefully. With
+// withIngest (the run command) it also runs the ingest pipeline and the
+// feeds of OVERWATCH_FEEDS in the same process.
+func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool) error {
+	ch, pg, err := stores(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer ch.Close()
+	defer pg.Close()
+	_, openapi, err := loadOpenAPI()
+	if err != nil {
+		return err
+	}
+	metrics := newMetrics()
+	if withIngest {
+		in, err := startIngest(ctx, cfg, log, ch, metrics)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if err := in.stop(); err != nil {
+				log.Error("ingest stop", "err", err)
+			}
+		}()
+	}
+
+	latest := read.NewLatestReplica(ch, cfg.LatestMaxStale, time.Now, log)
+	loadCtx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	if err := latest.Sync(loadCtx); err != nil {
+		log.Error("initial latest-position load failed; retrying in the background", "err", err)
+	}
+	cancel()
+	log.Info("latest-position replica loaded", "vessels", latest.Len())
+	go latest.Run(ctx, cfg.LatestSyncInterval)
+
+	var rates rateStore = newMemoryRates()
+	if cfg.RateStore == "postgres" {
+		rates = pg
+		go purgeRateWindows(ctx, pg, log)
+	}
+
+	app := newApp(&deps{
+		log:       log,
+		now:       time.Now,
+		ch:        ch,
+		pg:        pg,
+		latest:    latest,
+		publisher: read.Publisher{Name: cfg.PublicName, URL: cfg.PublicURL},
+		openapi:   openapi,
+		metrics:   metrics,
+		limits: limits{
+			store:           rates,
+			ips:             clientIPs{trusted: cfg.TrustedProxies},
+			now:             time.Now,
+			publicPerMinute: cfg.PublicPerMinute,
+			publicPerDay:    cfg.PublicPerDay,
+			keyedPerMinute:  cfg.KeyedPerMinute,
+		},
+	})
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", cfg.Addr, err)
+	}
+	log.Info("listening", "addr", ln.Addr().String())
+	done := make(chan error, 1)
+	go func() { done <- app.Listener(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	if err := app.ShutdownWithTimeout(10 * time.Second); err != nil {
+		// In-flight requests have had 10 s. What remains are connections a
+		// client opened and never sent a request on, which fasthttp does not
+		// count as idle; they close when the process exits.
+		log.Warn("shutdown: connections still open after 10 s", "open", app.Server().GetOpenConnectionsCount(), "err", err)
+		return nil
+	}
+	return <-done
+}
+
+// purgeRateWindows deletes ended shared rate-limit windows every ten
+// minutes.
+func purgeRateWindows(ctx context.Context, pg *postgres.DB, log *slog.Logger) {
+	t := time.NewTicker(10 * time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := pg.PurgeRateWindows(ctx, time.Now().Add(-time.Hour)); err != nil {
+				log.Warn("purge rate windows", "err", err)
+			} else if n > 0 {
+				log.Debug("purged rate windows", "deleted", n)
+			}
+		}
+	}
+}

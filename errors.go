@@ -1,0 +1,76 @@
+package overwatch
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code classifies an error. The HTTP edge maps each code to one status code;
+// nothing else in the service chooses statuses.
+type Code string
+
+// The error codes of the service.
+const (
+	Invalid         Code = "invalid"           // 400: a bad parameter or body
+	Unauthorized    Code = "unauthorized"      // 401: missing, bad or revoked key
+	Forbidden       Code = "forbidden"         // 403: the plan does not include it
+	NotFound        Code = "not_found"         // 404: no such resource or route
+	Conflict        Code = "conflict"          // 409: refused by the resource's state
+	TooManyRequests Code = "too_many_requests" // 429: a rate limit was exceeded
+	Unavailable     Code = "unavailable"       // 503: a dependency is down
+	Internal        Code = "internal"          // 500: anything else
+)
+
+// Field is one extra member of an error body, written after "error" in order.
+type Field struct {
+	Key   string
+	Value any
+}
+
+// Error is the error type that handlers return. Message is sent to the
+// client as {"error": Message}, followed by Fields; Err is the cause, which
+// is logged and never sent.
+type Error struct {
+	Code    Code
+	Message string
+	Fields  []Field
+	Err     error
+}
+
+// Errorf builds an Error with a formatted client-facing message.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap builds an Error whose client-facing message is msg and whose logged
+// cause is err.
+func Wrap(code Code, err error, msg string) *Error {
+	return &Error{Code: code, Message: msg, Err: err}
+}
+
+// With returns e with one more body field.
+func (e *Error) With(key string, value any) *Error {
+	e.Fields = append(e.Fields, Field{Key: key, Value: value})
+	return e
+}
+
+// Error implements error; it includes the cause for logs.
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrorCode returns the code of err, Internal for errors that are not an
+// *Error.
+func ErrorCode(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return Internal
+}

@@ -1,0 +1,140 @@
+package overwatch
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/google/uuid"
+)
+
+// Zone is a circle on the sea surface: a port area, an anchorage or a berth
+// zone. Capacity is set on berth zones: how many vessels can lie alongside
+// at once.
+type Zone struct {
+	ID       string  `json:"id"`
+	Name     string  `json:"name"`
+	Lat      float64 `json:"latitude"`
+	Lon      float64 `json:"longitude"`
+	RadiusKM float64 `json:"radius_km"`
+	Capacity int     `json:"capacity,omitempty"`
+}
+
+// Contains reports whether the point lies inside the zone.
+func (z Zone) Contains(lat, lon float64) bool {
+	return DistanceKM(z.Lat, z.Lon, lat, lon) <= z.RadiusKM
+}
+
+// Port is one of the 40 reference ports: real places from the NGA World Port
+// Index with their official UN/LOCODE, a port area, anchorages and berth
+// zones. ID is a stable UUID derived from the slug. River ports lie up a
+// river, where the land mask of a world map has no water.
+type Port struct {
+	ID          string   `json:"id"`
+	Slug        string   `json:"slug"`
+	Name        string   `json:"name"`
+	Country     string   `json:"country"`
+	Region      string   `json:"region"`
+	LOCODE      string   `json:"locode"`
+	WPINumber   int      `json:"wpi_number"`
+	Lat         float64  `json:"latitude"`
+	Lon         float64  `json:"longitude"`
+	Kind        string   `json:"kind"`
+	Commodities []string `json:"commodities"`
+	MaxDraftM   float64  `json:"max_draft_m"`
+	River       bool     `json:"river,omitempty"`
+	Area        Zone     `json:"area"`
+	Anchorages  []Zone   `json:"anchorages"`
+	Berths      []Zone   `json:"berths"`
+}
+
+// Terminal kinds of the reference ports.
+const (
+	KindGrainExport = "grain_export"
+	KindGrainImport = "grain_import"
+	KindLNGExport   = "lng_export"
+	KindLNGImport   = "lng_import"
+	KindIronOre     = "iron_ore"
+	KindCoal        = "coal"
+	KindMultiBulk   = "multipurpose"
+)
+
+// Commodities carried through the reference ports.
+const (
+	CommodityGrain      = "grain"
+	CommodityOilseeds   = "oilseeds"
+	CommodityLNG        = "lng"
+	CommodityIronOre    = "iron_ore"
+	CommodityCoal       = "coal"
+	CommodityCrude      = "crude_oil"
+	CommodityProducts   = "refined_products"
+	CommodityContainers = "containers"
+)
+
+// IsLNG reports whether the port is one of the LNG terminals.
+func (p Port) IsLNG() bool { return p.Kind == KindLNGExport || p.Kind == KindLNGImport }
+
+// IsMining reports whether the port is one of the iron-ore and coal terminals.
+func (p Port) IsMining() bool { return p.Kind == KindIronOre || p.Kind == KindCoal }
+
+//go:embed ports.json
+var portsJSON []byte
+
+// portNamespace is the UUID namespace of port IDs; never change it, or every
+// stored port UUID changes.
+var portNamespace = uuid.MustParse("5b0c2f1e-9c41-4f57-8a0e-6f2d8e7a3b10")
+
+var loadPorts = sync.OnceValues(func() ([]Port, error) {
+	var ports []Port
+	if err := json.Unmarshal(portsJSON, &ports); err != nil {
+		return nil, fmt.Errorf("ports.json: %w", err)
+	}
+	for i := range ports {
+		ports[i].ID = uuid.NewSHA1(portNamespace, []byte(ports[i].Slug)).String()
+	}
+	return ports, nil
+})
+
+// Ports returns the reference ports in slug order. It panics if the embedded
+// data is malformed, which the package's tests rule out.
+func Ports() []Port {
+	ports, err := loadPorts()
+	if err != nil {
+		panic(err)
+	}
+	return ports
+}
+
+// PortBySlug returns the port with the slug.
+func PortBySlug(slug string) (Port, bool) {
+	for _, p := range Ports() {
+		if p.Slug == slug {
+			return p, true
+		}
+	}
+	return Port{}, false
+}
+
+// PortByRef returns the port named by its slug or by its stable UUID.
+func PortByRef(ref string) (Port, bool) {
+	for _, p := range Ports() {
+		if p.Slug == ref || p.ID == ref {
+			return p, true
+		}
+	}
+	return Port{}, false
+}
+
+// DistanceKM is the great-circle distance between two points in kilometres
+// (haversine, mean Earth radius 6371.0088 km).
+func DistanceKM(lat1, lon1, lat2, lon2 float64) float64 {
+	const r = 6371.0088
+	const rad = math.Pi / 180
+	dLat := (lat2 - lat1) * rad
+	dLon := (lon2 - lon1) * rad
+	a := math.Sin(dLat/2)*math.Sin(dLat/2) +
+		math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dLon/2)*math.Sin(dLon/2)
+	return 2 * r * math.Asin(math.Min(1, math.Sqrt(a)))
+}

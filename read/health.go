@@ -1,0 +1,63 @@
+package read
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// HealthCounts are the live counts of the position store.
+type HealthCounts struct {
+	Positions         uint64
+	Vessels           uint64
+	PositionsLastHour uint64
+}
+
+// HealthStore counts positions and vessels.
+type HealthStore interface {
+	HealthCounts(ctx context.Context) (HealthCounts, error)
+}
+
+// Pinger is a dependency that can say whether it answers.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// HealthBody is the body of GET /v1/health. Counts are null when the
+// position store does not answer.
+type HealthBody struct {
+	Status            string            `json:"status"`
+	Positions         *uint64           `json:"positions"`
+	Vessels           *uint64           `json:"vessels"`
+	PositionsLastHour *uint64           `json:"positions_last_hour"`
+	Checks            map[string]string `json:"checks"`
+}
+
+// Health serves GET /v1/health (public): 200 and status "ok" when both
+// stores answer, 503 and status "degraded" otherwise, with the check that
+// failed.
+func Health(store HealthStore, pg Pinger, log *slog.Logger) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		ctx, cancel := context.WithTimeout(c.UserContext(), 3*time.Second)
+		defer cancel()
+		body := HealthBody{Status: "ok", Checks: map[string]string{"clickhouse": "ok", "postgres": "ok"}}
+		counts, err := store.HealthCounts(ctx)
+		if err != nil {
+			log.Warn("health: clickhouse", "err", err)
+			body.Status, body.Checks["clickhouse"] = "degraded", "unreachable"
+		} else {
+			body.Positions, body.Vessels, body.PositionsLastHour = &counts.Positions, &counts.Vessels, &counts.PositionsLastHour
+		}
+		if err := pg.Ping(ctx); err != nil {
+			log.Warn("health: postgres", "err", err)
+			body.Status, body.Checks["postgres"] = "degraded", "unreachable"
+		}
+		c.Set(fiber.HeaderCacheControl, "no-store")
+		if body.Status != "ok" {
+			c.Status(fiber.StatusServiceUnavailable)
+		}
+		return c.JSON(body)
+	}
+}

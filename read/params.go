@@ -1,0 +1,151 @@
+package read
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"overwatch"
+)
+
+// Query-parameter parsing shared by every GET handler. Each helper returns
+// an Invalid error naming the parameter, so a bad request never reaches a
+// store; values are copied out of the request buffer before they escape.
+
+// limitParam reads ?limit=, defaulting to def, and clamps it by the
+// endpoint maximum and the caller's results-per-call.
+func limitParam(c *fiber.Ctx, def, max int) (int, error) {
+	n := def
+	if raw := c.Query("limit"); raw != "" {
+		v, err := strconv.Atoi(raw)
+		if err != nil || v < 1 {
+			return 0, overwatch.Errorf(overwatch.Invalid, "limit must be a positive integer")
+		}
+		n = v
+	}
+	return overwatch.CallerFrom(c.UserContext()).ClampLimit(n, max), nil
+}
+
+// intParam reads an integer parameter that must lie in [min, max].
+func intParam(c *fiber.Ctx, name string, def, min, max int) (int, error) {
+	raw := c.Query(name)
+	if raw == "" {
+		return def, nil
+	}
+	v, err := strconv.Atoi(raw)
+	if err != nil || v < min || v > max {
+		return 0, overwatch.Errorf(overwatch.Invalid, "%s must be an integer from %d to %d", name, min, max)
+	}
+	return v, nil
+}
+
+// floatParam reads a number parameter; ok is false when it is absent.
+func floatParam(c *fiber.Ctx, name string) (v float64, ok bool, err error) {
+	raw := c.Query(name)
+	if raw == "" {
+		return 0, false, nil
+	}
+	v, err = strconv.ParseFloat(raw, 64)
+	if err != nil || v != v || v > 1e300 || v < -1e300 {
+		return 0, false, overwatch.Errorf(overwatch.Invalid, "%s must be a number", name)
+	}
+	return v, true, nil
+}
+
+// boolParam reads 'true' or 'false'.
+func boolParam(c *fiber.Ctx, name string, def bool) (bool, error) {
+	switch c.Query(name) {
+	case "":
+		return def, nil
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, overwatch.Errorf(overwatch.Invalid, "%s must be 'true' or 'false'", name)
+}
+
+// enumParam reads a parameter that must be one of allowed; "" when absent.
+func enumParam(c *fiber.Ctx, name string, allowed ...string) (string, error) {
+	raw := c.Query(name)
+	if raw == "" {
+		return "", nil
+	}
+	for _, a := range allowed {
+		if raw == a {
+			return a, nil
+		}
+	}
+	return "", overwatch.Errorf(overwatch.Invalid, "%s must be one of %s", name, strings.Join(allowed, ", "))
+}
+
+// stringParam reads a free-text parameter, trimmed and bounded in length.
+func stringParam(c *fiber.Ctx, name string, maxLen int) (string, error) {
+	raw := strings.TrimSpace(c.Query(name))
+	if len(raw) > maxLen {
+		return "", overwatch.Errorf(overwatch.Invalid, "%s must be at most %d characters", name, maxLen)
+	}
+	return strings.Clone(raw), nil
+}
+
+// portParam reads a port slug (or, where legacy references are accepted,
+// the port's UUID). An absent optional port is nil; an unknown one is a
+// NotFound error naming it.
+func portParam(c *fiber.Ctx, name string, required, acceptUUID bool) (*overwatch.Port, error) {
+	raw := c.Query(name)
+	if raw == "" {
+		if required {
+			return nil, overwatch.Errorf(overwatch.Invalid, "%s is required (a port slug; see /v1/ports)", name)
+		}
+		return nil, nil
+	}
+	find := overwatch.PortBySlug
+	if acceptUUID {
+		find = overwatch.PortByRef
+	}
+	p, ok := find(raw)
+	if !ok {
+		return nil, overwatch.Errorf(overwatch.NotFound, "unknown port '%s'", truncate(raw, 100)).With("parameter", name)
+	}
+	return &p, nil
+}
+
+// imoParam reads a 7-digit IMO number; ok is false when it is absent.
+func imoParam(c *fiber.Ctx, name string, required bool) (imo uint32, ok bool, err error) {
+	raw := c.Query(name)
+	if raw == "" {
+		if required {
+			return 0, false, overwatch.Errorf(overwatch.Invalid, "%s is required (a 7-digit IMO number)", name)
+		}
+		return 0, false, nil
+	}
+	imo, ok = ParseIMO(raw)
+	if !ok {
+		return 0, false, overwatch.Errorf(overwatch.Invalid, "%s must be a 7-digit IMO number", name)
+	}
+	return imo, true, nil
+}
+
+// timeParam reads an ISO 8601 timestamp (RFC 3339) or a date (YYYY-MM-DD,
+// midnight UTC); ok is false when it is absent.
+func timeParam(c *fiber.Ctx, name string) (t time.Time, ok bool, err error) {
+	raw := c.Query(name)
+	if raw == "" {
+		return time.Time{}, false, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02"} {
+		if t, err := time.Parse(layout, raw); err == nil {
+			return t.UTC(), true, nil
+		}
+	}
+	return time.Time{}, false, overwatch.Errorf(overwatch.Invalid, "%s must be an ISO 8601 timestamp like 2026-01-31T00:00:00Z or a date like 2026-01-31", name)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return strings.Clone(s)
+	}
+	return strings.Clone(s[:n]) + "…"
+}

@@ -1,0 +1,182 @@
+package read
+
+import (
+	"io"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/gofiber/fiber/v2"
+
+	"overwatch"
+)
+
+// paramApp answers every request with what fn parsed, or with the error's
+// code and message, as the service's error path would.
+func paramApp(t *testing.T, caller *overwatch.Caller, fn func(c *fiber.Ctx) (any, error)) func(query string) (int, string) {
+	app := fiber.New(fiber.Config{ErrorHandler: func(c *fiber.Ctx, err error) error {
+		return c.Status(400).JSON(fiber.Map{"code": overwatch.ErrorCode(err), "error": err.Error()})
+	}})
+	app.Get("/", func(c *fiber.Ctx) error {
+		c.SetUserContext(overwatch.WithCaller(c.UserContext(), caller))
+		v, err := fn(c)
+		if err != nil {
+			return err
+		}
+		return c.JSON(v)
+	})
+	return func(query string) (int, string) {
+		resp, err := app.Test(httptest.NewRequest("GET", "/?"+query, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+}
+
+func TestLimitParam(t *testing.T) {
+	cases := []struct {
+		caller *overwatch.Caller
+		query  string
+		want   string
+	}{
+		{&overwatch.Caller{Plan: overwatch.PlanPro}, "", "50"},
+		{&overwatch.Caller{Plan: overwatch.PlanPro}, "limit=150", "150"},
+		{&overwatch.Caller{Plan: overwatch.PlanPro}, "limit=1000", "200"},
+		{&overwatch.Caller{Plan: overwatch.PlanStarter}, "limit=150", "100"},
+		{&overwatch.Caller{Plan: overwatch.PlanFree}, "", "20"},
+		{nil, "limit=7", "7"},
+	}
+	for _, tc := range cases {
+		get := paramApp(t, tc.caller, func(c *fiber.Ctx) (any, error) { return limitParam(c, 50, 200) })
+		if status, body := get(tc.query); status != 200 || body != tc.want {
+			t.Errorf("%v %q: %d %s, want %s", tc.caller, tc.query, status, body, tc.want)
+		}
+	}
+	get := paramApp(t, nil, func(c *fiber.Ctx) (any, error) { return limitParam(c, 50, 200) })
+	for _, q := range []string{"limit=0", "limit=-3", "limit=abc", "limit=1.5", "limit=99999999999999999999"} {
+		status, body := get(q)
+		if status != 400 || !contains(body, "limit must be a positive integer") {
+			t.Errorf("%s: %d %s", q, status, body)
+		}
+	}
+}
+
+func TestPortParam(t *testing.T) {
+	ports := overwatch.Ports()
+	if len(ports) == 0 {
+		t.Skip("no reference ports yet")
+	}
+	p := ports[0]
+	bySlug := paramApp(t, nil, func(c *fiber.Ctx) (any, error) {
+		port, err := portParam(c, "port", true, false)
+		if err != nil || port == nil {
+			return nil, err
+		}
+		return port.Slug, nil
+	})
+	if status, body := bySlug("port=" + p.Slug); status != 200 || body != `"`+p.Slug+`"` {
+		t.Errorf("slug: %d %s", status, body)
+	}
+	if status, body := bySlug(""); status != 400 || !contains(body, "port is required") {
+		t.Errorf("missing: %d %s", status, body)
+	}
+	if status, body := bySlug("port=atlantis"); !contains(body, "not_found") || !contains(body, "unknown port 'atlantis'") {
+		t.Errorf("unknown: %d %s", status, body)
+	}
+	if _, body := bySlug("port=" + p.ID); !contains(body, "not_found") {
+		t.Errorf("UUID accepted where only slugs are: %s", body)
+	}
+	byRef := paramApp(t, nil, func(c *fiber.Ctx) (any, error) {
+		port, err := portParam(c, "port", false, true)
+		if err != nil || port == nil {
+			return nil, err
+		}
+		return port.Slug, nil
+	})
+	if status, body := byRef("port=" + p.ID); status != 200 || body != `"`+p.Slug+`"` {
+		t.Errorf("uuid: %d %s", status, body)
+	}
+}
+
+func TestScalarParams(t *testing.T) {
+	get := paramApp(t, nil, func(c *fiber.Ctx) (any, error) {
+		days, err := intParam(c, "days", 30, 1, 365)
+		if err != nil {
+			return nil, err
+		}
+		active, err := boolParam(c, "active", true)
+		if err != nil {
+			return nil, err
+		}
+		tier, err := enumParam(c, "tier", "critical", "high")
+		if err != nil {
+			return nil, err
+		}
+		imo, ok, err := imoParam(c, "vessel", false)
+		if err != nil {
+			return nil, err
+		}
+		at, hasAt, err := timeParam(c, "start")
+		if err != nil {
+			return nil, err
+		}
+		r, hasR, err := floatParam(c, "radius")
+		if err != nil {
+			return nil, err
+		}
+		q, err := stringParam(c, "query", 10)
+		if err != nil {
+			return nil, err
+		}
+		return []any{days, active, tier, imo, ok, at, hasAt, r, hasR, q}, nil
+	})
+	status, body := get("")
+	if status != 200 || body != `[30,true,"",0,false,"0001-01-01T00:00:00Z",false,0,false,""]` {
+		t.Errorf("defaults: %d %s", status, body)
+	}
+	status, body = get("days=365&active=false&tier=high&vessel=0123456&start=2026-01-31&radius=2.5&query=%20ab%20")
+	if status != 200 || body != `[365,false,"high",123456,true,"2026-01-31T00:00:00Z",true,2.5,true,"ab"]` {
+		t.Errorf("values: %d %s", status, body)
+	}
+	bad := map[string]string{
+		"days=0":              "days must be an integer from 1 to 365",
+		"days=366":            "days must be an integer from 1 to 365",
+		"days=x":              "days must be an integer from 1 to 365",
+		"active=yes":          "active must be 'true' or 'false'",
+		"tier=low":            "tier must be one of critical, high",
+		"vessel=123":          "vessel must be a 7-digit IMO number",
+		"vessel=12345678":     "vessel must be a 7-digit IMO number",
+		"vessel=123456a":      "vessel must be a 7-digit IMO number",
+		"start=yesterday":     "start must be an ISO 8601 timestamp",
+		"radius=NaN":          "radius must be a number",
+		"radius=1e999":        "radius must be a number",
+		"query=01234567890":   "query must be at most 10 characters",
+		"start=2026-13-01":    "start must be an ISO 8601 timestamp",
+		"start=2026-01-31T25": "start must be an ISO 8601 timestamp",
+	}
+	for q, want := range bad {
+		if status, body := get(q); status != 400 || !contains(body, want) {
+			t.Errorf("%s: %d %s, want %q", q, status, body, want)
+		}
+	}
+}
+
+func TestParseIMO(t *testing.T) {
+	for s, want := range map[string]uint32{"9321483": 9321483, "0000001": 1, "0000000": 0} {
+		if got, ok := ParseIMO(s); !ok || got != want {
+			t.Errorf("ParseIMO(%q) = %d, %v", s, got, ok)
+		}
+	}
+	for _, s := range []string{"", "932148", "93214830", "932148a", "+321483", " 321483", "９３２１４８３"} {
+		if _, ok := ParseIMO(s); ok {
+			t.Errorf("ParseIMO(%q) accepted", s)
+		}
+	}
+	if FormatIMO(42) != "0000042" {
+		t.Error("FormatIMO pads to 7 digits")
+	}
+}
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }

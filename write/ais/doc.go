@@ -1,0 +1,59 @@
+// Package ais decodes and encodes AIS messages (ITU-R M.1371-5) carried in
+// NMEA 0183 / IEC 61162-1 AIVDM and AIVDO sentences. Its one job is to turn
+// the lines of a feed into Messages, and Messages back into sentences.
+//
+// # Decoding
+//
+// A Decoder reads one line at a time (Decode) and returns the message that
+// line completes. It:
+//
+//   - skips and counts comments ("#"), blank lines, other NMEA sentences
+//     and garbage (see Stats; every line lands in exactly one counter);
+//   - accepts "!" or "$", any two-letter talker, VDM and VDO, channel
+//     A/B/1/2/empty, and rejects a bad or missing checksum (sentence or tag
+//     block);
+//   - reassembles multi-sentence messages keyed by talker, channel,
+//     sequential id, fragment count and tag-block group, in or out of
+//     order (a first fragment may follow its successors by up to 8
+//     sentences), ignoring duplicates, with a timeout (default 10 s, feed
+//     time when the fragments carry one, else the ingest clock) and at most
+//     MaxPending partial messages (default 1,024, the oldest evicted);
+//   - honours fill bits (0-5, and 6 as seen in the wild) and rejects any
+//     payload character outside "0"-"W" and "`"-"w";
+//   - decodes types 1, 2, 3, 4, 5, 18, 19, 21, 24 and 27 field by field;
+//     other types 1-27 are returned with their header only and counted as
+//     Unsupported; types 0 and 28-63, payloads too short for their type
+//     (types 1-3 need 163 bits, type 5 420, type 24 part A 160, as in
+//     gpsd) are rejected and counted as BadPayload;
+//   - takes the time of each message from the feed: an NMEA 4.0 tag block
+//     ("\c:<unix s or ms>,s:<station>,g:<n>-<total>-<id>*hh\"), a
+//     "<unix time> " prefix (seconds to nanoseconds, by magnitude), a
+//     GateHouse $PGHP sentence (stamps the message whose first sentence
+//     follows it), or the old USCG suffix after the checksum
+//     (",b003669710,1272412827": last field the unix time, first "r"/"b"
+//     field the station). Without any, Time is zero and TimeFromFeed false:
+//     the caller stamps the message with its ingest clock.
+//
+// Position reports decode without allocating; strings are allocated only
+// for the text fields of static messages (station names are interned).
+//
+// Not-available values (longitude 181, latitude 91, SOG 102.3, COG 360,
+// heading 511, turn -128, draught 0, IMO 0, ETA month 0 / day 0 / hour 24 /
+// minute 60, type 27's own 181/91 in 1/10 minute, SOG 63 and COG 511) and
+// out-of-range values never surface as numbers: the matching bit of
+// Message.Fields is clear, float fields hold NaN and integer fields zero.
+// Text fields are six-bit ASCII cut at the first "@" (padding) with
+// trailing spaces trimmed, as gpsd prints them; NavStatusText and
+// ShipTypeText give gpsd's status_text and shiptype_text.
+//
+// # Encoding
+//
+// Encode, EncodePosition and EncodeStatic (and the Encoder, which rotates
+// sequential and group ids) turn a Message of type 1, 2, 3, 5, 18, 19, 24
+// or 27 into complete sentences ("!AIVDM", talker "AI" by default, channel
+// A or B), types 5 and 19 over two sentences, optionally behind a tag block
+// with "c:", "s:" and "g:". Absent fields are written as "not available",
+// values out of range are clamped or written as not available (see
+// EncodePayload), and text is normalised as NormalizeText says, so that
+// decoding what was encoded gives the same fields at wire resolution.
+package ais

@@ -1,0 +1,174 @@
+package ais
+
+import (
+	"testing"
+	"time"
+)
+
+const pos1 = "!AIVDM,1,1,,A,15RTgt0PAso;90TKcjM8h6g208CQ,0*4A"
+
+// decodeOne decodes lines with a fresh decoder and returns the last
+// message and the stats.
+func decodeOne(t *testing.T, lines ...string) (Message, bool, Stats) {
+	t.Helper()
+	d := NewDecoder(Options{})
+	var m Message
+	var ok bool
+	for _, l := range lines {
+		m, ok = d.Decode([]byte(l))
+	}
+	return m, ok, d.Stats()
+}
+
+func TestTagBlock(t *testing.T) {
+	for name, c := range map[string]struct {
+		line    string
+		want    time.Time
+		station string
+	}{
+		"seconds":      {tag("s:rORBCOMM000,c:1747818025") + pos1, time.Unix(1747818025, 0), "rORBCOMM000"},
+		"milliseconds": {tag("c:1747818025123") + pos1, time.Unix(1747818025, 123e6), ""},
+		"fraction":     {tag("c:1747818025.5,s:x") + pos1, time.Unix(1747818025, 5e8), "x"},
+		"other fields": {tag("g:1-1-77,n:12,d:y,c:1428621738") + pos1, time.Unix(1428621738, 0), ""},
+		"station only": {tag("s:b003669710") + pos1, time.Time{}, "b003669710"},
+	} {
+		m, ok, _ := decodeOne(t, c.line)
+		if !ok {
+			t.Errorf("%s: not decoded", name)
+			continue
+		}
+		if !m.Time.Equal(c.want) || m.TimeFromFeed != !c.want.IsZero() || m.Station != c.station {
+			t.Errorf("%s: time %v (from feed %v) station %q", name, m.Time, m.TimeFromFeed, m.Station)
+		}
+		if m.TimeFromFeed && m.Time.Location() != time.UTC {
+			t.Errorf("%s: time not in UTC", name)
+		}
+	}
+	// Checksums and shapes.
+	for name, c := range map[string]struct {
+		line string
+		kind func(Stats) uint64
+	}{
+		"bad sum":       {`\c:1747818025*00\` + pos1, func(s Stats) uint64 { return s.BadChecksum }},
+		"one digit":     {`\g:1-2-73874*A\` + pos1, func(s Stats) uint64 { return s.BadChecksum }},
+		"no sum":        {`\c:1747818025\` + pos1, func(s Stats) uint64 { return s.BadChecksum }},
+		"unterminated":  {`\c:1747818025*5A` + pos1, func(s Stats) uint64 { return s.Garbage }},
+		"bad c":         {tag("c:12x") + pos1, func(s Stats) uint64 { return s.Garbage }},
+		"bad g":         {tag("g:3-2-1") + pos1, func(s Stats) uint64 { return s.Garbage }},
+		"no colon":      {tag("cx") + pos1, func(s Stats) uint64 { return s.Garbage }},
+		"tag only":      {tag("c:1747818025"), func(s Stats) uint64 { return s.Garbage }},
+		"before junk":   {tag("c:1747818025") + "junk", func(s Stats) uint64 { return s.Garbage }},
+		"two blocks ok": {tag("c:1747818025") + tag("s:x") + pos1, func(s Stats) uint64 { return s.Messages }},
+	} {
+		_, _, s := decodeOne(t, c.line)
+		if c.kind(s) != 1 {
+			t.Errorf("%s: %+v", name, s)
+		}
+	}
+}
+
+// TestTagBlockGroup: the "g:" group ties the sentences of one message; the
+// time and station come from the first line of the group.
+func TestTagBlockGroup(t *testing.T) {
+	m, ok, s := decodeOne(t,
+		`\g:1-2-27300,n:636994,s:b003669710,c:1428621738*5F\!SAVDM,2,1,2,B,55Mw@A7J1adAL@?;7WPl58F0U<h4pB222222220t1PN5553fN4g?`+"`"+`4iSp5Rc,0*26`,
+		`\g:2-2-27300,n:636995*15\!SAVDM,2,2,2,B,iP`+"`"+`88888880,2*5E`)
+	if !ok || m.Type != 5 || m.Time.Unix() != 1428621738 || m.Station != "b003669710" || m.Talker != [2]byte{'S', 'A'} {
+		t.Fatalf("%v %+v %+v", ok, m, s)
+	}
+	// A single-sentence line of a group without a time takes the group's.
+	m, _, _ = decodeOne(t, tag("g:1-2-9,c:1428621738,s:st")+pos1, tag("g:2-2-9")+pos1)
+	if m.Time.Unix() != 1428621738 || m.Station != "st" {
+		t.Errorf("group time: %+v", m)
+	}
+	// ... but not a line of another group.
+	m, _, _ = decodeOne(t, tag("g:1-2-9,c:1428621738")+pos1, tag("g:2-2-10")+pos1)
+	if m.TimeFromFeed {
+		t.Errorf("other group got a time: %+v", m)
+	}
+}
+
+func TestUnixPrefix(t *testing.T) {
+	for line, want := range map[string]time.Time{
+		"1550303566167726840 " + pos1:     time.Unix(1550303566, 167726840),
+		"1550303566 " + pos1:              time.Unix(1550303566, 0),
+		"1550303566.25\t" + pos1:          time.Unix(1550303566, 25e7),
+		"1550303566167 " + pos1:           time.Unix(1550303566, 167e6),
+		"1550303566167726 " + pos1:        time.Unix(1550303566, 167726e3),
+		"1550303566 " + tag("s:x") + pos1: time.Unix(1550303566, 0),
+	} {
+		m, ok, _ := decodeOne(t, line)
+		if !ok || !m.Time.Equal(want) || !m.TimeFromFeed {
+			t.Errorf("%q: %v %v", line, ok, m.Time)
+		}
+	}
+	for _, line := range []string{"1550303566" + pos1, "15503035661677268401234 " + pos1, "123 ", "1550303566. " + pos1} {
+		if _, _, s := decodeOne(t, line); s.Garbage != 1 {
+			t.Errorf("%q: %+v", line, s)
+		}
+	}
+}
+
+func TestUSCGSuffix(t *testing.T) {
+	for line, want := range map[string]struct {
+		unix    int64
+		station string
+	}{
+		pos1 + ",b003669710,1272412827":                                     {1272412827, "b003669710"},
+		pos1 + ",b2003669950,1272412827":                                    {1272412827, "b2003669950"},
+		pos1 + ",d-107,S1234,t123456.00,T12.3456789,r003669945,1272412827":  {1272412827, "r003669945"},
+		pos1 + ",d-120,S1631,t041143.00,T43.51622187,rCUDJOE_01,1272427905": {1272427905, "rCUDJOE_01"},
+		pos1 + ",rB0003160047":                                              {0, "rB0003160047"},
+	} {
+		m, ok, _ := decodeOne(t, line)
+		if !ok || m.Station != want.station || m.TimeFromFeed != (want.unix != 0) || want.unix != 0 && m.Time.Unix() != want.unix {
+			t.Errorf("%q: %v %+v", line, ok, m)
+		}
+	}
+	// A tag block time wins over the suffix.
+	m, _, _ := decodeOne(t, tag("c:1000000000")+pos1+",b1,1272412827")
+	if m.Time.Unix() != 1000000000 {
+		t.Errorf("tag block and suffix: %v", m.Time)
+	}
+}
+
+// TestGateHouse: a $PGHP line stamps the message whose first sentence
+// follows it, and only that one.
+func TestGateHouse(t *testing.T) {
+	d := NewDecoder(Options{})
+	var got []Message
+	for _, l := range readLines(t, "testdata/ais_pyais_timestamped_gatehouse.ais") {
+		if m, ok := d.Decode(l); ok {
+			got = append(got, m)
+		}
+	}
+	// The first $PGHP stamps the message after it; the message after the
+	// comments has no time. The "2009" line's checksum is that of the
+	// "2008" line (the year was edited, the checksum not): rejected.
+	want := []time.Time{time.Date(2008, 5, 9, 0, 0, 0, 10e6, time.UTC), {}, {}, {}}
+	if len(got) != len(want) {
+		t.Fatalf("%d messages", len(got))
+	}
+	for i, m := range got {
+		if !m.Time.Equal(want[i]) || m.TimeFromFeed == want[i].IsZero() {
+			t.Errorf("message %d: %v %v, want %v", i, m.Time, m.TimeFromFeed, want[i])
+		}
+	}
+	if s := d.Stats(); s.OtherNMEA != 4 || s.Messages != 4 {
+		t.Errorf("%+v", s)
+	}
+	// A $PGHP with a bad checksum or bad fields stamps nothing.
+	for _, l := range []string{"$PGHP,1,2008,5,9,0,0,0,10,338,2,,1,09*00", withSum("$PGHP,1,2008,13,9,0,0,0,10"), withSum("$PGHP,2,2008,5,9,0,0,0,10")} {
+		if m, _, _ := decodeOne(t, l, pos1); m.TimeFromFeed {
+			t.Errorf("%q stamped %v", l, m.Time)
+		}
+	}
+}
+
+// TestNoTime: lines without a time give the zero time and the flag off.
+func TestNoTime(t *testing.T) {
+	m, ok, _ := decodeOne(t, pos1)
+	if !ok || !m.Time.IsZero() || m.TimeFromFeed || m.Station != "" {
+		t.Errorf("%+v", m)
+	}
+}

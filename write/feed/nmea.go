@@ -1,0 +1,57 @@
+package feed
+
+import (
+	"context"
+	"time"
+
+	"overwatch"
+	"overwatch/write/ais"
+)
+
+// nmea decodes the lines of one NMEA connection or file and hands the
+// reports to the sink, counting lines in, reports out and lines rejected.
+type nmea struct {
+	src     overwatch.Source
+	dec     *ais.Decoder
+	sink    Sink
+	now     func() time.Time
+	wait    bool // Submit (back-pressure) or TrySubmit (drop when full)
+	last    ais.Stats
+	reports uint64
+}
+
+func newNMEA(src overwatch.Source, sink Sink, now func() time.Time, wait bool) *nmea {
+	if now == nil {
+		now = time.Now
+	}
+	return &nmea{src: src, dec: ais.NewDecoder(ais.Options{Now: now}), sink: sink, now: now, wait: wait}
+}
+
+// line handles one line; the only error is the context's.
+func (n *nmea) line(ctx context.Context, b []byte) error {
+	m, ok := n.dec.Decode(b)
+	if !ok {
+		return nil
+	}
+	r, ok := FromAIS(&m, n.src, n.now())
+	if !ok {
+		return nil
+	}
+	n.reports++
+	if n.wait {
+		return n.sink.Submit(ctx, r)
+	}
+	n.sink.TrySubmit(r)
+	return nil
+}
+
+// count hands the sink the counts since the last call.
+func (n *nmea) count() {
+	s := n.dec.Stats()
+	invalid := func(s ais.Stats) uint64 { return s.BadChecksum + s.BadPayload + s.Garbage }
+	n.sink.CountFeed(s.Lines-n.last.Lines, n.reports, invalid(s)-invalid(n.last))
+	n.last, n.reports = s, 0
+}
+
+// Stats returns the decoder's counters.
+func (n *nmea) stats() ais.Stats { return n.dec.Stats() }

@@ -1,0 +1,542 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"overwatch"
+	"overwatch/write/ais"
+)
+
+// Store is where batches go; the clickhouse package implements it.
+// WriteBatch must be idempotent: writing a batch again (after an ambiguous
+// failure) stores nothing twice.
+type Store interface {
+	WriteBatch(ctx context.Context, b *Batch) error
+	LoadRegistry(ctx context.Context, fn func(VesselRow) error) error
+	Ping(ctx context.Context) error
+}
+
+// Options tune the pipeline; zero values take the defaults.
+type Options struct {
+	BatchSize         int                  // rows per batch before a flush (50,000)
+	FlushInterval     time.Duration        // longest a report waits for a flush (1 s)
+	QueueSize         int                  // reports the queue holds before Submit blocks (65,536)
+	SpoolDir          string               // where batches wait while the store is down (required)
+	SpoolMaxBytes     int64                // beyond this the pipeline blocks instead of spooling (10 GiB)
+	AttributionWindow time.Duration        // how long a class A position waits for its IMO (10 min)
+	MaxPending        int                  // positions waiting for an IMO, in all (200,000)
+	WriteTimeout      time.Duration        // one batch write (30 s)
+	RetryInterval     time.Duration        // how often a down store is tried again (2 s)
+	Ports             *overwatch.PortIndex // port areas that tag positions (the reference ports)
+	Now               func() time.Time
+	Log               *slog.Logger
+}
+
+func (o *Options) defaults() {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	defd := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.BatchSize, 50000)
+	def(&o.QueueSize, 65536)
+	def(&o.MaxPending, 200000)
+	defd(&o.FlushInterval, time.Second)
+	defd(&o.AttributionWindow, 10*time.Minute)
+	defd(&o.WriteTimeout, 30*time.Second)
+	defd(&o.RetryInterval, 2*time.Second)
+	if o.SpoolMaxBytes <= 0 {
+		o.SpoolMaxBytes = 10 << 30
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Ports == nil {
+		o.Ports = overwatch.NewPortIndex(overwatch.Ports())
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+}
+
+// Pipeline takes reports from any number of feeds and writes them in
+// batches. Submit is safe for concurrent use; everything else happens on
+// the pipeline's own goroutine.
+type Pipeline struct {
+	store Store
+	opts  Options
+	log   *slog.Logger
+	spool *spool
+
+	queue   chan Report
+	flushes chan chan struct{}
+	closed  chan struct{}
+	done    chan struct{}
+	once    sync.Once
+
+	reg      *registry
+	cur      Batch
+	latest   map[latestKey]int // index into cur.Latest
+	seen     map[uint64]struct{}
+	prevSeen map[uint64]struct{}
+	seq      uint64
+
+	down    atomic.Bool
+	replay  sync.Mutex
+	stats   counters
+	pending atomic.Int64 // registry.nPending, published for Stats
+	stopped atomic.Bool
+}
+
+type latestKey struct {
+	imo    uint32
+	source overwatch.Source
+}
+
+// New returns a pipeline writing to store. Start it before submitting.
+func New(store Store, opts Options) (*Pipeline, error) {
+	opts.defaults()
+	if opts.SpoolDir == "" {
+		return nil, errors.New("ingest: a spool directory is required")
+	}
+	sp, err := openSpool(opts.SpoolDir)
+	if err != nil {
+		return nil, err
+	}
+	return &Pipeline{
+		store: store, opts: opts, log: opts.Log, spool: sp,
+		queue:   make(chan Report, opts.QueueSize),
+		flushes: make(chan chan struct{}),
+		closed:  make(chan struct{}),
+		done:    make(chan struct{}),
+		reg:     newRegistry(opts.AttributionWindow, opts.MaxPending),
+		latest:  map[latestKey]int{},
+		seen:    map[uint64]struct{}{}, prevSeen: map[uint64]struct{}{},
+	}, nil
+}
+
+// Start loads the vessel registry from the store and starts the pipeline's
+// goroutines, which run until Close.
+func (p *Pipeline) Start(ctx context.Context) error {
+	n := 0
+	err := p.store.LoadRegistry(ctx, func(v VesselRow) error { p.reg.load(v); n++; return nil })
+	if err != nil {
+		return fmt.Errorf("ingest: load registry: %w", err)
+	}
+	p.log.Info("vessel registry loaded", "vessels", n)
+	if files, _ := p.spool.size(); files > 0 {
+		p.log.Warn("spooled batches from an earlier run will be replayed", "files", files)
+		p.down.Store(true)
+	}
+	go p.loop()
+	go p.retry()
+	return nil
+}
+
+// Submit queues a report, waiting while the queue is full: back-pressure
+// that slows a file replay or a TCP feed down to what the store takes.
+func (p *Pipeline) Submit(ctx context.Context, r Report) error {
+	if p.stopped.Load() {
+		return errors.New("ingest: pipeline closed")
+	}
+	select {
+	case p.queue <- r:
+		p.stats.submitted.Add(1)
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-p.closed:
+		return errors.New("ingest: pipeline closed")
+	}
+}
+
+// TrySubmit queues a report unless the queue is full, in which case the
+// report is dropped and counted: for feeds that cannot wait (UDP).
+func (p *Pipeline) TrySubmit(r Report) bool {
+	if p.stopped.Load() {
+		p.stats.dropped.Add(1)
+		return false
+	}
+	select {
+	case p.queue <- r:
+		p.stats.submitted.Add(1)
+		return true
+	default:
+		p.stats.dropped.Add(1)
+		return false
+	}
+}
+
+// Flush writes (or spools) everything submitted so far, as the flush timer
+// would, and returns when that is done. Positions waiting for their IMO keep
+// waiting; Close writes them.
+func (p *Pipeline) Flush(ctx context.Context) error {
+	ack := make(chan struct{})
+	select {
+	case p.flushes <- ack:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-p.done:
+		return errors.New("ingest: pipeline closed")
+	}
+	select {
+	case <-ack:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close stops taking reports, writes everything queued, including
+// positions still waiting for their IMO (unattributed), and then keeps
+// replaying the spool until it is empty or ctx ends; batches still spooled
+// then are written by the next pipeline that starts on the same spool.
+func (p *Pipeline) Close(ctx context.Context) error {
+	p.once.Do(func() {
+		p.stopped.Store(true)
+		close(p.closed)
+	})
+	select {
+	case <-p.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	for {
+		p.replaySpool()
+		files, _ := p.spool.size()
+		if files == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("ingest: %d batches remain in the spool %s; they are written when a pipeline starts on it again", files, p.opts.SpoolDir)
+		case <-time.After(p.opts.RetryInterval):
+		}
+	}
+}
+
+func (p *Pipeline) loop() {
+	defer close(p.done)
+	tick := time.NewTicker(p.opts.FlushInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case r := <-p.queue:
+			p.process(&r)
+			if len(p.cur.Positions)+len(p.cur.Statics) >= p.opts.BatchSize {
+				p.flush(false)
+			}
+		case <-tick.C:
+			p.flush(false)
+		case ack := <-p.flushes:
+			p.drain()
+			p.flush(false)
+			close(ack)
+		case <-p.closed:
+			p.drain()
+			p.flush(true)
+			return
+		}
+	}
+}
+
+// drain processes what is queued now.
+func (p *Pipeline) drain() {
+	for {
+		select {
+		case r := <-p.queue:
+			p.process(&r)
+			if len(p.cur.Positions)+len(p.cur.Statics) >= p.opts.BatchSize {
+				p.flush(false)
+			}
+		default:
+			return
+		}
+	}
+}
+
+// process turns one report into rows of the current batch.
+func (p *Pipeline) process(r *Report) {
+	p.stats.processed.Add(1)
+	now := p.opts.Now()
+	if r.isStatic() {
+		key := staticKey(r)
+		if p.dup(key) {
+			p.stats.duplicates.Add(1)
+		} else {
+			v, newIMO, ident := p.reg.applyStatic(r)
+			p.cur.Statics = append(p.cur.Statics, staticRow(r, v.imo, key))
+			if ident != nil {
+				p.cur.Identities = append(p.cur.Identities, *ident)
+			}
+			if newIMO {
+				for _, row := range p.reg.release(r.MMSI) {
+					row.IMO = v.imo
+					p.addPosition(row, v)
+				}
+			}
+		}
+	}
+	if !r.isPosition() {
+		return
+	}
+	key := positionKey(r)
+	if p.dup(key) {
+		p.stats.duplicates.Add(1)
+		return
+	}
+	v := p.reg.observe(r.MMSI, r.TS)
+	row := positionRow(r, v, key)
+	switch {
+	case v.imo != 0:
+		row.IMO = v.imo
+		p.addPosition(row, v)
+	case r.classA() && !v.static:
+		for _, ev := range p.reg.hold(row, now) {
+			p.unattributed(ev)
+		}
+	default:
+		p.appendPosition(row)
+	}
+	p.pending.Store(int64(p.reg.nPending))
+}
+
+func (p *Pipeline) dup(key uint64) bool {
+	if _, ok := p.seen[key]; ok {
+		return true
+	}
+	if _, ok := p.prevSeen[key]; ok {
+		return true
+	}
+	p.seen[key] = struct{}{}
+	return false
+}
+
+func (p *Pipeline) unattributed(row PositionRow) {
+	p.stats.unattributed.Add(1)
+	p.appendPosition(row)
+}
+
+// appendPosition adds a position to the batch, tagged with the port whose
+// area holds it.
+func (p *Pipeline) appendPosition(row PositionRow) {
+	if port := p.opts.Ports.PortAt(row.Lat, row.Lon); port != "" {
+		p.cur.InPort = append(p.cur.InPort, PortPositionRow{Port: port, Position: len(p.cur.Positions)})
+	}
+	p.cur.Positions = append(p.cur.Positions, row)
+}
+
+// addPosition appends an attributed position and folds it into the batch's
+// latest-position rows.
+func (p *Pipeline) addPosition(row PositionRow, v *vessel) {
+	p.appendPosition(row)
+	k := latestKey{row.IMO, row.Source}
+	if i, ok := p.latest[k]; ok && row.TS.Before(p.cur.Latest[i].TS) {
+		return // of two reports at the same time, the later received wins
+	}
+	lr := latestRow(&row, v)
+	if i, ok := p.latest[k]; ok {
+		p.cur.Latest[i] = lr
+		return
+	}
+	p.latest[k] = len(p.cur.Latest)
+	p.cur.Latest = append(p.cur.Latest, lr)
+}
+
+// flush writes the current batch; with final set, positions still waiting
+// for their IMO go too, unattributed.
+func (p *Pipeline) flush(final bool) {
+	now := p.opts.Now()
+	for _, row := range p.reg.expire(now, final) {
+		p.unattributed(row)
+	}
+	p.pending.Store(int64(p.reg.nPending))
+	p.cur.Vessels = append(p.cur.Vessels, p.reg.dirtyRows(now)...)
+	if p.cur.Len() == 0 {
+		return
+	}
+	p.seq++
+	b := p.cur
+	b.Seq = p.seq
+	p.cur = Batch{}
+	clear(p.latest)
+	p.prevSeen, p.seen = p.seen, p.prevSeen
+	clear(p.seen)
+	p.write(&b)
+}
+
+// write sends a batch to the store, or to the spool while the store is
+// down or when the write fails.
+func (p *Pipeline) write(b *Batch) {
+	p.stats.batches.Add(1)
+	if !p.down.Load() {
+		ctx, cancel := context.WithTimeout(context.Background(), p.opts.WriteTimeout)
+		err := p.store.WriteBatch(ctx, b)
+		cancel()
+		if err == nil {
+			p.stats.written.Add(uint64(b.Reports()))
+			return
+		}
+		p.stats.writeErrors.Add(1)
+		p.log.Error("batch write failed; spooling until the store is back", "rows", b.Len(), "err", err)
+		p.down.Store(true)
+	}
+	for {
+		if _, bytes := p.spool.size(); bytes < p.opts.SpoolMaxBytes {
+			break
+		}
+		p.stats.spoolFullWaits.Add(1)
+		time.Sleep(p.opts.RetryInterval) // back-pressure: the queue fills, Submit blocks
+	}
+	for {
+		err := p.spool.put(b)
+		if err == nil {
+			p.stats.spooled.Add(uint64(b.Reports()))
+			return
+		}
+		p.log.Error("cannot spool a batch; retrying", "err", err)
+		time.Sleep(p.opts.RetryInterval)
+	}
+}
+
+// retry replays spooled batches whenever the store answers.
+func (p *Pipeline) retry() {
+	t := time.NewTicker(p.opts.RetryInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.done:
+			return // Close drains the spool
+		case <-t.C:
+			p.replaySpool()
+		}
+	}
+}
+
+// replaySpool writes spooled batches, oldest first, deleting each once the
+// store has it; when the spool is empty the store is marked up.
+func (p *Pipeline) replaySpool() {
+	p.replay.Lock()
+	defer p.replay.Unlock()
+	if files, _ := p.spool.size(); files == 0 {
+		p.down.Store(false)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), p.opts.WriteTimeout)
+	err := p.store.Ping(ctx)
+	cancel()
+	if err != nil {
+		return
+	}
+	names, err := p.spool.list()
+	if err != nil {
+		p.log.Error("cannot list the spool", "err", err)
+		return
+	}
+	for _, name := range names {
+		b, err := p.spool.get(name)
+		if err != nil {
+			p.log.Error("unreadable spooled batch moved aside", "file", name, "err", err)
+			if err := p.spool.quarantine(name); err != nil {
+				p.log.Error("cannot move an unreadable batch aside", "file", name, "err", err)
+				return
+			}
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), p.opts.WriteTimeout)
+		err = p.store.WriteBatch(ctx, b)
+		cancel()
+		if err != nil {
+			p.stats.writeErrors.Add(1)
+			return
+		}
+		if err := p.spool.done(name); err != nil {
+			p.log.Error("cannot delete a replayed batch; it will be written again (harmless)", "file", name, "err", err)
+			return
+		}
+		p.stats.written.Add(uint64(b.Reports()))
+		p.stats.replayed.Add(uint64(b.Reports()))
+	}
+	if files, _ := p.spool.size(); files == 0 {
+		if p.down.Swap(false) {
+			p.log.Info("store is back; spool replayed")
+		}
+	}
+}
+
+func staticRow(r *Report, imo uint32, key uint64) StaticRow {
+	row := StaticRow{
+		MMSI: r.MMSI, IMO: imo, Source: r.Source, TS: r.TS, MsgType: r.Type, Part: r.Part,
+		Name: r.Name, CallSign: r.CallSign, ShipType: r.ShipType,
+		ToBow: r.ToBow, ToStern: r.ToStern, ToPort: r.ToPort, ToStarboard: r.ToStarboard,
+		Destination: r.Destination, ReceivedAt: r.ReceivedAt, DedupKey: key,
+	}
+	if r.Has&HasDraught != 0 && r.Draught > 0 {
+		d := float32(r.Draught)
+		row.DraftM = &d
+	}
+	if r.Has&HasETA != 0 {
+		eta := r.ETA
+		row.ETA = &eta
+	}
+	return row
+}
+
+func positionRow(r *Report, v *vessel, key uint64) PositionRow {
+	row := PositionRow{
+		MMSI: r.MMSI, Source: r.Source, TS: r.TS, Lat: r.Lat, Lon: r.Lon,
+		Has: r.Has & (HasSOG | HasCOG | HasHeading), SpeedKt: float32(r.SOG), CourseDeg: float32(r.COG),
+		HeadingDeg: r.Heading, NavStatus: r.NavStatus, Destination: v.destination,
+		MsgType: r.Type, ReceivedAt: r.ReceivedAt, DedupKey: key,
+	}
+	if r.Has&HasNavStatus == 0 {
+		row.NavStatus = 15
+	}
+	if v.draft > 0 {
+		row.Has |= HasDraught
+		row.DraftM = v.draft
+	}
+	return row
+}
+
+func latestRow(row *PositionRow, v *vessel) LatestRow {
+	lat, lon := row.Lat, row.Lon
+	lr := LatestRow{IMO: row.IMO, Source: row.Source, TS: row.TS, MMSI: row.MMSI, Lat: &lat, Lon: &lon, ReceivedAt: row.ReceivedAt}
+	str := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
+	// Speed, course and draught have a resolution of 0.1 on the wire; the
+	// float32 of the positions table is rounded back to it.
+	f64 := func(set bool, f float32) *float64 {
+		if !set {
+			return nil
+		}
+		v := math.Round(float64(f)*10) / 10
+		return &v
+	}
+	lr.VesselName, lr.Destination = str(v.name), str(v.destination)
+	lr.VesselType, lr.Flag = str(shipTypeText(v.shipType)), str(overwatch.FlagOfMMSI(row.MMSI))
+	lr.SpeedKt = f64(row.Has&HasSOG != 0, row.SpeedKt)
+	lr.CourseDeg = f64(row.Has&HasCOG != 0, row.CourseDeg)
+	lr.DraftM = f64(row.Has&HasDraught != 0, row.DraftM)
+	if row.NavStatus != 15 {
+		lr.NavStatus = str(ais.NavStatusText(row.NavStatus))
+	}
+	return lr
+}

@@ -1,0 +1,262 @@
+package ingest
+
+import (
+	"time"
+
+	"overwatch"
+	"overwatch/write/ais"
+)
+
+// vessel is what the registry knows of one MMSI.
+type vessel struct {
+	mmsi        uint32
+	imo         uint32
+	name        string
+	callSign    string
+	shipType    uint8
+	length      uint16  // metres, bow to stern (A + B)
+	beam        uint16  // metres, port to starboard (C + D)
+	draft       float32 // 0: never reported
+	maxDraft    float32
+	destination string
+	eta         time.Time
+	firstSeen   time.Time
+	lastSeen    time.Time
+	static      bool      // a static report has been seen for this MMSI
+	dirty       bool      // the registry row must be written
+	queued      bool      // the vessel is in registry.dirty
+	written     time.Time // lastSeen when the row was last written
+}
+
+// identity is the part of a vessel whose changes are kept as history.
+type identity struct {
+	mmsi     uint32
+	name     string
+	callSign string
+	flag     string
+	shipType uint8
+}
+
+// pending holds class A positions of an MMSI that waits for its IMO.
+type pending struct {
+	since time.Time
+	rows  []PositionRow
+}
+
+// registry resolves MMSIs to IMOs and tracks each vessel's identity and
+// voyage data. It is confined to the pipeline's goroutine.
+type registry struct {
+	byMMSI     map[uint32]*vessel
+	dirty      []*vessel           // vessels whose row must be written
+	identities map[uint32]identity // by IMO: the last identity written
+	pending    map[uint32]*pending
+	nPending   int
+	window     time.Duration
+	maxPerMMSI int
+	maxPending int
+}
+
+func newRegistry(window time.Duration, maxPending int) *registry {
+	return &registry{
+		byMMSI:     map[uint32]*vessel{},
+		identities: map[uint32]identity{},
+		pending:    map[uint32]*pending{},
+		window:     window,
+		maxPerMMSI: 256,
+		maxPending: maxPending,
+	}
+}
+
+// load restores a vessel from the store's registry at start-up.
+func (g *registry) load(v VesselRow) {
+	vs := &vessel{
+		mmsi: v.MMSI, imo: v.IMO, name: v.Name, callSign: v.CallSign, shipType: v.ShipType,
+		length: v.LengthM, beam: v.BeamM, destination: v.Destination,
+		firstSeen: v.FirstSeen, lastSeen: v.LastSeen, written: v.LastSeen, static: true,
+	}
+	if v.DraftM != nil {
+		vs.draft = *v.DraftM
+	}
+	if v.MaxDraftM != nil {
+		vs.maxDraft = *v.MaxDraftM
+	}
+	if v.ETA != nil {
+		vs.eta = *v.ETA
+	}
+	if cur, ok := g.byMMSI[v.MMSI]; !ok || cur.lastSeen.Before(v.LastSeen) {
+		g.byMMSI[v.MMSI] = vs
+	}
+	g.identities[v.IMO] = vs.identity()
+}
+
+func (v *vessel) identity() identity {
+	return identity{mmsi: v.mmsi, name: v.name, callSign: v.callSign, flag: overwatch.FlagOfMMSI(v.mmsi), shipType: v.shipType}
+}
+
+func (v *vessel) row(now time.Time) VesselRow {
+	row := VesselRow{
+		IMO: v.imo, MMSI: v.mmsi, Name: v.name, CallSign: v.callSign, ShipType: v.shipType,
+		ShipTypeText: shipTypeText(v.shipType), Flag: overwatch.FlagOfMMSI(v.mmsi),
+		LengthM: v.length, BeamM: v.beam, Destination: v.destination,
+		FirstSeen: v.firstSeen, LastSeen: v.lastSeen, UpdatedAt: now,
+	}
+	if v.draft > 0 {
+		d, m := v.draft, v.maxDraft
+		row.DraftM, row.MaxDraftM = &d, &m
+	}
+	if !v.eta.IsZero() {
+		eta := v.eta
+		row.ETA = &eta
+	}
+	return row
+}
+
+func shipTypeText(code uint8) string {
+	if code == 0 {
+		return ""
+	}
+	return ais.ShipTypeText(code)
+}
+
+// observe returns the vessel of the MMSI, creating it, and moves its
+// last-seen time forward.
+func (g *registry) observe(mmsi uint32, ts time.Time) *vessel {
+	v := g.byMMSI[mmsi]
+	if v == nil {
+		v = &vessel{mmsi: mmsi, firstSeen: ts}
+		g.byMMSI[mmsi] = v
+	}
+	if ts.After(v.lastSeen) {
+		v.lastSeen = ts
+	}
+	if ts.Before(v.firstSeen) {
+		v.firstSeen = ts
+	}
+	if v.imo != 0 && v.lastSeen.Sub(v.written) >= lastSeenStep {
+		g.queue(v)
+	}
+	return v
+}
+
+func (g *registry) queue(v *vessel) {
+	if !v.queued {
+		v.queued = true
+		g.dirty = append(g.dirty, v)
+	}
+}
+
+// applyStatic merges a static report into the vessel. It returns whether a
+// new IMO became known for the MMSI and the identity row to write when the
+// vessel's identity changed.
+func (g *registry) applyStatic(r *Report) (v *vessel, newIMO bool, ident *IdentityRow) {
+	v = g.observe(r.MMSI, r.TS)
+	v.static = true
+	oldIMO := v.imo
+	if r.Has&HasIMO != 0 && r.IMO != 0 {
+		v.imo = r.IMO
+	}
+	set := func(dst *string, src string, bit Has) {
+		if r.Has&bit != 0 && src != "" && *dst != src {
+			*dst, v.dirty = src, true
+		}
+	}
+	set(&v.name, r.Name, HasName)
+	set(&v.callSign, r.CallSign, HasCallSign)
+	set(&v.destination, r.Destination, HasDestination)
+	if r.Has&HasShipType != 0 && r.ShipType != 0 && v.shipType != r.ShipType {
+		v.shipType, v.dirty = r.ShipType, true
+	}
+	if r.Has&HasDimensions != 0 && r.ToBow+r.ToStern > 0 {
+		if l, b := r.ToBow+r.ToStern, r.ToPort+r.ToStarboard; v.length != l || v.beam != b {
+			v.length, v.beam, v.dirty = l, b, true
+		}
+	}
+	if r.Has&HasDraught != 0 && r.Draught > 0 {
+		d := float32(r.Draught)
+		if v.draft != d {
+			v.draft, v.dirty = d, true
+		}
+		if d > v.maxDraft {
+			v.maxDraft = d
+		}
+	}
+	if r.Has&HasETA != 0 && !r.ETA.Equal(v.eta) {
+		v.eta, v.dirty = r.ETA, true
+	}
+	if v.imo == 0 {
+		return v, false, nil
+	}
+	if v.imo != oldIMO {
+		v.dirty = true
+	}
+	if v.dirty {
+		g.queue(v)
+	}
+	after := v.identity()
+	if last, known := g.identities[v.imo]; !known || last != after {
+		g.identities[v.imo] = after
+		ident = &IdentityRow{IMO: v.imo, ValidFrom: r.TS, MMSI: after.mmsi, Name: after.name, CallSign: after.callSign,
+			Flag: after.flag, ShipType: after.shipType, Source: r.Source}
+	}
+	return v, v.imo != oldIMO, ident
+}
+
+// hold keeps a class A position of an MMSI without an IMO. It returns rows
+// pushed out by the per-MMSI or global bounds, to be written unattributed.
+func (g *registry) hold(row PositionRow, now time.Time) (evicted []PositionRow) {
+	p := g.pending[row.MMSI]
+	if p == nil {
+		p = &pending{since: now}
+		g.pending[row.MMSI] = p
+	}
+	if len(p.rows) >= g.maxPerMMSI {
+		evicted = append(evicted, p.rows[0])
+		p.rows = p.rows[1:]
+		g.nPending--
+	}
+	p.rows = append(p.rows, row)
+	g.nPending++
+	if g.nPending > g.maxPending {
+		evicted = append(evicted, g.expire(now, true)...)
+	}
+	return evicted
+}
+
+// release returns the waiting positions of an MMSI.
+func (g *registry) release(mmsi uint32) []PositionRow {
+	p := g.pending[mmsi]
+	if p == nil {
+		return nil
+	}
+	delete(g.pending, mmsi)
+	g.nPending -= len(p.rows)
+	return p.rows
+}
+
+// expire returns the positions that waited longer than the window, or with
+// all set, every waiting position.
+func (g *registry) expire(now time.Time, all bool) []PositionRow {
+	var out []PositionRow
+	for mmsi, p := range g.pending {
+		if all || now.Sub(p.since) >= g.window {
+			out = append(out, g.release(mmsi)...)
+		}
+	}
+	return out
+}
+
+// lastSeenStep is how far a vessel's last-seen time moves before its
+// registry row is written again for that alone.
+const lastSeenStep = 10 * time.Minute
+
+// dirtyRows returns the registry rows of vessels whose data changed since
+// the last call, or whose last-seen time moved by lastSeenStep.
+func (g *registry) dirtyRows(now time.Time) []VesselRow {
+	out := make([]VesselRow, 0, len(g.dirty))
+	for _, v := range g.dirty {
+		out = append(out, v.row(now))
+		v.written, v.dirty, v.queued = v.lastSeen, false, false
+	}
+	g.dirty = g.dirty[:0]
+	return out
+}

@@ -1,0 +1,128 @@
+package ingest
+
+import (
+	"time"
+
+	"overwatch"
+)
+
+// PositionRow is one stored position report. Has says which of SpeedKt
+// (HasSOG), CourseDeg (HasCOG), HeadingDeg (HasHeading) and DraftM
+// (HasDraught) are set; the others are stored as null.
+type PositionRow struct {
+	IMO, MMSI   uint32
+	Source      overwatch.Source
+	TS          time.Time
+	Lat, Lon    float64
+	Has         Has
+	SpeedKt     float32
+	CourseDeg   float32
+	HeadingDeg  uint16
+	NavStatus   uint8
+	DraftM      float32
+	Destination string
+	MsgType     uint8
+	ReceivedAt  time.Time
+	DedupKey    uint64
+}
+
+// StaticRow is one stored static or voyage report.
+type StaticRow struct {
+	MMSI, IMO   uint32
+	Source      overwatch.Source
+	TS          time.Time
+	MsgType     uint8
+	Part        uint8
+	Name        string
+	CallSign    string
+	ShipType    uint8
+	ToBow       uint16
+	ToStern     uint16
+	ToPort      uint16
+	ToStarboard uint16
+	DraftM      *float32
+	Destination string
+	ETA         *time.Time
+	ReceivedAt  time.Time
+	DedupKey    uint64
+}
+
+// LatestRow is one row of the latest-position store: the newest position of
+// one vessel from one source, with the vessel's identity at that time.
+type LatestRow struct {
+	IMO         uint32
+	Source      overwatch.Source
+	TS          time.Time
+	MMSI        uint32
+	VesselName  *string
+	VesselType  *string
+	Flag        *string
+	Lat, Lon    *float64
+	SpeedKt     *float64
+	CourseDeg   *float64
+	DraftM      *float64
+	Destination *string
+	NavStatus   *string
+	ReceivedAt  time.Time
+}
+
+// VesselRow is the registry's state of one vessel (by IMO) after a change.
+type VesselRow struct {
+	IMO          uint32
+	MMSI         uint32
+	Name         string
+	CallSign     string
+	ShipType     uint8
+	ShipTypeText string
+	Flag         string
+	LengthM      uint16
+	BeamM        uint16
+	DraftM       *float32 // latest reported draught
+	MaxDraftM    *float32 // greatest draught ever reported: the design draught's best estimate
+	Destination  string
+	ETA          *time.Time
+	FirstSeen    time.Time
+	LastSeen     time.Time
+	UpdatedAt    time.Time
+}
+
+// IdentityRow records that a vessel's identity (MMSI, name, call sign, flag
+// or ship type) took new values at a time: the history identity-change
+// detection reads.
+type IdentityRow struct {
+	IMO       uint32
+	ValidFrom time.Time
+	MMSI      uint32
+	Name      string
+	CallSign  string
+	Flag      string
+	ShipType  uint8
+	Source    overwatch.Source
+}
+
+// PortPositionRow is a position inside the area of a reference port.
+type PortPositionRow struct {
+	Port     string
+	Position int // index into Batch.Positions
+}
+
+// Batch is everything one flush writes. Writing the same batch twice stores
+// nothing twice: every table deduplicates on its sorting key.
+type Batch struct {
+	Seq        uint64
+	Positions  []PositionRow
+	InPort     []PortPositionRow
+	Statics    []StaticRow
+	Latest     []LatestRow
+	Vessels    []VesselRow
+	Identities []IdentityRow
+}
+
+// Len is the number of rows the batch writes, in all tables.
+func (b *Batch) Len() int {
+	return len(b.Positions) + len(b.InPort) + len(b.Statics) + len(b.Latest) + len(b.Vessels) + len(b.Identities)
+}
+
+// Reports is the number of reports the batch stores: positions and static
+// reports.
+func (b *Batch) Reports() int { return len(b.Positions) + len(b.Statics) }

@@ -1,0 +1,52 @@
+package ingest
+
+import "sync/atomic"
+
+type counters struct {
+	received, decoded, invalid                        atomic.Uint64
+	submitted, dropped, processed, duplicates         atomic.Uint64
+	unattributed, batches, written, spooled, replayed atomic.Uint64
+	writeErrors, spoolFullWaits                       atomic.Uint64
+}
+
+// Stats is a snapshot of the pipeline's counters. Received, Decoded and
+// Invalid are counted by the feeds (lines or records in, reports out,
+// rejected input); the rest by the pipeline. Queued, Pending, SpoolFiles,
+// SpoolBytes and StoreDown are gauges.
+type Stats struct {
+	Received, Decoded, Invalid          uint64
+	Submitted, Dropped, Processed       uint64
+	Duplicates, Unattributed            uint64
+	Batches, Written, Spooled, Replayed uint64
+	WriteErrors, SpoolFullWaits         uint64
+	Queued, Pending, SpoolFiles         int
+	SpoolBytes                          int64
+	StoreDown                           bool
+}
+
+// CountFeed adds a feed's counts: input units received, reports decoded
+// from them, and input rejected as invalid.
+func (p *Pipeline) CountFeed(received, decoded, invalid uint64) {
+	p.stats.received.Add(received)
+	p.stats.decoded.Add(decoded)
+	p.stats.invalid.Add(invalid)
+}
+
+// Stats returns a snapshot of the counters.
+func (p *Pipeline) Stats() Stats {
+	files, bytes := p.spool.size()
+	c := &p.stats
+	return Stats{
+		Received: c.received.Load(), Decoded: c.decoded.Load(), Invalid: c.invalid.Load(),
+		Submitted: c.submitted.Load(), Dropped: c.dropped.Load(), Processed: c.processed.Load(),
+		Duplicates: c.duplicates.Load(), Unattributed: c.unattributed.Load(),
+		Batches: c.batches.Load(), Written: c.written.Load(), Spooled: c.spooled.Load(), Replayed: c.replayed.Load(),
+		WriteErrors: c.writeErrors.Load(), SpoolFullWaits: c.spoolFullWaits.Load(),
+		Queued: len(p.queue), Pending: p.pendingCount(), SpoolFiles: files, SpoolBytes: bytes,
+		StoreDown: p.down.Load(),
+	}
+}
+
+// pendingCount is read racily from outside the pipeline goroutine; it is
+// a gauge and only ever an int.
+func (p *Pipeline) pendingCount() int { return int(p.pending.Load()) }
