@@ -8,7 +8,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools test vet lint-arch bench bench-go bench-load fuzz clean
+.PHONY: all build run services tools test vet lint-arch bench bench-go bench-load bench-ingest fuzz clean
 
 all: build
 
@@ -49,14 +49,18 @@ test: services tools vet lint-arch
 	$(GO) test -count=1 -timeout 20m ./...
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./...
 
-## bench: Go benchmarks and the load test of the public lookup (see docs/benchmarks.md)
-bench: services tools bench-go bench-load
+## bench: Go benchmarks and the load tests (see docs/benchmarks.md)
+bench: services tools bench-go bench-load bench-ingest
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
 
 bench-load: build
-	$(GO) run ./cmd/loadtest -bin $(BIN)
+	$(GO) run ./cmd/loadtest lookup -bin $(BIN)
+
+## bench-ingest: replay 10 million AIS messages into ClickHouse (messages/s, peak RSS)
+bench-ingest: build
+	$(GO) run ./cmd/loadtest ingest -bin $(BIN)
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 2m)
 FUZZTIME ?= 2m

@@ -82,3 +82,8 @@ func (db *DB) Count(ctx context.Context, query string, args ...any) (uint64, err
 func (db *DB) QueryRowForTest(ctx context.Context, query string, args ...any) interface{ Scan(dest ...any) error } {
 	return db.conn.QueryRow(ctx, query, args...)
 }
+
+// Exec runs one statement; for operator tools and tests.
+func (db *DB) Exec(ctx context.Context, query string, args ...any) error {
+	return db.conn.Exec(ctx, query, args...)
+}

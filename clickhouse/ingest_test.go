@@ -263,3 +263,23 @@ func TestPipelineSpoolsWhileTheStoreIsUnreachable(t *testing.T) {
 		t.Errorf("after recovery: %+v", s)
 	}
 }
+
+// In a replay of history the attribution window runs on report time: a
+// later report of any vessel ends the wait, however fast the replay.
+func TestPipelineAttributionWindowFollowsReportTime(t *testing.T) {
+	db := openDB(t)
+	p := startPipeline(t, db, ingest.Options{AttributionWindow: 10 * time.Minute})
+	waiting, other := nextMMSI(), nextMMSI()
+	t0 := time.Now().UTC().Truncate(time.Second).Add(-48 * time.Hour)
+	submit(t, p, position(waiting, 1, t0, 3, 3))
+	flush(t, p)
+	if s := p.Stats(); s.Pending != 1 {
+		t.Fatalf("pending %d", s.Pending)
+	}
+	submit(t, p, position(other, 18, t0.Add(11*time.Minute), 4, 4))
+	flush(t, p)
+	waitStats(t, p, func(s ingest.Stats) bool { return s.Pending == 0 })
+	if n := count(t, db, "SELECT count() FROM positions FINAL WHERE mmsi = ? AND imo = 0", waiting); n != 1 {
+		t.Errorf("the position did not expire by report time: %d stored", n)
+	}
+}

@@ -1,9 +1,16 @@
-// Command loadtest measures the public latest-position lookup the way the
-// foundation issue asks: it fills a benchmark database with N vessels × 4
-// sources, starts bin/overwatch serve with rate limiting raised, drives it
-// with wrk on loopback (random IMOs and providers), and reports requests per
-// second, latency percentiles and the server's resident memory. It exits
-// non-zero when the targets (-min-rps, -max-p99) are missed.
+// Command loadtest runs the service's load benchmarks against the real
+// binary and the local servers, and exits non-zero when a target is missed:
+//
+//	loadtest lookup   the public latest-position lookup under wrk: it fills a
+//	                  benchmark database with N vessels × 4 sources, starts
+//	                  bin/overwatch serve with rate limiting raised, drives it
+//	                  on loopback with random IMOs and providers, and reports
+//	                  requests per second, latency percentiles and resident
+//	                  memory (-min-rps, -max-p99)
+//	loadtest ingest   a replay of N million AIS messages (the AISHub sample,
+//	                  time-shifted copies) through bin/overwatch replay into a
+//	                  fresh database: messages per second and peak resident
+//	                  memory (-min-mps, -max-rss-mb)
 package main
 
 import (
@@ -53,6 +60,12 @@ type options struct {
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
+	if len(args) > 0 && args[0] == "ingest" {
+		return runIngest(ctx, args[1:], out)
+	}
+	if len(args) > 0 && args[0] == "lookup" {
+		args = args[1:]
+	}
 	var o options
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	fs.StringVar(&o.bin, "bin", "bin/overwatch", "the overwatch binary")

@@ -75,6 +75,13 @@ func e2eStores(t *testing.T) (chURL, pgURL string) {
 // fast test defaults, waits until it listens, and stops it at cleanup.
 func startServer(t *testing.T, env map[string]string) *testServer {
 	t.Helper()
+	return startCommand(t, "serve", env)
+}
+
+// startCommand is startServer for any command that serves the API (serve,
+// run).
+func startCommand(t *testing.T, command string, env map[string]string) *testServer {
+	t.Helper()
 	chURL, pgURL := e2eStores(t)
 	vars := map[string]string{
 		"OVERWATCH_ADDR":                 "127.0.0.1:0",
@@ -100,7 +107,7 @@ func startServer(t *testing.T, env map[string]string) *testServer {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"overwatch", "serve"}, func(k string) string { return vars[k] }, io.Discard, logs)
+		done <- run(ctx, []string{"overwatch", command}, func(k string) string { return vars[k] }, io.Discard, logs)
 	}()
 	s := &testServer{logs: logs}
 	select {

@@ -24,14 +24,15 @@ func ptr[T any](v T) *T { return &v }
 var imoSeq = struct {
 	sync.Mutex
 	n uint32
-}{n: 8000000}
+}{n: 800000}
 
-// nextIMO returns an IMO no other test uses.
+// nextIMO returns a valid IMO number (check digit included) no other test
+// uses.
 func nextIMO() uint32 {
 	imoSeq.Lock()
 	defer imoSeq.Unlock()
 	imoSeq.n++
-	return imoSeq.n
+	return imoSeq.n*10 + overwatch.IMOCheckDigit(imoSeq.n)
 }
 
 func latestRow(imo uint32, src overwatch.Source, ts time.Time, lat, lon float64) ingest.LatestRow {

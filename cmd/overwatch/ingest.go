@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -51,6 +53,7 @@ func startIngest(ctx context.Context, cfg config, log *slog.Logger, ch *clickhou
 	}
 	fctx, cancel := context.WithCancel(ctx)
 	in := &ingestion{pipeline: p, cancel: cancel, log: log}
+	go logIngest(fctx, p, log, time.Minute)
 	for _, f := range feeds {
 		in.feeds.Add(1)
 		go func() {
@@ -62,6 +65,28 @@ func startIngest(ctx context.Context, cfg config, log *slog.Logger, ch *clickhou
 		}()
 	}
 	return in, nil
+}
+
+// logIngest logs the pipeline's counters every interval while they move.
+func logIngest(ctx context.Context, p *ingest.Pipeline, log *slog.Logger, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	var last ingest.Stats
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		s := p.Stats()
+		if s.Received == last.Received && s.Written == last.Written && s.SpoolFiles == last.SpoolFiles {
+			continue
+		}
+		log.Info("ingest", "received", s.Received, "decoded", s.Decoded, "invalid", s.Invalid, "duplicate", s.Duplicates,
+			"queued", s.Queued, "pending", s.Pending, "spooled", s.Spooled, "spool_files", s.SpoolFiles,
+			"written", s.Written, "dropped", s.Dropped, "store_down", s.StoreDown)
+		last = s
+	}
 }
 
 // stop ends the feeds and writes everything queued before returning.
@@ -153,11 +178,27 @@ func replayCommand(ctx context.Context, cfg config, log *slog.Logger, args []str
 	closeErr := p.Close(closeCtx)
 	elapsed := time.Since(start)
 	s := p.Stats()
-	fmt.Fprintf(stdout, "replayed %d lines: %d messages, %d reports, %d written, %d duplicates, %d invalid, %d unattributed, %d still spooled, in %s (%.0f messages/s)\n",
-		stats.Lines, stats.Messages, s.Processed, s.Written, s.Duplicates, s.Invalid, s.Unattributed, s.SpoolFiles,
-		elapsed.Round(time.Millisecond), float64(stats.Messages)/elapsed.Seconds())
+	fmt.Fprintf(stdout, "replayed %d lines: %d messages, %d reports, %d written (%d of them spooled while ClickHouse was down, %d replayed from the spool), %d duplicates, %d invalid, %d unattributed, %d still spooled, in %s (%.0f messages/s, peak RSS %.0f MB)\n",
+		stats.Lines, stats.Messages, s.Processed, s.Written, s.Spooled, s.Replayed, s.Duplicates, s.Invalid, s.Unattributed, s.SpoolFiles,
+		elapsed.Round(time.Millisecond), float64(stats.Messages)/elapsed.Seconds(), peakRSSMB())
 	if runErr != nil {
 		return runErr
 	}
 	return closeErr
+}
+
+// peakRSSMB is this process's peak resident memory (VmHWM), in MB; 0 where
+// /proc is not available.
+func peakRSSMB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 64)
+			return kb / 1024
+		}
+	}
+	return 0
 }

@@ -39,6 +39,7 @@ func registerIngest(reg *prometheus.Registry, p *ingest.Pipeline) {
 	counter("spooled_total", "Reports written to the disk spool while ClickHouse was unreachable.", func(s ingest.Stats) uint64 { return s.Spooled })
 	counter("replayed_total", "Spooled reports written to ClickHouse after it came back.", func(s ingest.Stats) uint64 { return s.Replayed })
 	counter("write_errors_total", "Failed batch writes.", func(s ingest.Stats) uint64 { return s.WriteErrors })
+	counter("invalid_imo_total", "Static reports whose IMO field fails the IMO check digit.", func(s ingest.Stats) uint64 { return s.InvalidIMO })
 	gauge("queued", "Reports waiting in the queue.", func(s ingest.Stats) float64 { return float64(s.Queued) })
 	gauge("pending_attribution", "Class A positions waiting for their IMO.", func(s ingest.Stats) float64 { return float64(s.Pending) })
 	gauge("spool_files", "Batches in the disk spool.", func(s ingest.Stats) float64 { return float64(s.SpoolFiles) })

@@ -52,7 +52,7 @@ func (o *Options) defaults() {
 		}
 	}
 	def(&o.BatchSize, 50000)
-	def(&o.QueueSize, 65536)
+	def(&o.QueueSize, 16384)
 	def(&o.MaxPending, 200000)
 	defd(&o.FlushInterval, time.Second)
 	defd(&o.AttributionWindow, 10*time.Minute)
@@ -273,6 +273,9 @@ func (p *Pipeline) process(r *Report) {
 	p.stats.processed.Add(1)
 	now := p.opts.Now()
 	if r.isStatic() {
+		if r.Has&HasIMO != 0 && !overwatch.ValidIMO(r.IMO) {
+			p.stats.invalidIMO.Add(1) // stored as reported, never used as the vessel's IMO
+		}
 		key := staticKey(r)
 		if p.dup(key) {
 			p.stats.duplicates.Add(1)
@@ -310,6 +313,13 @@ func (p *Pipeline) process(r *Report) {
 		}
 	default:
 		p.appendPosition(row)
+	}
+	// Expire waiting positions as report time moves, not only at flushes,
+	// so that a replay does not pile them into one oversized batch.
+	if p.stats.processed.Load()%4096 == 0 {
+		for _, ev := range p.reg.expire(now, false) {
+			p.unattributed(ev)
+		}
 	}
 	p.pending.Store(int64(p.reg.nPending))
 }
@@ -371,11 +381,16 @@ func (p *Pipeline) flush(final bool) {
 	p.seq++
 	b := p.cur
 	b.Seq = p.seq
-	p.cur = Batch{}
 	clear(p.latest)
 	p.prevSeen, p.seen = p.seen, p.prevSeen
 	clear(p.seen)
 	p.write(&b)
+	// The store and the spool are done with the batch when write returns:
+	// its slices are reused for the next one rather than grown anew.
+	p.cur = Batch{
+		Positions: b.Positions[:0], InPort: b.InPort[:0], Statics: b.Statics[:0],
+		Latest: b.Latest[:0], Vessels: b.Vessels[:0], Identities: b.Identities[:0],
+	}
 }
 
 // write sends a batch to the store, or to the spool while the store is

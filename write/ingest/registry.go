@@ -37,10 +37,12 @@ type identity struct {
 	shipType uint8
 }
 
-// pending holds class A positions of an MMSI that waits for its IMO.
+// pending holds class A positions of an MMSI that waits for its IMO: since
+// is the report time of the first, arrived the wall time it arrived.
 type pending struct {
-	since time.Time
-	rows  []PositionRow
+	since   time.Time
+	arrived time.Time
+	rows    []PositionRow
 }
 
 // registry resolves MMSIs to IMOs and tracks each vessel's identity and
@@ -54,6 +56,7 @@ type registry struct {
 	window     time.Duration
 	maxPerMMSI int
 	maxPending int
+	feedClock  time.Time // the newest report time seen
 }
 
 func newRegistry(window time.Duration, maxPending int) *registry {
@@ -129,6 +132,9 @@ func (g *registry) observe(mmsi uint32, ts time.Time) *vessel {
 	if ts.After(v.lastSeen) {
 		v.lastSeen = ts
 	}
+	if ts.After(g.feedClock) {
+		g.feedClock = ts
+	}
 	if ts.Before(v.firstSeen) {
 		v.firstSeen = ts
 	}
@@ -152,7 +158,7 @@ func (g *registry) applyStatic(r *Report) (v *vessel, newIMO bool, ident *Identi
 	v = g.observe(r.MMSI, r.TS)
 	v.static = true
 	oldIMO := v.imo
-	if r.Has&HasIMO != 0 && r.IMO != 0 {
+	if r.Has&HasIMO != 0 && overwatch.ValidIMO(r.IMO) {
 		v.imo = r.IMO
 	}
 	set := func(dst *string, src string, bit Has) {
@@ -206,7 +212,7 @@ func (g *registry) applyStatic(r *Report) (v *vessel, newIMO bool, ident *Identi
 func (g *registry) hold(row PositionRow, now time.Time) (evicted []PositionRow) {
 	p := g.pending[row.MMSI]
 	if p == nil {
-		p = &pending{since: now}
+		p = &pending{since: row.TS, arrived: now}
 		g.pending[row.MMSI] = p
 	}
 	if len(p.rows) >= g.maxPerMMSI {
@@ -234,11 +240,13 @@ func (g *registry) release(mmsi uint32) []PositionRow {
 }
 
 // expire returns the positions that waited longer than the window, or with
-// all set, every waiting position.
+// all set, every waiting position. The wait is measured in report time (the
+// feed's own clock, so that a replay of history expires by the data) and,
+// for a feed that stalls, in wall time.
 func (g *registry) expire(now time.Time, all bool) []PositionRow {
 	var out []PositionRow
 	for mmsi, p := range g.pending {
-		if all || now.Sub(p.since) >= g.window {
+		if all || g.feedClock.Sub(p.since) >= g.window || now.Sub(p.arrived) >= g.window {
 			out = append(out, g.release(mmsi)...)
 		}
 	}

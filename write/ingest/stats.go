@@ -6,7 +6,7 @@ type counters struct {
 	received, decoded, invalid                        atomic.Uint64
 	submitted, dropped, processed, duplicates         atomic.Uint64
 	unattributed, batches, written, spooled, replayed atomic.Uint64
-	writeErrors, spoolFullWaits                       atomic.Uint64
+	writeErrors, spoolFullWaits, invalidIMO           atomic.Uint64
 }
 
 // Stats is a snapshot of the pipeline's counters. Received, Decoded and
@@ -19,6 +19,7 @@ type Stats struct {
 	Duplicates, Unattributed            uint64
 	Batches, Written, Spooled, Replayed uint64
 	WriteErrors, SpoolFullWaits         uint64
+	InvalidIMO                          uint64 // static reports whose IMO fails the check digit
 	Queued, Pending, SpoolFiles         int
 	SpoolBytes                          int64
 	StoreDown                           bool
@@ -41,7 +42,7 @@ func (p *Pipeline) Stats() Stats {
 		Submitted: c.submitted.Load(), Dropped: c.dropped.Load(), Processed: c.processed.Load(),
 		Duplicates: c.duplicates.Load(), Unattributed: c.unattributed.Load(),
 		Batches: c.batches.Load(), Written: c.written.Load(), Spooled: c.spooled.Load(), Replayed: c.replayed.Load(),
-		WriteErrors: c.writeErrors.Load(), SpoolFullWaits: c.spoolFullWaits.Load(),
+		WriteErrors: c.writeErrors.Load(), SpoolFullWaits: c.spoolFullWaits.Load(), InvalidIMO: c.invalidIMO.Load(),
 		Queued: len(p.queue), Pending: p.pendingCount(), SpoolFiles: files, SpoolBytes: bytes,
 		StoreDown: p.down.Load(),
 	}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"overwatch"
+	"overwatch/clickhouse/chtest"
+	"overwatch/read"
+)
+
+// `overwatch run` with a raw NMEA TCP feed: the capture goes through the
+// real feed protocol and pipeline, the public lookup serves it, and
+// /metrics counts it.
+func TestRunIngestsAFeedAndExposesMetrics(t *testing.T) {
+	base := time.Now().UTC().Truncate(time.Second).Add(-30 * time.Hour)
+	_, lines := stampedCapture(t, base)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		for _, l := range lines {
+			if _, err := fmt.Fprintf(c, "%s\r\n", l); err != nil {
+				return
+			}
+		}
+		io.Copy(io.Discard, c) //nolint:errcheck // hold the connection open
+	}()
+	s := startCommand(t, "run", map[string]string{
+		"CLICKHOUSE_URL":                    chtest.URL(t, "e2e_run"),
+		"OVERWATCH_FEEDS":                   "spire=tcp://" + ln.Addr().String(),
+		"OVERWATCH_SPOOL_DIR":               t.TempDir(),
+		"OVERWATCH_ATTRIBUTION_WINDOW":      "48h",
+		"OVERWATCH_PUBLIC_LIMIT_PER_MINUTE": "100000",
+	})
+	want := expectedLatest(t, lines, overwatch.SourceSpire)
+	var imo uint32
+	for k := range want {
+		imo = k
+		break
+	}
+	path := "/v1/ais/spire/" + read.FormatIMO(imo) + "/location/latest"
+	eventually(t, 60*time.Second, "the feed's data served", func() bool {
+		return s.do(t, request{path: path, ip: freshIP()}).StatusCode == 200
+	})
+	resp, err := http.Get(s.base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, name := range []string{"overwatch_ingest_received_total", "overwatch_ingest_decoded_total", "overwatch_ingest_written_total"} {
+		m := regexp.MustCompile(`(?m)^` + name + ` ([0-9.e+]+)$`).FindSubmatch(body)
+		if m == nil {
+			t.Fatalf("%s missing from /metrics:\n%.2000s", name, body)
+		}
+		if v, _ := strconv.ParseFloat(string(m[1]), 64); v <= 0 {
+			t.Errorf("%s = %s", name, m[1])
+		}
+	}
+	for _, name := range []string{"overwatch_ingest_queued", "overwatch_ingest_spool_files", "overwatch_ingest_store_down", "overwatch_ingest_duplicate_total", "overwatch_ingest_invalid_total", "go_goroutines"} {
+		if !regexp.MustCompile(`(?m)^` + name + ` `).Match(body) {
+			t.Errorf("%s missing from /metrics", name)
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package feed
+
+import (
+	"compress/gzip"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"overwatch"
+)
+
+func TestFilesReplayPlainAndGzip(t *testing.T) {
+	lines := captureLines(t)
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "a.nmea")
+	if err := os.WriteFile(plain, []byte(strings.Join(lines[:400], "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gz := filepath.Join(dir, "b.nmea.gz")
+	f, err := os.Create(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := gzip.NewWriter(f)
+	w.Write([]byte(strings.Join(lines[400:], "\r\n") + "\r\n")) //nolint:errcheck
+	w.Close()
+	f.Close()
+
+	now := time.Now()
+	rec := &recorder{}
+	var last, total int64
+	files := &Files{Paths: []string{plain, gz}, Source: overwatch.SourceSatellite, Sink: rec, Now: func() time.Time { return now },
+		Progress: func(done, all int64) { last, total = done, all }}
+	stats, err := files.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameReports(t, rec.snapshot(), expected(t, lines, overwatch.SourceSatellite, now))
+	if stats.Lines != uint64(len(lines)) || rec.received != uint64(len(lines)) {
+		t.Errorf("lines %d, counted %d, want %d", stats.Lines, rec.received, len(lines))
+	}
+	if last != total || total == 0 {
+		t.Errorf("progress ended at %d of %d", last, total)
+	}
+	if _, err := (&Files{Paths: []string{filepath.Join(dir, "missing")}, Sink: rec}).Run(context.Background()); err == nil {
+		t.Error("a missing file is not an error")
+	}
+}
