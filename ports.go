@@ -11,15 +11,26 @@ import (
 )
 
 // Zone is a circle on the sea surface: a port area, an anchorage or a berth
-// zone. Capacity is set on berth zones: how many vessels can lie alongside
-// at once.
+// zone. Capacity and Cargo are set on berth zones: how many vessels can lie
+// alongside at once, and the commodities its terminal handles.
 type Zone struct {
-	ID       string  `json:"id"`
-	Name     string  `json:"name"`
-	Lat      float64 `json:"latitude"`
-	Lon      float64 `json:"longitude"`
-	RadiusKM float64 `json:"radius_km"`
-	Capacity int     `json:"capacity,omitempty"`
+	ID       string   `json:"id"`
+	Name     string   `json:"name"`
+	Lat      float64  `json:"latitude"`
+	Lon      float64  `json:"longitude"`
+	RadiusKM float64  `json:"radius_km"`
+	Capacity int      `json:"capacity,omitempty"`
+	Cargo    []string `json:"cargo,omitempty"`
+}
+
+// Handles reports whether the berth zone handles the commodity.
+func (z Zone) Handles(commodity string) bool {
+	for _, c := range z.Cargo {
+		if c == commodity {
+			return true
+		}
+	}
+	return false
 }
 
 // Contains reports whether the point lies inside the zone.

@@ -15,11 +15,10 @@ import (
 	"testing"
 )
 
-// Rules the reference port data in ports.json must keep. One rule is not
-// checked here, as it needs a world land mask: anchorage centres of non-river
-// ports lie at sea and berth centres on or within 1.5 km of the water (Natural
-// Earth 10 m land); it is checked by hand, outside the repository, whenever
-// positions change.
+// Rules the reference port data in ports.json must keep. The land rule
+// (anchorage centres of non-river ports at sea, berth centres on or within
+// 1.5 km of the water on the Natural Earth 1:10m land mask) is checked by
+// TestLandPortAnchorages and TestPortBerthsAtTheWater.
 
 const (
 	refPortCount      = 40
@@ -33,6 +32,14 @@ const (
 	refBerthMaxKM     = 3.0
 	refMaxCapacity    = 12
 	refAnchBerthMinKM = 2.0
+	// Liquid and LNG trades the fleet simulator runs between the ports.
+	refMinCrudeLoaders  = 3 // ports loading crude oil (refCrudeLoaders)
+	refMinCrudeTakers   = 5 // other ports whose berths take crude oil
+	refMinProductPorts  = 6 // ports whose berths handle refined products
+	refMinLNGOtherPorts = 6 // ports handling LNG besides the LNG terminals
+	// Dry-bulk trades: the iron-ore and coal terminals load; these ports take.
+	refMinIronOreTakers = 4 // ports besides the iron_ore terminals whose berths handle iron ore
+	refMinCoalTakers    = 5 // ports besides the coal terminals whose berths handle coal
 	// refGoldenSlug's ID is fixed: it is stored by clients, so it must never
 	// change (nor must portNamespace).
 	refGoldenSlug = "santos"
@@ -67,6 +74,19 @@ var (
 		CommodityGrain: true, CommodityOilseeds: true, CommodityLNG: true, CommodityIronOre: true,
 		CommodityCoal: true, CommodityCrude: true, CommodityProducts: true, CommodityContainers: true,
 	}
+	// The LNG terminals and the mining terminals, with their kinds: the
+	// kinds of these ports, and which ports they are, do not change.
+	refLNGKinds = map[string]string{
+		"bonny": KindLNGExport, "gladstone-curtis-island": KindLNGExport, "ras-laffan": KindLNGExport,
+		"sabine-pass": KindLNGExport, "zeebrugge": KindLNGImport,
+	}
+	refMiningKinds = map[string]string{
+		"dampier": KindIronOre, "ponta-da-madeira": KindIronOre, "port-hedland": KindIronOre, "tubarao": KindIronOre,
+		"hay-point": KindCoal, "newcastle": KindCoal, "qinhuangdao": KindCoal, "richards-bay": KindCoal,
+	}
+	// Ports that load crude oil (as the fleet simulator has it); every other
+	// port whose berths handle crude oil takes it.
+	refCrudeLoaders = []string{"bonny", "novorossiysk", "ras-laffan"}
 	// WPI rows whose UN/LOCODE column is not the official code: WPI number ->
 	// the WPI spelling (spaces removed). Every other row must give the port's
 	// code, spelled "US SAB" or "USSAB".
@@ -488,6 +508,183 @@ func TestReferencePortsSorted(t *testing.T) {
 	for i := 1; i < len(ports); i++ {
 		if ports[i-1].Slug >= ports[i].Slug {
 			t.Errorf("ports %s and %s: rule: Ports() is in strictly increasing slug order", ports[i-1].Slug, ports[i].Slug)
+		}
+	}
+}
+
+// refHandles reports whether one of the port's berth zones handles the
+// commodity.
+func refHandles(p Port, commodity string) bool {
+	for _, b := range p.Berths {
+		if b.Handles(commodity) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestReferencePortsBerthCargo(t *testing.T) {
+	for _, p := range Ports() {
+		s := p.Slug
+		comm := map[string]bool{}
+		for _, c := range p.Commodities {
+			comm[c] = true
+		}
+		if len(p.Area.Cargo) != 0 {
+			t.Errorf("port %s: rule: only berth zones have a cargo; the area has %v", s, p.Area.Cargo)
+		}
+		for _, a := range p.Anchorages {
+			if len(a.Cargo) != 0 {
+				t.Errorf("port %s: anchorage %s: rule: only berth zones have a cargo; got %v", s, a.ID, a.Cargo)
+			}
+		}
+		for _, b := range p.Berths {
+			if len(b.Cargo) == 0 {
+				t.Errorf("port %s: berth %s: rule: a berth zone names the commodities it handles (cargo)", s, b.ID)
+			}
+			seen := map[string]bool{}
+			for _, c := range b.Cargo {
+				if !refCommodities[c] {
+					t.Errorf("port %s: berth %s: rule: cargo values are Commodity constants; got %q", s, b.ID, c)
+				}
+				if !comm[c] {
+					t.Errorf("port %s: berth %s: rule: its cargo is among the port's commodities %v; %q is not", s, b.ID, p.Commodities, c)
+				}
+				if seen[c] {
+					t.Errorf("port %s: berth %s: rule: cargo values are listed once; %q twice", s, b.ID, c)
+				}
+				seen[c] = true
+				if !b.Handles(c) {
+					t.Errorf("port %s: berth %s: Handles(%q) is false for a listed cargo", s, b.ID, c)
+				}
+			}
+		}
+		for _, c := range p.Commodities {
+			if !refHandles(p, c) {
+				t.Errorf("port %s: rule: every commodity of the port is handled by one of its berth zones; none handles %q", s, c)
+			}
+		}
+	}
+}
+
+func TestReferencePortsTerminalKinds(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range Ports() {
+		want, lng := refLNGKinds[p.Slug]
+		if !lng {
+			want = refMiningKinds[p.Slug]
+		}
+		switch {
+		case want != "":
+			seen[p.Slug] = true
+			if p.Kind != want {
+				t.Errorf("port %s: rule: the kinds of the LNG and mining terminals do not change; got %q, want %q", p.Slug, p.Kind, want)
+			}
+		case p.IsLNG() || p.IsMining():
+			t.Errorf("port %s: rule: the LNG and mining terminals are the listed ones; kind %q is new", p.Slug, p.Kind)
+		}
+	}
+	if len(refLNGKinds) != refLNGCount || len(refMiningKinds) != refMiningCount {
+		t.Fatalf("test lists: %d LNG and %d mining terminals, want %d and %d", len(refLNGKinds), len(refMiningKinds), refLNGCount, refMiningCount)
+	}
+	for _, m := range []map[string]string{refLNGKinds, refMiningKinds} {
+		for s := range m {
+			if !seen[s] {
+				t.Errorf("port %s: rule: it is one of the LNG and mining terminals; missing", s)
+			}
+		}
+	}
+}
+
+func TestReferencePortsLiquidTrades(t *testing.T) {
+	loaders := map[string]bool{}
+	for _, s := range refCrudeLoaders {
+		loaders[s] = true
+		p, ok := PortBySlug(s)
+		if !ok {
+			t.Errorf("port %s: a crude-oil loading port is missing", s)
+			continue
+		}
+		if !refHandles(p, CommodityCrude) {
+			t.Errorf("port %s: rule: a crude-oil loading port has a berth zone handling %q", s, CommodityCrude)
+		}
+	}
+	var crudeLoad, crudeTake, products, lngOther []string
+	for _, p := range Ports() {
+		if refHandles(p, CommodityCrude) {
+			if loaders[p.Slug] {
+				crudeLoad = append(crudeLoad, p.Slug)
+			} else {
+				crudeTake = append(crudeTake, p.Slug)
+			}
+		}
+		if refHandles(p, CommodityProducts) {
+			products = append(products, p.Slug)
+		}
+		if p.IsLNG() && !refHandles(p, CommodityLNG) {
+			t.Errorf("port %s: rule: an LNG terminal has a berth zone handling %q", p.Slug, CommodityLNG)
+		}
+		if !p.IsLNG() && refHandles(p, CommodityLNG) {
+			lngOther = append(lngOther, p.Slug)
+		}
+	}
+	for _, c := range []struct {
+		what  string
+		ports []string
+		min   int
+	}{
+		{"ports load crude oil", crudeLoad, refMinCrudeLoaders},
+		{"ports take crude oil", crudeTake, refMinCrudeTakers},
+		{"ports handle refined products", products, refMinProductPorts},
+		{"ports besides the LNG terminals handle LNG", lngOther, refMinLNGOtherPorts},
+	} {
+		if len(c.ports) < c.min {
+			t.Errorf("rule: at least %d %s; got %d %v", c.min, c.what, len(c.ports), c.ports)
+		}
+	}
+}
+
+func TestReferencePortsDryBulkTrades(t *testing.T) {
+	var oreTakers, coalTakers []string
+	for _, p := range Ports() {
+		switch p.Kind {
+		case KindIronOre:
+			if !refHandles(p, CommodityIronOre) {
+				t.Errorf("port %s: rule: an iron-ore terminal has a berth zone handling %q", p.Slug, CommodityIronOre)
+			}
+		case KindCoal:
+			if !refHandles(p, CommodityCoal) {
+				t.Errorf("port %s: rule: a coal terminal has a berth zone handling %q", p.Slug, CommodityCoal)
+			}
+		}
+		if p.Kind != KindIronOre && refHandles(p, CommodityIronOre) {
+			oreTakers = append(oreTakers, p.Slug)
+		}
+		if p.Kind != KindCoal && refHandles(p, CommodityCoal) {
+			coalTakers = append(coalTakers, p.Slug)
+		}
+	}
+	if len(oreTakers) < refMinIronOreTakers {
+		t.Errorf("rule: at least %d ports besides the iron-ore terminals have a berth zone handling %q; got %d %v",
+			refMinIronOreTakers, CommodityIronOre, len(oreTakers), oreTakers)
+	}
+	if len(coalTakers) < refMinCoalTakers {
+		t.Errorf("rule: at least %d ports besides the coal terminals have a berth zone handling %q; got %d %v",
+			refMinCoalTakers, CommodityCoal, len(coalTakers), coalTakers)
+	}
+}
+
+func TestPortBerthsAtTheWater(t *testing.T) {
+	for _, p := range Ports() {
+		if p.River {
+			continue // the mask has no rivers
+		}
+		for _, b := range p.Berths {
+			if OnLand(b.Lat, b.Lon) {
+				if d := DistanceToShoreKM(b.Lat, b.Lon); d > 1.5 {
+					t.Errorf("%s: berth %s is %.2f km inland on the land mask", p.Slug, b.ID, d)
+				}
+			}
 		}
 	}
 }
