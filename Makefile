@@ -8,7 +8,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools test vet lint-arch bench bench-go bench-load bench-ingest fuzz clean
+.PHONY: all build run services tools test vet lint-arch bench bench-go bench-load bench-ingest bench-sim fuzz clean
 
 all: build
 
@@ -50,13 +50,17 @@ test: services tools vet lint-arch
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./...
 
 ## bench: Go benchmarks and the load tests (see docs/benchmarks.md)
-bench: services tools bench-go bench-load bench-ingest
+bench: services tools bench-go bench-load bench-ingest bench-sim
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
 
 bench-load: build
 	$(GO) run ./cmd/loadtest lookup -bin $(BIN)
+
+## bench-sim: the simulator's 30-day backfill of 800 vessels into ClickHouse
+bench-sim: build
+	$(GO) run ./cmd/loadtest sim -bin $(BIN)
 
 ## bench-ingest: replay 10 million AIS messages into ClickHouse (messages/s, peak RSS)
 bench-ingest: build

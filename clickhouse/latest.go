@@ -76,3 +76,24 @@ func receivedAt(r ingest.LatestRow) time.Time {
 	}
 	return r.ReceivedAt.UTC()
 }
+
+// LastPositionTime is the report time of the newest stored position, or the
+// zero time when none is stored.
+func (db *DB) LastPositionTime(ctx context.Context) (time.Time, error) {
+	var n uint64
+	var t time.Time
+	if err := db.conn.QueryRow(ctx, "SELECT count(), max(ts) FROM positions").Scan(&n, &t); err != nil {
+		return time.Time{}, fmt.Errorf("clickhouse: last position: %w", err)
+	}
+	if n == 0 {
+		return time.Time{}, nil
+	}
+	return t, nil
+}
+
+// FreshestIMO is the vessel with the newest latest position.
+func (db *DB) FreshestIMO(ctx context.Context) (uint32, error) {
+	var imo uint32
+	err := db.conn.QueryRow(ctx, "SELECT imo FROM latest_positions WHERE imo != 0 AND lat IS NOT NULL ORDER BY ts DESC LIMIT 1").Scan(&imo)
+	return imo, err
+}

@@ -11,6 +11,9 @@
 //	                  time-shifted copies) through bin/overwatch replay into a
 //	                  fresh database: messages per second and peak resident
 //	                  memory (-min-mps, -max-rss-mb)
+//	loadtest sim      the fleet simulator's backfill (-days 30 of 800
+//	                  vessels) into a fresh database through the pipeline
+//	                  (-max-time 3m)
 package main
 
 import (
@@ -62,6 +65,9 @@ type options struct {
 func run(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) > 0 && args[0] == "ingest" {
 		return runIngest(ctx, args[1:], out)
+	}
+	if len(args) > 0 && args[0] == "sim" {
+		return runSim(ctx, args[1:], out)
 	}
 	if len(args) > 0 && args[0] == "lookup" {
 		args = args[1:]

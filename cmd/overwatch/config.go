@@ -29,6 +29,10 @@ type config struct {
 	SpoolDir           string
 	AttributionWindow  time.Duration
 	MetricsAddr        string
+	Simulate           string
+	DataDir            string
+	DemoDays           int
+	DemoVessels        int
 	LogLevel           slog.Level
 }
 
@@ -51,6 +55,10 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_SPOOL_DIR", ".data/spool", "where ingest batches wait while ClickHouse is unreachable"},
 	{"OVERWATCH_ATTRIBUTION_WINDOW", "10m", "how long a class A position waits for the static report that names its IMO"},
 	{"OVERWATCH_METRICS_ADDR", "127.0.0.1:9464", "/metrics of `overwatch ingest` (run and serve expose /metrics on the API)"},
+	{"OVERWATCH_SIMULATE", "auto", "the demo fleet in `overwatch run`: auto (when OVERWATCH_FEEDS is empty), true or false"},
+	{"OVERWATCH_DATA_DIR", ".data", "where the demo keeps its simulation state and ground truth"},
+	{"OVERWATCH_DEMO_DAYS", "30", "days of history the demo backfills on an empty store"},
+	{"OVERWATCH_DEMO_VESSELS", "800", "the demo fleet's size"},
 	{"OVERWATCH_LOG_LEVEL", "info", "debug, info, warn or error"},
 }
 
@@ -97,6 +105,13 @@ func loadConfig(getenv func(string) string) (config, error) {
 		SpoolDir:           get("OVERWATCH_SPOOL_DIR"),
 		AttributionWindow:  duration("OVERWATCH_ATTRIBUTION_WINDOW"),
 		MetricsAddr:        get("OVERWATCH_METRICS_ADDR"),
+		Simulate:           get("OVERWATCH_SIMULATE"),
+		DataDir:            get("OVERWATCH_DATA_DIR"),
+		DemoDays:           positive("OVERWATCH_DEMO_DAYS"),
+		DemoVessels:        positive("OVERWATCH_DEMO_VESSELS"),
+	}
+	if cfg.Simulate != "auto" && cfg.Simulate != "true" && cfg.Simulate != "false" {
+		errs = append(errs, "OVERWATCH_SIMULATE must be auto, true or false")
 	}
 	if u, err := url.Parse(cfg.PublicURL); err != nil || !u.IsAbs() || u.Host == "" {
 		errs = append(errs, "OVERWATCH_PUBLIC_URL must be an absolute URL like https://overwatch.example")

@@ -82,6 +82,12 @@ func startServer(t *testing.T, env map[string]string) *testServer {
 // run).
 func startCommand(t *testing.T, command string, env map[string]string) *testServer {
 	t.Helper()
+	return startCommandOut(t, command, env, io.Discard)
+}
+
+// startCommandOut is startCommand with the command's standard output.
+func startCommandOut(t *testing.T, command string, env map[string]string, stdout io.Writer) *testServer {
+	t.Helper()
 	chURL, pgURL := e2eStores(t)
 	vars := map[string]string{
 		"OVERWATCH_ADDR":                 "127.0.0.1:0",
@@ -107,7 +113,7 @@ func startCommand(t *testing.T, command string, env map[string]string) *testServ
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"overwatch", command}, func(k string) string { return vars[k] }, io.Discard, logs)
+		done <- run(ctx, []string{"overwatch", command}, func(k string) string { return vars[k] }, stdout, logs)
 	}()
 	s := &testServer{logs: logs}
 	select {
@@ -120,7 +126,12 @@ func startCommand(t *testing.T, command string, env map[string]string) *testServ
 		cancel()
 		t.Fatalf("server did not listen within 60 s\n%s", logs.String())
 	}
+	stopped := false
 	s.stop = func() {
+		if stopped {
+			return
+		}
+		stopped = true
 		// Unused keep-alive connections would hold the graceful shutdown
 		// for its whole timeout; a well-behaved client closes them.
 		httpClient.CloseIdleConnections()

@@ -34,9 +34,13 @@ type ingestion struct {
 }
 
 // startIngest starts the pipeline into ClickHouse and every feed of
-// OVERWATCH_FEEDS.
-func startIngest(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.DB, reg *prometheus.Registry) (*ingestion, error) {
-	p, err := ingest.New(ch, ingest.Options{SpoolDir: cfg.SpoolDir, AttributionWindow: cfg.AttributionWindow, Log: log})
+// OVERWATCH_FEEDS; with demo set, the simulated fleet is one more feed.
+func startIngest(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.DB, reg *prometheus.Registry, demo io.Writer) (*ingestion, error) {
+	window := cfg.AttributionWindow
+	if demo != nil {
+		window = max(window, time.Hour) // the demo's static reports come every 30 minutes
+	}
+	p, err := ingest.New(ch, ingest.Options{SpoolDir: cfg.SpoolDir, AttributionWindow: window, Log: log})
 	if err != nil {
 		return nil, err
 	}
@@ -54,6 +58,15 @@ func startIngest(ctx context.Context, cfg config, log *slog.Logger, ch *clickhou
 	fctx, cancel := context.WithCancel(ctx)
 	in := &ingestion{pipeline: p, cancel: cancel, log: log}
 	go logIngest(fctx, p, log, time.Minute)
+	if demo != nil {
+		in.feeds.Add(1)
+		go func() {
+			defer in.feeds.Done()
+			if err := runDemo(fctx, cfg, log, ch, p, demo); err != nil && fctx.Err() == nil {
+				log.Error("demo stopped", "err", err)
+			}
+		}()
+	}
 	for _, f := range feeds {
 		in.feeds.Add(1)
 		go func() {
@@ -114,7 +127,7 @@ func ingestCommand(ctx context.Context, cfg config, log *slog.Logger) error {
 		return errors.New("ingest: no feeds: set OVERWATCH_FEEDS (see README.md)")
 	}
 	reg := newMetrics()
-	in, err := startIngest(ctx, cfg, log, ch, reg)
+	in, err := startIngest(ctx, cfg, log, ch, reg, nil)
 	if err != nil {
 		return err
 	}

@@ -34,6 +34,9 @@ commands:
   ingest                  the AIS feeds of OVERWATCH_FEEDS into ClickHouse
   replay --source S FILE...
                           replay NMEA capture files (S: aishub, aisstream, satellite, spire)
+  simulate [flags]        the fleet simulator: a backfill into ClickHouse through the
+                          ingest pipeline (or NMEA over TCP with --serve), --live for
+                          real time, --truth FILE for the ground truth; -h for flags
   migrate                 apply the ClickHouse and PostgreSQL migrations
   keys create --email E --plan free|starter|pro|supply_chain_risk [--name N]
                           create the account if needed and print a new key once
@@ -60,9 +63,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	switch cmd {
 	case "run":
-		return serve(ctx, cfg, log, true)
+		return serve(ctx, cfg, log, true, stdout)
 	case "serve":
-		return serve(ctx, cfg, log, false)
+		return serve(ctx, cfg, log, false, stdout)
+	case "simulate":
+		return simulateCommand(ctx, cfg, log, args[2:], stdout, stderr)
 	case "ingest":
 		return ingestCommand(ctx, cfg, log)
 	case "replay":

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"time"
@@ -40,7 +41,7 @@ func stores(ctx context.Context, cfg config, log *slog.Logger) (*clickhouse.DB, 
 // serve runs the HTTP API until ctx ends, then shuts down gracefully. With
 // withIngest (the run command) it also runs the ingest pipeline and the
 // feeds of OVERWATCH_FEEDS in the same process.
-func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool) error {
+func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, stdout io.Writer) error {
 	ch, pg, err := stores(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -53,7 +54,11 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool) e
 	}
 	metrics := newMetrics()
 	if withIngest {
-		in, err := startIngest(ctx, cfg, log, ch, metrics)
+		var demo io.Writer
+		if cfg.Simulate == "true" || cfg.Simulate == "auto" && cfg.Feeds == "" {
+			demo = stdout
+		}
+		in, err := startIngest(ctx, cfg, log, ch, metrics, demo)
 		if err != nil {
 			return err
 		}

@@ -55,3 +55,29 @@ func (n *nmea) count() {
 
 // Stats returns the decoder's counters.
 func (n *nmea) stats() ais.Stats { return n.dec.Stats() }
+
+// Lines decodes NMEA lines handed over one at a time by an in-process
+// source (the fleet simulator) exactly as a TCP feed's lines are decoded,
+// and submits the reports to the sink, waiting when it is full. Not safe
+// for concurrent use.
+type Lines struct {
+	n     *nmea
+	lines int
+}
+
+// NewLines returns the line handler of one provider.
+func NewLines(src overwatch.Source, sink Sink, now func() time.Time) *Lines {
+	return &Lines{n: newNMEA(src, sink, now, true)}
+}
+
+// Line handles one line; the only error is the context's.
+func (l *Lines) Line(ctx context.Context, line []byte) error {
+	l.lines++
+	if l.lines%4096 == 0 {
+		l.n.count()
+	}
+	return l.n.line(ctx, line)
+}
+
+// Flush hands the sink the counts not yet handed over.
+func (l *Lines) Flush() { l.n.count() }

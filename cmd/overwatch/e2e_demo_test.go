@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"overwatch/clickhouse/chtest"
+)
+
+// syncWriter collects what a command prints.
+type syncWriter struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+// `overwatch run` on an empty store, the demo of `make run`: it backfills
+// the simulated fleet through the real pipeline, prints how to call the
+// API with a real simulated IMO, and after a restart resumes where the
+// stored positions end instead of backfilling again.
+func TestRunDemoBackfillsAndResumes(t *testing.T) {
+	chURL := chtest.URL(t, "e2e_demo")
+	dataDir := t.TempDir()
+	env := map[string]string{
+		"CLICKHOUSE_URL": chURL, "OVERWATCH_DATA_DIR": dataDir, "OVERWATCH_SPOOL_DIR": t.TempDir(),
+		"OVERWATCH_DEMO_DAYS": "2", "OVERWATCH_DEMO_VESSELS": "60", "OVERWATCH_PUBLIC_LIMIT_PER_MINUTE": "100000",
+	}
+	out := &syncWriter{}
+	s := startDemo(t, env, out)
+	eventually(t, 120*time.Second, "the demo's instructions", func() bool { return strings.Contains(out.String(), "Public latest position") })
+	m := regexp.MustCompile(`curl (http://\S+)(/v1/ais/any/(\d{7})/location/latest)`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no public URL in:\n%s", out.String())
+	}
+	r := s.do(t, request{path: m[2], ip: freshIP()})
+	if r.StatusCode != 200 || r.json(t)["imo_number"] != m[3] {
+		t.Fatalf("the printed URL: %d %s", r.StatusCode, r.body)
+	}
+	for _, want := range []string{"keys create --email", "/v1/vessels?port=", "truth.jsonl"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the instructions do not mention %q", want)
+		}
+	}
+	before, err := s.ch.Count(context.Background(), "SELECT count() FROM positions")
+	if err != nil || before < 10000 {
+		t.Fatalf("backfill stored %d positions (%v)", before, err)
+	}
+	s.stop()
+
+	// A restart resumes: no second backfill.
+	out2 := &syncWriter{}
+	s2 := startDemo(t, env, out2)
+	eventually(t, 120*time.Second, "the resumed demo", func() bool { return strings.Contains(out2.String(), "Public latest position") })
+	if !strings.Contains(s2.logs.String(), "resuming the simulated fleet") {
+		t.Errorf("the restart did not resume:\n%s", s2.logs.String())
+	}
+	after, _ := s2.ch.Count(context.Background(), "SELECT count() FROM positions FINAL")
+	if after > before+before/10 {
+		t.Errorf("the restart stored the history again: %d positions, %d before", after, before)
+	}
+}
+
+func startDemo(t *testing.T, env map[string]string, out *syncWriter) *testServer {
+	t.Helper()
+	s := startCommandOut(t, "run", env, out)
+	return s
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"overwatch/clickhouse"
+	"overwatch/clickhouse/chtest"
+)
+
+// The simulator as a network feed: `overwatch simulate --serve` serves raw
+// NMEA over TCP, one port per provider, and `overwatch ingest` connects to
+// it as to a real feed.
+func TestSimulatorServesIngestOverTCP(t *testing.T) {
+	chURL := chtest.URL(t, "e2e_simserve")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	var feeds []string
+	for i, p := range []string{"aishub", "aisstream", "satellite", "spire"} {
+		feeds = append(feeds, fmt.Sprintf("%s=tcp://127.0.0.1:%d", p, base+i))
+	}
+	env := map[string]string{"CLICKHOUSE_URL": chURL, "OVERWATCH_SPOOL_DIR": t.TempDir(), "OVERWATCH_FEEDS": strings.Join(feeds, " "),
+		"OVERWATCH_METRICS_ADDR": "127.0.0.1:0", "OVERWATCH_ATTRIBUTION_WINDOW": "1h"}
+	getenv := func(k string) string { return env[k] }
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	simDone := make(chan error, 1)
+	var simOut strings.Builder
+	go func() {
+		simDone <- run(ctx, []string{"overwatch", "simulate", "--serve", fmt.Sprintf("127.0.0.1:%d", base), "--days", "1", "--vessels", "40", "--seed", "5"}, getenv, &simOut, io.Discard)
+	}()
+	ingestCtx, stopIngest := context.WithCancel(context.Background())
+	ingestDone := make(chan error, 1)
+	time.Sleep(200 * time.Millisecond) // the simulator listens first
+	go func() { ingestDone <- run(ingestCtx, []string{"overwatch", "ingest"}, getenv, io.Discard, io.Discard) }()
+	select {
+	case err := <-simDone:
+		if err != nil {
+			t.Fatalf("simulate: %v", err)
+		}
+	case <-time.After(120 * time.Second):
+		t.Fatal("the simulator did not finish its day")
+	}
+	db, err := clickhouse.Open(chURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// The simulator has sent its day; ingest writes at least once a second.
+	eventually(t, 30*time.Second, "the day stored", func() bool {
+		n, _ := db.Count(context.Background(), "SELECT count() FROM positions")
+		time.Sleep(1500 * time.Millisecond)
+		m, _ := db.Count(context.Background(), "SELECT count() FROM positions")
+		return n > 1000 && n == m
+	})
+	stopIngest()
+	if err := <-ingestDone; err != nil {
+		t.Fatalf("ingest: %v", err)
+	}
+	vessels, _ := db.Count(context.Background(), "SELECT uniqExact(imo) FROM positions WHERE imo != 0")
+	sources, _ := db.Count(context.Background(), "SELECT uniqExact(source) FROM positions")
+	if vessels < 30 || sources != 4 {
+		t.Errorf("%d vessels from %d providers, want about 40 from 4", vessels, sources)
+	}
+}
