@@ -29,7 +29,7 @@ func (p *Planner) arrive(t *track) error {
 		return fmt.Errorf("sim: %s has no berth for %s", port.Slug, commodity)
 	}
 	berthLat, berthLon := offset(zone.Lat, zone.Lon, (t.r.Float64()-0.5)*zone.RadiusKM*1000, (t.r.Float64()-0.5)*zone.RadiusKM*1000)
-	shiftPath := line(anchorLat, anchorLon, berthLat, berthLon)
+	shiftPath := p.harbourLeg(port.Area, anchorLat, anchorLon, berthLat, berthLon)
 	shiftDur := sailTime(shiftPath.lengthKM(), 6)
 	if shiftDur < 20*time.Minute {
 		shiftDur = 20 * time.Minute

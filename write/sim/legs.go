@@ -45,7 +45,13 @@ func (p *Planner) planLeg(t *track, from, to string, depart time.Time, lat, lon 
 	anchor := dest.Anchorages[t.r.IntN(len(dest.Anchorages))]
 	spotLat, spotLon := offset(anchor.Lat, anchor.Lon, (t.r.Float64()-0.5)*anchor.RadiusKM*1200, (t.r.Float64()-0.5)*anchor.RadiusKM*1200)
 	pts := route.Points
-	main := join(line(lat, lon, pts[0][0], pts[0][1]), newPath(pts[:len(pts)-1]), line(pts[len(pts)-2][0], pts[len(pts)-2][1], spotLat, spotLon))
+	origin := p.trade.ports[from]
+	laneEnd := pts[len(pts)-1]
+	main := join(
+		p.harbourLeg(origin.Area, lat, lon, pts[0][0], pts[0][1]),
+		newPath(pts),
+		p.harbourLeg(dest.Area, laneEnd[0], laneEnd[1], spotLat, spotLon),
+	)
 	speed := v.SpeedKn * between(t.r, 0.97, 1.03)
 	if t.commodity == "" {
 		speed *= 1.04 // faster in ballast
@@ -236,4 +242,11 @@ func setDark(segs []Segment, from, to time.Time) []Segment {
 		out = append(out, s)
 	}
 	return out
+}
+
+// harbourLeg is the way over water inside a port area between two points:
+// the berth and the sea lane, or the lane's anchorage and the spot where the
+// vessel anchors.
+func (p *Planner) harbourLeg(area overwatch.Zone, lat1, lon1, lat2, lon2 float64) *path {
+	return newPath(p.harbour.path(area, lat1, lon1, lat2, lon2))
 }

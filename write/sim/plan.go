@@ -104,6 +104,7 @@ type Planner struct {
 	trade   *trade
 	berths  map[string][]time.Time // berth zone id -> free-from time of each of its places
 	routes  *routeCache
+	harbour *harbourPaths
 	truth   *truthWriter
 	clock   time.Time // arrivals up to here are planned
 	areas   []*stsArea
@@ -118,7 +119,7 @@ func NewPlanner(cfg Config, truth *truthWriter) (*Planner, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Planner{cfg: cfg, fleet: fleet, berths: map[string][]time.Time{}, routes: newRouteCache(), truth: truth, usedMMS: map[uint32]bool{}}
+	p := &Planner{cfg: cfg, fleet: fleet, berths: map[string][]time.Time{}, routes: newRouteCache(), harbour: newHarbourPaths(), truth: truth, usedMMS: map[uint32]bool{}}
 	p.trade = newTrade(p.routes.distanceNM)
 	for _, port := range overwatch.Ports() {
 		for _, b := range port.Berths {
