@@ -47,8 +47,11 @@ func TestRunDemoBackfillsAndResumes(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no public URL in:\n%s", out.String())
 	}
-	r := s.do(t, request{path: m[2], ip: freshIP()})
-	if r.StatusCode != 200 || r.json(t)["imo_number"] != m[3] {
+	// The server's replica follows the store within a sync interval.
+	eventually(t, 10*time.Second, "the printed URL answers", func() bool {
+		return s.do(t, request{path: m[2], ip: freshIP()}).StatusCode == 200
+	})
+	if r := s.do(t, request{path: m[2], ip: freshIP()}); r.json(t)["imo_number"] != m[3] {
 		t.Fatalf("the printed URL: %d %s", r.StatusCode, r.body)
 	}
 	for _, want := range []string{"keys create --email", "/v1/vessels?port=", "truth.jsonl"} {

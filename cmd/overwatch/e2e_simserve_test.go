@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"net"
-	"strings"
+	"regexp"
 	"testing"
 	"time"
 
@@ -18,30 +16,33 @@ import (
 // it as to a real feed.
 func TestSimulatorServesIngestOverTCP(t *testing.T) {
 	chURL := chtest.URL(t, "e2e_simserve")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	var feeds []string
-	for i, p := range []string{"aishub", "aisstream", "satellite", "spire"} {
-		feeds = append(feeds, fmt.Sprintf("%s=tcp://127.0.0.1:%d", p, base+i))
-	}
-	env := map[string]string{"CLICKHOUSE_URL": chURL, "OVERWATCH_SPOOL_DIR": t.TempDir(), "OVERWATCH_FEEDS": strings.Join(feeds, " "),
+	env := map[string]string{"CLICKHOUSE_URL": chURL, "OVERWATCH_SPOOL_DIR": t.TempDir(),
 		"OVERWATCH_METRICS_ADDR": "127.0.0.1:0", "OVERWATCH_ATTRIBUTION_WINDOW": "1h"}
 	getenv := func(k string) string { return env[k] }
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	simDone := make(chan error, 1)
-	var simOut strings.Builder
+	simLog := &syncWriter{}
 	go func() {
-		simDone <- run(ctx, []string{"overwatch", "simulate", "--serve", fmt.Sprintf("127.0.0.1:%d", base), "--days", "1", "--vessels", "40", "--seed", "5"}, getenv, &simOut, io.Discard)
+		simDone <- run(ctx, []string{"overwatch", "simulate", "--serve", "127.0.0.1:0", "--days", "1", "--vessels", "40", "--seed", "5"}, getenv, io.Discard, simLog)
 	}()
+	var feeds string
+	eventually(t, 30*time.Second, "the simulator's feeds", func() bool {
+		m := regexp.MustCompile(`OVERWATCH_FEEDS="([^"]+)"`).FindStringSubmatch(simLog.String())
+		if m != nil {
+			feeds = m[1]
+		}
+		return m != nil
+	})
+	ingestEnv := map[string]string{"OVERWATCH_FEEDS": feeds}
+	for k, v := range env {
+		ingestEnv[k] = v
+	}
 	ingestCtx, stopIngest := context.WithCancel(context.Background())
 	ingestDone := make(chan error, 1)
-	time.Sleep(200 * time.Millisecond) // the simulator listens first
-	go func() { ingestDone <- run(ingestCtx, []string{"overwatch", "ingest"}, getenv, io.Discard, io.Discard) }()
+	go func() {
+		ingestDone <- run(ingestCtx, []string{"overwatch", "ingest"}, func(k string) string { return ingestEnv[k] }, io.Discard, io.Discard)
+	}()
 	select {
 	case err := <-simDone:
 		if err != nil {

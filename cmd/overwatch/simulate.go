@@ -62,7 +62,7 @@ func simulateCommand(ctx context.Context, cfg config, log *slog.Logger, args []s
 	startText := fs.String("start", "", "time of the first report (RFC 3339; default: now less --days)")
 	truthPath := fs.String("truth", "", "write the ground truth (JSON lines) to this file")
 	live := fs.Bool("live", false, "after the backfill, keep simulating in real time")
-	serve := fs.String("serve", "", "serve NMEA over TCP instead of ingesting: aishub, aisstream, satellite and spire on this port and the next three")
+	serve := fs.String("serve", "", "serve NMEA over TCP instead of ingesting: aishub, aisstream, satellite and spire on this port and the next three (port 0: free ports, logged)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
@@ -213,7 +213,11 @@ func serveSimulation(ctx context.Context, s *sim.Simulation, addr string, end ti
 	outs := map[overwatch.Source]*nmeaServer{}
 	feeds := ""
 	for i, src := range overwatch.Sources {
-		srv, err := listenNMEA(ctx, net.JoinHostPort(host, strconv.Itoa(base+i)))
+		port := base + i
+		if base == 0 {
+			port = 0 // each provider on a free port of its own
+		}
+		srv, err := listenNMEA(ctx, net.JoinHostPort(host, strconv.Itoa(port)))
 		if err != nil {
 			return err
 		}
