@@ -8,7 +8,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools test vet lint-arch bench bench-go bench-load bench-ingest bench-sim fuzz clean
+.PHONY: all build run services tools test vet lint-arch bench bench-go bench-load bench-ingest bench-sim bench-derive fuzz clean
 
 all: build
 
@@ -50,7 +50,7 @@ test: services tools vet lint-arch
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./...
 
 ## bench: Go benchmarks and the load tests (see docs/benchmarks.md)
-bench: services tools bench-go bench-load bench-ingest bench-sim
+bench: services tools bench-go bench-load bench-ingest bench-sim bench-derive
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
@@ -61,6 +61,14 @@ bench-load: build
 ## bench-sim: the simulator's 30-day backfill of 800 vessels into ClickHouse
 bench-sim: build
 	$(GO) run ./cmd/loadtest sim -bin $(BIN)
+
+## bench-derive: every derivation over bench-sim's 30 days (from scratch,
+## then incrementally), each analytics endpoint's p99, and the port-call
+## accuracy against the simulator's truth at full scale
+bench-derive: build
+	@[ -n "$$(clickhouse-client -q "EXISTS TABLE overwatch_bench_sim.positions" 2>/dev/null | grep 1)" ] || $(GO) run ./cmd/loadtest sim -bin $(BIN)
+	$(GO) run ./cmd/loadtest derive -bin $(BIN)
+	OVERWATCH_EVAL_FULL=1 $(GO) test -count=1 -timeout 30m -run TestPortCallsAgainstGroundTruth -v ./cmd/overwatch | grep -v 'level=INFO'
 
 ## bench-ingest: replay 10 million AIS messages into ClickHouse (messages/s, peak RSS)
 bench-ingest: build

@@ -15,6 +15,7 @@ type DB struct {
 	conn     driver.Conn
 	opts     *ch.Options
 	database string
+	cache    readCache
 }
 
 var databaseName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

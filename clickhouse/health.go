@@ -3,6 +3,7 @@ package clickhouse
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"overwatch/read"
 )
@@ -22,4 +23,27 @@ SELECT
 		return h, fmt.Errorf("clickhouse: health counts: %w", err)
 	}
 	return h, nil
+}
+
+// DerivedAges returns when each derived table was last computed (its
+// newest recorded generation); a table never computed has the zero time.
+func (db *DB) DerivedAges(ctx context.Context) (map[string]time.Time, error) {
+	out := map[string]time.Time{}
+	for _, t := range derivedTables {
+		out[t] = time.Time{}
+	}
+	rows, err := db.conn.Query(ctx, "SELECT name, max(computed_at) FROM derivation_days GROUP BY name")
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse: derived ages: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name string
+		var at time.Time
+		if err := rows.Scan(&name, &at); err != nil {
+			return nil, err
+		}
+		out[name] = at.UTC()
+	}
+	return out, rows.Err()
 }

@@ -15,9 +15,18 @@ type HealthCounts struct {
 	PositionsLastHour uint64
 }
 
-// HealthStore counts positions and vessels.
+// HealthStore counts positions and vessels, and says when each derived
+// table was last computed (zero: never).
 type HealthStore interface {
 	HealthCounts(ctx context.Context) (HealthCounts, error)
+	DerivedAges(ctx context.Context) (map[string]time.Time, error)
+}
+
+// DerivedAge is how fresh a derived table is: when the scheduled jobs
+// last computed it and how long ago (both null when never).
+type DerivedAge struct {
+	ComputedAt *string `json:"computed_at"`
+	AgeSeconds *int64  `json:"age_seconds"`
 }
 
 // Pinger is a dependency that can say whether it answers.
@@ -28,11 +37,12 @@ type Pinger interface {
 // HealthBody is the body of GET /v1/health. Counts are null when the
 // position store does not answer.
 type HealthBody struct {
-	Status            string            `json:"status"`
-	Positions         *uint64           `json:"positions"`
-	Vessels           *uint64           `json:"vessels"`
-	PositionsLastHour *uint64           `json:"positions_last_hour"`
-	Checks            map[string]string `json:"checks"`
+	Status            string                `json:"status"`
+	Positions         *uint64               `json:"positions"`
+	Vessels           *uint64               `json:"vessels"`
+	PositionsLastHour *uint64               `json:"positions_last_hour"`
+	Checks            map[string]string     `json:"checks"`
+	Derived           map[string]DerivedAge `json:"derived"`
 }
 
 // Health serves GET /v1/health (public): 200 and status "ok" when both
@@ -49,6 +59,11 @@ func Health(store HealthStore, pg Pinger, log *slog.Logger) fiber.Handler {
 			body.Status, body.Checks["clickhouse"] = "degraded", "unreachable"
 		} else {
 			body.Positions, body.Vessels, body.PositionsLastHour = &counts.Positions, &counts.Vessels, &counts.PositionsLastHour
+			if ages, err := store.DerivedAges(ctx); err == nil {
+				body.Derived = derivedAges(ages, time.Now())
+			} else {
+				log.Warn("health: derived tables", "err", err)
+			}
 		}
 		if err := pg.Ping(ctx); err != nil {
 			log.Warn("health: postgres", "err", err)
@@ -60,4 +75,17 @@ func Health(store HealthStore, pg Pinger, log *slog.Logger) fiber.Handler {
 		}
 		return c.JSON(body)
 	}
+}
+
+func derivedAges(ages map[string]time.Time, now time.Time) map[string]DerivedAge {
+	out := make(map[string]DerivedAge, len(ages))
+	for name, at := range ages {
+		var a DerivedAge
+		if !at.IsZero() {
+			s, age := at.UTC().Format(time.RFC3339), int64(now.Sub(at).Seconds())
+			a.ComputedAt, a.AgeSeconds = &s, &age
+		}
+		out[name] = a
+	}
+	return out
 }

@@ -14,6 +14,10 @@
 //	loadtest sim      the fleet simulator's backfill (-days 30 of 800
 //	                  vessels) into a fresh database through the pipeline
 //	                  (-max-time 3m)
+//	loadtest derive   on the database loadtest sim filled: every derivation
+//	                  from scratch and then incrementally (`overwatch jobs
+//	                  --once`, -max-full 60s, -max-incremental 5s), then each
+//	                  analytics endpoint's latency (-max-p99 50ms)
 package main
 
 import (
@@ -68,6 +72,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if len(args) > 0 && args[0] == "sim" {
 		return runSim(ctx, args[1:], out)
+	}
+	if len(args) > 0 && args[0] == "derive" {
+		return runDerive(ctx, args[1:], out)
 	}
 	if len(args) > 0 && args[0] == "lookup" {
 		args = args[1:]

@@ -21,8 +21,9 @@ import (
 // after a restart it resumes where the stored positions end (the
 // simulation is deterministic: the seed and start kept in the data
 // directory are enough), and then it simulates in real time until ctx
-// ends. The ground truth goes to <data dir>/truth.jsonl.
-func runDemo(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.DB, p *ingest.Pipeline, stdout io.Writer) error {
+// ends. The ground truth goes to <data dir>/truth.jsonl. backfilled, if
+// not nil, is called once the history is stored.
+func runDemo(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.DB, p *ingest.Pipeline, stdout io.Writer, backfilled func()) error {
 	now := time.Now().UTC()
 	state, ok := loadSimState(cfg.DataDir)
 	if !ok {
@@ -72,6 +73,9 @@ func runDemo(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.D
 		return err
 	}
 	truth.Flush() //nolint:errcheck
+	if backfilled != nil {
+		backfilled()
+	}
 	log.Info("demo: history ready; simulating in real time", "messages", s.Messages(), "elapsed", time.Since(started).Round(time.Second))
 	imo, _ := ch.FreshestIMO(ctx)
 	printDemo(stdout, cfg, imo, int(now.Sub(c.Start).Hours()/24+0.5))

@@ -35,7 +35,7 @@ type ingestion struct {
 
 // startIngest starts the pipeline into ClickHouse and every feed of
 // OVERWATCH_FEEDS; with demo set, the simulated fleet is one more feed.
-func startIngest(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.DB, reg *prometheus.Registry, demo io.Writer) (*ingestion, error) {
+func startIngest(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.DB, reg *prometheus.Registry, demo io.Writer, backfilled func()) (*ingestion, error) {
 	window := cfg.AttributionWindow
 	if demo != nil {
 		window = max(window, time.Hour) // the demo's static reports come every 30 minutes
@@ -62,7 +62,7 @@ func startIngest(ctx context.Context, cfg config, log *slog.Logger, ch *clickhou
 		in.feeds.Add(1)
 		go func() {
 			defer in.feeds.Done()
-			if err := runDemo(fctx, cfg, log, ch, p, demo); err != nil && fctx.Err() == nil {
+			if err := runDemo(fctx, cfg, log, ch, p, demo, backfilled); err != nil && fctx.Err() == nil {
 				log.Error("demo stopped", "err", err)
 			}
 		}()
@@ -127,7 +127,7 @@ func ingestCommand(ctx context.Context, cfg config, log *slog.Logger) error {
 		return errors.New("ingest: no feeds: set OVERWATCH_FEEDS (see README.md)")
 	}
 	reg := newMetrics()
-	in, err := startIngest(ctx, cfg, log, ch, reg, nil)
+	in, err := startIngest(ctx, cfg, log, ch, reg, nil, nil)
 	if err != nil {
 		return err
 	}

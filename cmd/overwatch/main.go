@@ -32,6 +32,12 @@ commands:
   run                     the API, ingest and jobs in one process
   serve                   the HTTP API
   ingest                  the AIS feeds of OVERWATCH_FEEDS into ClickHouse
+  jobs [--once | --job NAME]
+                          the scheduled derivations (port calls, congestion, ...);
+                          --once runs each once, in order, and exits
+  import actuals [--source S] FILE...
+                          import official export figures (CSV: port, week,
+                          commodity, tonnes[, source]; see README)
   replay --source S FILE...
                           replay NMEA capture files (S: aishub, aisstream, satellite, spire)
   simulate [flags]        the fleet simulator: a backfill into ClickHouse through the
@@ -70,6 +76,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return simulateCommand(ctx, cfg, log, args[2:], stdout, stderr)
 	case "ingest":
 		return ingestCommand(ctx, cfg, log)
+	case "jobs":
+		return jobsCommand(ctx, cfg, log, args[2:], stdout, stderr)
+	case "import":
+		return importCommand(ctx, cfg, log, args[2:], stdout, stderr)
 	case "replay":
 		return replayCommand(ctx, cfg, log, args[2:], stdout, stderr)
 	case "migrate":

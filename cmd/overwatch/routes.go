@@ -41,6 +41,20 @@ func routes(app *fiber.App, d *deps) {
 	// Vessels and positions.
 	v1.Get("/vessels", keyed(read.Vessels(d.ch, d.now))...)
 	v1.Get("/positions", keyed(read.Positions(d.ch, d.now))...)
+	v1.Get("/estimates", keyed(read.Estimates(d.ch, d.now))...)
+
+	// Port analytics, from the derived tables.
+	v1.Get("/congestion", keyed(read.Congestion(d.ch, d.now))...)
+	v1.Get("/congestion/history", keyed(read.CongestionHistory(d.ch, d.now))...)
+	v1.Post("/congestion/refresh", keyed(write.RefreshCongestion(d.refresh))...)
+	v1.Get("/berth-utilization", keyed(read.BerthUtilization(d.ch, d.now))...)
+	v1.Get("/berth-utilization/weekly", keyed(read.BerthWeekly(d.ch, d.now))...)
+	v1.Get("/fleet-age", keyed(read.FleetAge(d.ch, d.now))...)
+	v1.Get("/fleet-age/history", keyed(read.FleetAgeHistory(d.ch, d.now))...)
+	v1.Get("/destination-reliability", keyed(read.DestinationReliability(d.ch, d.now))...)
+
+	// Data export (CSV; Starter and above).
+	v1.Get("/export", keyed(read.Export(d.ch, d.now))...)
 
 	v1.Get("/keys", keyed(read.ListKeys(d.pg))...)
 	v1.Post("/keys", keyed(write.CreateKey(d.pg))...)

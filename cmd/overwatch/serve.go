@@ -53,12 +53,32 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 		return err
 	}
 	metrics := newMetrics()
+	// The scheduler: started by `run` (serve leaves the schedules to a
+	// `jobs` process) and used by the refresh endpoint either way.
+	sc, err := newScheduler(ch, pg, log)
+	if err != nil {
+		return err
+	}
+	registerJobs(metrics, sc)
+	if withIngest {
+		sc.Start()
+		log.Info("jobs scheduled", "jobs", sc.Names())
+		defer func() {
+			if err := sc.Stop(); err != nil {
+				log.Error("jobs stop", "err", err)
+			}
+		}()
+	}
+
 	if withIngest {
 		var demo io.Writer
 		if cfg.Simulate == "true" || cfg.Simulate == "auto" && cfg.Feeds == "" {
 			demo = stdout
 		}
-		in, err := startIngest(ctx, cfg, log, ch, metrics, demo)
+		// Derive at once when the demo's backfill is stored, rather than
+		// at the next tick.
+		backfilled := func() { go deriveAll(ctx, sc, log) }
+		in, err := startIngest(ctx, cfg, log, ch, metrics, demo, backfilled)
 		if err != nil {
 			return err
 		}
@@ -81,7 +101,6 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 	var rates rateStore = newMemoryRates()
 	if cfg.RateStore == "postgres" {
 		rates = pg
-		go purgeRateWindows(ctx, pg, log)
 	}
 
 	app := newApp(&deps{
@@ -93,6 +112,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 		publisher: read.Publisher{Name: cfg.PublicName, URL: cfg.PublicURL},
 		openapi:   openapi,
 		metrics:   metrics,
+		refresh:   refresher{sc},
 		limits: limits{
 			store:           rates,
 			ips:             clientIPs{trusted: cfg.TrustedProxies},
@@ -123,23 +143,4 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 		return nil
 	}
 	return <-done
-}
-
-// purgeRateWindows deletes ended shared rate-limit windows every ten
-// minutes.
-func purgeRateWindows(ctx context.Context, pg *postgres.DB, log *slog.Logger) {
-	t := time.NewTicker(10 * time.Minute)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if n, err := pg.PurgeRateWindows(ctx, time.Now().Add(-time.Hour)); err != nil {
-				log.Warn("purge rate windows", "err", err)
-			} else if n > 0 {
-				log.Debug("purged rate windows", "deleted", n)
-			}
-		}
-	}
 }

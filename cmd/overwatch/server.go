@@ -11,6 +11,7 @@ import (
 	"overwatch/clickhouse"
 	"overwatch/postgres"
 	"overwatch/read"
+	"overwatch/write"
 )
 
 // deps is everything the routes need, built once by serve.
@@ -24,6 +25,7 @@ type deps struct {
 	publisher read.Publisher
 	openapi   []byte
 	metrics   *prometheus.Registry
+	refresh   write.Refresher
 }
 
 // Compile-time proof that the stores implement the edge's interfaces.

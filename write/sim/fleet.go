@@ -21,7 +21,6 @@ type Class struct {
 	Length       [2]float64
 	Beam         [2]float64
 	DesignDraft  [2]float64
-	DWT          [2]float64
 	Speed        [2]float64 // service speed, knots
 	BallastRatio float64    // ballast draught over design draught
 	Cargo        []string   // commodities it carries
@@ -31,14 +30,14 @@ type Class struct {
 
 // Classes are the fleet's classes; shares sum to 1.
 var Classes = []Class{
-	{Name: "handysize", Share: 0.15, ShipType: 70, Length: [2]float64{170, 190}, Beam: [2]float64{27, 32}, DesignDraft: [2]float64{9.8, 10.8}, DWT: [2]float64{28000, 40000}, Speed: [2]float64{12, 14}, BallastRatio: 0.5, Cargo: []string{overwatch.CommodityGrain, overwatch.CommodityOilseeds}, LoadRate: 18000},
-	{Name: "supramax", Share: 0.17, ShipType: 70, Length: [2]float64{185, 200}, Beam: [2]float64{32, 32.3}, DesignDraft: [2]float64{12.5, 13.3}, DWT: [2]float64{50000, 63000}, Speed: [2]float64{12.5, 14}, BallastRatio: 0.5, Cargo: []string{overwatch.CommodityGrain, overwatch.CommodityOilseeds, overwatch.CommodityCoal}, LoadRate: 25000},
-	{Name: "panamax", Share: 0.15, ShipType: 70, Length: [2]float64{225, 229}, Beam: [2]float64{32.2, 32.3}, DesignDraft: [2]float64{13.8, 14.5}, DWT: [2]float64{74000, 82000}, Speed: [2]float64{12.5, 14}, BallastRatio: 0.5, Cargo: []string{overwatch.CommodityGrain, overwatch.CommodityCoal, overwatch.CommodityIronOre}, LoadRate: 30000},
-	{Name: "capesize", Share: 0.10, ShipType: 70, Length: [2]float64{285, 300}, Beam: [2]float64{45, 50}, DesignDraft: [2]float64{17.5, 18.5}, DWT: [2]float64{170000, 210000}, Speed: [2]float64{12, 13.5}, BallastRatio: 0.45, Cargo: []string{overwatch.CommodityIronOre, overwatch.CommodityCoal}, LoadRate: 90000},
-	{Name: "crude_tanker", Share: 0.10, ShipType: 80, Length: [2]float64{245, 275}, Beam: [2]float64{44, 48}, DesignDraft: [2]float64{14.8, 17.2}, DWT: [2]float64{105000, 160000}, Speed: [2]float64{13, 15}, BallastRatio: 0.5, Cargo: []string{overwatch.CommodityCrude}, LoadRate: 80000, Tanker: true},
-	{Name: "product_tanker", Share: 0.12, ShipType: 80, Length: [2]float64{180, 228}, Beam: [2]float64{32.2, 32.3}, DesignDraft: [2]float64{12, 13.5}, DWT: [2]float64{45000, 75000}, Speed: [2]float64{13, 14.5}, BallastRatio: 0.5, Cargo: []string{overwatch.CommodityProducts}, LoadRate: 40000, Tanker: true},
-	{Name: "lng_carrier", Share: 0.06, ShipType: 84, Length: [2]float64{285, 300}, Beam: [2]float64{46, 49}, DesignDraft: [2]float64{11.5, 12.5}, DWT: [2]float64{80000, 95000}, Speed: [2]float64{17, 19.5}, BallastRatio: 0.78, Cargo: []string{overwatch.CommodityLNG}, LoadRate: 70000},
-	{Name: "container", Share: 0.15, ShipType: 71, Length: [2]float64{300, 366}, Beam: [2]float64{48, 51}, DesignDraft: [2]float64{14.5, 16}, DWT: [2]float64{110000, 150000}, Speed: [2]float64{16, 19}, BallastRatio: 0.8, Cargo: []string{overwatch.CommodityContainers}, LoadRate: 120000},
+	{Name: "handysize", Share: 0.15, ShipType: 70, Length: [2]float64{170, 190}, Beam: [2]float64{27, 32}, DesignDraft: [2]float64{9.8, 10.8}, Speed: [2]float64{12, 14}, BallastRatio: 0.5, Cargo: []string{overwatch.CommodityGrain, overwatch.CommodityOilseeds}, LoadRate: 18000},
+	{Name: "supramax", Share: 0.17, ShipType: 70, Length: [2]float64{185, 200}, Beam: [2]float64{32, 32.3}, DesignDraft: [2]float64{12.5, 13.3}, Speed: [2]float64{12.5, 14}, BallastRatio: 0.5, Cargo: []string{overwatch.CommodityGrain, overwatch.CommodityOilseeds, overwatch.CommodityCoal}, LoadRate: 25000},
+	{Name: "panamax", Share: 0.15, ShipType: 70, Length: [2]float64{225, 229}, Beam: [2]float64{32.2, 32.3}, DesignDraft: [2]float64{13.8, 14.5}, Speed: [2]float64{12.5, 14}, BallastRatio: 0.5, Cargo: []string{overwatch.CommodityGrain, overwatch.CommodityCoal, overwatch.CommodityIronOre}, LoadRate: 30000},
+	{Name: "capesize", Share: 0.10, ShipType: 70, Length: [2]float64{285, 300}, Beam: [2]float64{45, 50}, DesignDraft: [2]float64{17.5, 18.5}, Speed: [2]float64{12, 13.5}, BallastRatio: 0.45, Cargo: []string{overwatch.CommodityIronOre, overwatch.CommodityCoal}, LoadRate: 90000},
+	{Name: "crude_tanker", Share: 0.10, ShipType: 80, Length: [2]float64{245, 275}, Beam: [2]float64{44, 48}, DesignDraft: [2]float64{14.8, 17.2}, Speed: [2]float64{13, 15}, BallastRatio: 0.5, Cargo: []string{overwatch.CommodityCrude}, LoadRate: 80000, Tanker: true},
+	{Name: "product_tanker", Share: 0.12, ShipType: 80, Length: [2]float64{180, 228}, Beam: [2]float64{32.2, 32.3}, DesignDraft: [2]float64{12, 13.5}, Speed: [2]float64{13, 14.5}, BallastRatio: 0.5, Cargo: []string{overwatch.CommodityProducts}, LoadRate: 40000, Tanker: true},
+	{Name: "lng_carrier", Share: 0.06, ShipType: 84, Length: [2]float64{285, 300}, Beam: [2]float64{46, 49}, DesignDraft: [2]float64{11.5, 12.5}, Speed: [2]float64{17, 19.5}, BallastRatio: 0.78, Cargo: []string{overwatch.CommodityLNG}, LoadRate: 70000},
+	{Name: "container", Share: 0.15, ShipType: 71, Length: [2]float64{300, 366}, Beam: [2]float64{48, 51}, DesignDraft: [2]float64{14.5, 16}, Speed: [2]float64{16, 19}, BallastRatio: 0.8, Cargo: []string{overwatch.CommodityContainers}, LoadRate: 120000},
 }
 
 // Identity is what a vessel transmits about itself.
@@ -51,19 +50,19 @@ type Identity struct {
 
 // Vessel is one simulated ship.
 type Vessel struct {
-	Index        int      `json:"-"`
-	IMO          uint32   `json:"imo"`
-	Identity              // the identity at the start
-	Class        string   `json:"class"`
-	ShipType     uint8    `json:"ship_type"`
-	LengthM      float64  `json:"length_m"`
-	BeamM        float64  `json:"beam_m"`
-	DesignDraftM float64  `json:"design_draft_m"`
-	DWT          float64  `json:"dwt"`
-	BuildYear    int      `json:"build_year"`
-	SpeedKn      float64  `json:"service_speed_kn"`
-	Sanctioned   string   `json:"sanctioned,omitempty"` // the sanctions program of the IMO
-	DarkFleet    bool     `json:"dark_fleet,omitempty"`
+	Index        int     `json:"-"`
+	IMO          uint32  `json:"imo"`
+	Identity             // the identity at the start
+	Class        string  `json:"class"`
+	ShipType     uint8   `json:"ship_type"`
+	LengthM      float64 `json:"length_m"`
+	BeamM        float64 `json:"beam_m"`
+	DesignDraftM float64 `json:"design_draft_m"`
+	DWT          float64 `json:"dwt"`
+	BuildYear    int     `json:"build_year"`
+	SpeedKn      float64 `json:"service_speed_kn"`
+	Sanctioned   string  `json:"sanctioned,omitempty"` // the sanctions program of the IMO
+	DarkFleet    bool    `json:"dark_fleet,omitempty"`
 	class        *Class
 }
 
@@ -83,21 +82,6 @@ type sanctionedVessel struct {
 func round1(v float64) float64 { return math.Round(v*10) / 10 }
 
 func between(r *rand.Rand, lo, hi float64) float64 { return lo + r.Float64()*(hi-lo) }
-
-// imoSeries maps build years to the IMO numbers assigned about then (the
-// series grows with time), so that a vessel's IMO is consistent with its
-// age; the later analytics estimate unknown build years from it.
-var imoSeries = [][2]float64{{1990, 8900000}, {1995, 9100000}, {2000, 9200000}, {2004, 9300000}, {2008, 9400000}, {2010, 9500000}, {2012, 9600000}, {2014, 9700000}, {2017, 9800000}, {2021, 9900000}, {2025, 9990000}}
-
-func imoBase(year float64) float64 {
-	for i := 1; i < len(imoSeries); i++ {
-		a, b := imoSeries[i-1], imoSeries[i]
-		if year <= b[0] {
-			return a[1] + (year-a[0])/(b[0]-a[0])*(b[1]-a[1])
-		}
-	}
-	return imoSeries[len(imoSeries)-1][1]
-}
 
 // flagWeights is the registry mix of the world fleet (by share of
 // deadweight, rounded); darkFlags are the registries of the dark fleet.
@@ -157,8 +141,10 @@ func NewFleet(seed uint64, n, sanctioned, darkFleet int) ([]*Vessel, error) {
 			v.LengthM = math.Round(between(r, c.Length[0], c.Length[1]))
 			v.BeamM = round1(between(r, c.Beam[0], c.Beam[1]))
 			v.DesignDraftM = round1(between(r, c.DesignDraft[0], c.DesignDraft[1]))
-			f := (v.DesignDraftM - c.DesignDraft[0]) / math.Max(0.1, c.DesignDraft[1]-c.DesignDraft[0])
-			v.DWT = math.Round((c.DWT[0]+f*(c.DWT[1]-c.DWT[0]))*(0.95+0.1*r.Float64())/100) * 100
+			// The deadweight of the hull form (what the analytics estimate
+			// from the reported dimensions), give or take 5 %.
+			dwt, _ := overwatch.EstimateDWT(c.ShipType, v.LengthM, v.BeamM, v.DesignDraftM)
+			v.DWT = math.Round(dwt*(0.95+0.1*r.Float64())/100) * 100
 			v.SpeedKn = round1(between(r, c.Speed[0], c.Speed[1]))
 			year := 1998 + int(math.Round(r.NormFloat64()*5+12)) // mean 2010
 			v.BuildYear = min(2025, max(1996, year))
@@ -227,7 +213,7 @@ func pickFlag(r *rand.Rand) string {
 
 func newIMO(r *rand.Rand, year int, used map[uint32]bool) uint32 {
 	for {
-		base := imoBase(float64(year) + r.Float64()) // within the year
+		base := overwatch.IMOForYear(float64(year) + r.Float64()) // within the year
 		first6 := uint32(base/10) + uint32(r.IntN(1500)) - 750
 		imo := first6*10 + overwatch.IMOCheckDigit(first6)
 		if !used[imo] && overwatch.ValidIMO(imo) {

@@ -45,10 +45,10 @@ func (h *harbourPaths) path(area overwatch.Zone, lat1, lon1, lat2, lon2 float64)
 }
 
 type harbourGrid struct {
-	lat0, lon0   float64 // south-west corner
-	dLat, dLon   float64
-	n            int // cells a side
-	passable     func(lat, lon float64) bool
+	lat0, lon0 float64 // south-west corner
+	dLat, dLon float64
+	n          int // cells a side
+	passable   func(lat, lon float64) bool
 }
 
 func (g *harbourGrid) center(i, j int) (float64, float64) {

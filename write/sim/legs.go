@@ -111,12 +111,12 @@ func (p *Planner) planLeg(t *track, from, to string, depart time.Time, lat, lon 
 
 // legBuilder appends the segments of a leg.
 type legBuilder struct {
-	p              *Planner
-	t              *track
-	base           Segment
-	speed          float64
-	at             time.Time
-	segs           []Segment
+	p                *Planner
+	t                *track
+	base             Segment
+	speed            float64
+	at               time.Time
+	segs             []Segment
 	stsStart, stsEnd time.Time
 }
 

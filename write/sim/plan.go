@@ -75,7 +75,7 @@ type track struct {
 	zeroChange bool      // the crew will not update the draught after the coming call
 	shuttle    *shuttle  // set for STS shuttles, which never call at ports
 	darkCalls  []darkCall
-	index      int       // heap index
+	index      int // heap index
 }
 
 // epoch is an identity in force from a time.
@@ -215,6 +215,6 @@ func (h trackHeap) Less(i, j int) bool {
 	}
 	return h[i].v.Index < h[j].v.Index
 }
-func (h trackHeap) Swap(i, j int)  { h[i], h[j] = h[j], h[i]; h[i].index, h[j].index = i, j }
-func (h *trackHeap) Push(x any)    { t := x.(*track); t.index = len(*h); *h = append(*h, t) }
-func (h *trackHeap) Pop() any      { old := *h; t := old[len(old)-1]; *h = old[:len(old)-1]; return t }
+func (h trackHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i]; h[i].index, h[j].index = i, j }
+func (h *trackHeap) Push(x any)   { t := x.(*track); t.index = len(*h); *h = append(*h, t) }
+func (h *trackHeap) Pop() any     { old := *h; t := old[len(old)-1]; *h = old[:len(old)-1]; return t }

@@ -24,9 +24,9 @@ type Truth struct {
 	End      *time.Time `json:"end,omitempty"`
 	Position *Position  `json:"position,omitempty"`
 
-	Vessel *Vessel    `json:"vessel,omitempty"` // type vessel
-	Call   *PortCall  `json:"call,omitempty"`   // type port_call
-	Detail any        `json:"detail,omitempty"` // events
+	Vessel *Vessel   `json:"vessel,omitempty"` // type vessel
+	Call   *PortCall `json:"call,omitempty"`   // type port_call
+	Detail any       `json:"detail,omitempty"` // events
 }
 
 // PortCall is a port call of the ground truth. Arrival and Departure are

@@ -1,0 +1,31 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"overwatch/write"
+)
+
+var _ write.ActualsStore = (*DB)(nil)
+
+// InsertActuals writes imported official export figures; the newest
+// import of a port, week and commodity wins (export_actuals is a
+// ReplacingMergeTree on imported_at, read with FINAL).
+func (db *DB) InsertActuals(ctx context.Context, rows []write.ActualRow) error {
+	now := time.Now().UTC()
+	defer db.cache.changed()
+	err := db.derivedBatch(ctx, "export_actuals", "port, day, commodity, tonnes, source, imported_at", func(add func(...any) error) error {
+		for _, r := range rows {
+			if err := add(r.Port, r.Week, r.Commodity, r.Tonnes, r.Source, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("clickhouse: insert actuals: %w", err)
+	}
+	return nil
+}

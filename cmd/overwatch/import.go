@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"overwatch/write"
+)
+
+// importCommand imports reference data: `overwatch import actuals
+// [--source S] FILE...` (official export figures, the format of
+// write.ParseActuals). Each file is parsed whole before anything is
+// written, so a bad row imports nothing of its file.
+func importCommand(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
+	if len(args) < 1 {
+		fmt.Fprint(stderr, "usage: overwatch import actuals [--source S] FILE...\n")
+		return errUsage
+	}
+	switch args[0] {
+	case "actuals":
+		fs := flag.NewFlagSet("import actuals", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		source := fs.String("source", "", "the source of the figures, for rows without a source column")
+		if err := fs.Parse(args[1:]); err != nil || fs.NArg() == 0 {
+			fmt.Fprint(stderr, "usage: overwatch import actuals [--source S] FILE...\n")
+			return errUsage
+		}
+		ch, pg, err := stores(ctx, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer ch.Close()
+		defer pg.Close()
+		for _, path := range fs.Args() {
+			f, err := os.Open(path)
+			if err != nil {
+				return err
+			}
+			rows, err := write.ParseActuals(f, *source)
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			if err := ch.InsertActuals(ctx, rows); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			fmt.Fprintf(stdout, "%s: %d export figures imported\n", path, len(rows))
+		}
+		return nil
+	}
+	fmt.Fprintf(stderr, "overwatch import: unknown kind %q (want actuals)\n", args[0])
+	return errUsage
+}

@@ -1,0 +1,137 @@
+package jobs
+
+import (
+	"context"
+	"time"
+)
+
+// Trailing windows of the aggregations: each run recomputes these whole
+// days or weeks before the watermark (and everything on its first run),
+// which covers the port-call derivation's own trailing window.
+const (
+	CongestionTrailingDays = 14
+	WeeklyTrailingWeeks    = 3
+)
+
+// window is the span an aggregation recomputes: from the start of the
+// data on the first run, else from trailing before the watermark; the end
+// of the data is the new watermark.
+func window(ctx context.Context, store Store, prev State, trailing time.Duration) (from, last time.Time, ok bool, err error) {
+	first, last, err := store.DataSpan(ctx)
+	if err != nil || last.IsZero() {
+		return time.Time{}, time.Time{}, false, err
+	}
+	from = first
+	if !prev.Watermark.IsZero() {
+		from = maxTime(first, prev.Watermark.Add(-trailing))
+	}
+	return from, last, true, nil
+}
+
+// CongestionJob derives congestion_daily.
+func CongestionJob(store Store) Job {
+	return Job{Name: "congestion", Every: 15 * time.Minute, Run: func(ctx context.Context, prev State) (Result, error) {
+		from, last, ok, err := window(ctx, store, prev, CongestionTrailingDays*day)
+		if !ok {
+			return Result{}, err
+		}
+		return DeriveCongestion(ctx, store, from, last)
+	}}
+}
+
+// DeriveCongestion recomputes the congestion of the days from the one
+// holding from to the one holding last.
+func DeriveCongestion(ctx context.Context, store Store, from, last time.Time) (Result, error) {
+	days := Days(from, last)
+	end := days[len(days)-1].Add(day)
+	calls, err := store.Calls(ctx, days[0], end)
+	if err != nil {
+		return Result{}, err
+	}
+	rows := Congestion(calls, days)
+	if err := store.WriteCongestion(ctx, Generation(), days, rows); err != nil {
+		return Result{}, err
+	}
+	return Result{From: days[0], To: end, Rows: len(rows), Watermark: last}, nil
+}
+
+// weeklyJob is a derivation over whole ISO weeks.
+func weeklyJob(name string, store Store, derive func(ctx context.Context, weeks []time.Time, calls []PortCall, last time.Time) (int, error)) Job {
+	return Job{Name: name, Every: time.Hour, Run: func(ctx context.Context, prev State) (Result, error) {
+		from, last, ok, err := window(ctx, store, prev, WeeklyTrailingWeeks*7*day)
+		if !ok {
+			return Result{}, err
+		}
+		weeks := Weeks(from, last)
+		end := weeks[len(weeks)-1].Add(7 * day)
+		calls, err := store.Calls(ctx, weeks[0], end)
+		if err != nil {
+			return Result{}, err
+		}
+		n, err := derive(ctx, weeks, calls, last)
+		if err != nil {
+			return Result{}, err
+		}
+		return Result{From: weeks[0], To: end, Rows: n, Watermark: last}, nil
+	}}
+}
+
+// BerthJob derives berth_weekly.
+func BerthJob(store Store) Job {
+	return weeklyJob("berth_utilization", store, func(ctx context.Context, weeks []time.Time, calls []PortCall, last time.Time) (int, error) {
+		rows := BerthWeeks(calls, weeks, last)
+		return len(rows), store.WriteBerthWeeks(ctx, Generation(), weeks, rows)
+	})
+}
+
+// FleetAgeJob derives fleet_age_weekly.
+func FleetAgeJob(store Store) Job {
+	return weeklyJob("fleet_age", store, func(ctx context.Context, weeks []time.Time, calls []PortCall, _ time.Time) (int, error) {
+		rows := FleetAgeWeeks(calls, weeks)
+		return len(rows), store.WriteFleetAgeWeeks(ctx, Generation(), weeks, rows)
+	})
+}
+
+// EstimatesJob derives estimates_weekly.
+func EstimatesJob(store Store) Job {
+	return weeklyJob("export_estimates", store, func(ctx context.Context, weeks []time.Time, calls []PortCall, _ time.Time) (int, error) {
+		rows := EstimateWeeks(calls, weeks)
+		return len(rows), store.WriteEstimateWeeks(ctx, Generation(), weeks, rows)
+	})
+}
+
+// ReliabilityJob derives destination_reliability over the whole history.
+func ReliabilityJob(store Store) Job {
+	return Job{Name: "destination_reliability", Every: time.Hour, Run: func(ctx context.Context, _ State) (Result, error) {
+		first, last, err := store.DataSpan(ctx)
+		if err != nil || last.IsZero() {
+			return Result{}, err
+		}
+		calls, err := store.Calls(ctx, first.Add(-365*day), last.Add(day))
+		if err != nil {
+			return Result{}, err
+		}
+		rows := DestinationReliability(calls)
+		if err := store.WriteReliability(ctx, Generation(), rows); err != nil {
+			return Result{}, err
+		}
+		return Result{From: first, To: last, Rows: len(rows), Watermark: last}, nil
+	}}
+}
+
+// CleanupJob deletes superseded generations of the derived tables.
+func CleanupJob(store Store) Job {
+	return Job{Name: "derived_cleanup", Every: 6 * time.Hour, Run: func(ctx context.Context, _ State) (Result, error) {
+		n, err := store.CleanDerived(ctx)
+		return Result{Rows: n, Watermark: time.Now().UTC()}, err
+	}}
+}
+
+// PurgeJob runs a purge of expired state (the rate-limit windows) every
+// five minutes.
+func PurgeJob(name string, purge func(ctx context.Context) (int64, error)) Job {
+	return Job{Name: name, Every: 5 * time.Minute, Run: func(ctx context.Context, _ State) (Result, error) {
+		n, err := purge(ctx)
+		return Result{Rows: int(n), Watermark: time.Now().UTC()}, err
+	}}
+}

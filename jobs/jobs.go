@@ -1,0 +1,48 @@
+package jobs
+
+import (
+	"context"
+
+	"overwatch"
+)
+
+// Deps are what the jobs work on.
+type Deps struct {
+	Store Store
+	Ports *overwatch.PortIndex
+	// PurgeRateWindows deletes expired rate-limit windows (Postgres).
+	PurgeRateWindows func(ctx context.Context) (int64, error)
+}
+
+// All lists every job of the service, in the order a full refresh runs
+// them (each derivation reads the port calls the first one writes). Every
+// job runs in singleton mode: a run that would overlap the previous one is
+// skipped (gocron.LimitModeReschedule), and with several instances the
+// distributed locker lets one of them run each tick.
+//
+//	name                     every   recomputes
+//	port_calls               10 min  whole days from 3 days before the watermark
+//	congestion               15 min  the last 14 days
+//	berth_utilization        1 h     the last 3 ISO weeks
+//	fleet_age                1 h     the last 3 ISO weeks
+//	export_estimates         1 h     the last 3 ISO weeks
+//	destination_reliability  1 h     the whole history
+//	derived_cleanup          6 h     deletes superseded generations
+//	rate_window_purge        5 min   deletes expired rate-limit windows
+func All(d Deps) []Job {
+	return []Job{
+		PortCalls(d.Store, d.Ports),
+		CongestionJob(d.Store),
+		BerthJob(d.Store),
+		FleetAgeJob(d.Store),
+		EstimatesJob(d.Store),
+		ReliabilityJob(d.Store),
+		CleanupJob(d.Store),
+		PurgeJob("rate_window_purge", d.PurgeRateWindows),
+	}
+}
+
+// Derivations are the jobs that derive tables from the position history,
+// in dependency order (what `overwatch jobs --once` and the refresh
+// endpoint run).
+var Derivations = []string{"port_calls", "congestion", "berth_utilization", "fleet_age", "export_estimates", "destination_reliability"}

@@ -1,0 +1,156 @@
+package jobs
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"overwatch"
+)
+
+// TrailingDays is how far before its watermark each run of the port-call
+// derivation starts again, for late data (positions relayed late by
+// satellite providers, a feed catching up after an outage).
+const TrailingDays = 3
+
+const day = 24 * time.Hour
+
+// PortCalls derives the port_calls table. Each call is stored under the
+// day of its departure (of the end of the data while it goes on). A run
+// recomputes whole days, from TrailingDays before the watermark (the
+// newest position it has seen) to the end of the data: the calls that
+// departed in them or go on. The first run covers the whole history.
+func PortCalls(store Store, ports *overwatch.PortIndex) Job {
+	return Job{Name: "port_calls", Every: 10 * time.Minute, Run: func(ctx context.Context, prev State) (Result, error) {
+		first, last, err := store.DataSpan(ctx)
+		if err != nil || last.IsZero() {
+			return Result{}, err
+		}
+		start := first.Truncate(day)
+		if !prev.Watermark.IsZero() {
+			start = maxTime(start, prev.Watermark.Truncate(day).Add(-TrailingDays*day))
+		}
+		res, err := DerivePortCalls(ctx, store, ports, start, last)
+		res.Watermark = last
+		return res, err
+	}}
+}
+
+// DerivePortCalls recomputes the port calls that departed on the days
+// from start (a day boundary) to the end of the data at last, or go on,
+// and writes them as a new generation. A vessel in port at start (a call
+// that arrived before it) is read from that call's arrival, so the call is
+// detected whole; the others from start.
+func DerivePortCalls(ctx context.Context, store Store, ports *overwatch.PortIndex, start, last time.Time) (Result, error) {
+	across, err := store.CallsAcross(ctx, start)
+	if err != nil {
+		return Result{}, err
+	}
+	profiles, err := store.VesselProfiles(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	var calls []PortCall
+	keep := func(imo uint32, track []TrackPoint) error {
+		for _, c := range DetectPortCalls(imo, track, ports, last) {
+			if c.Departure != nil && c.Departure.Before(start) {
+				continue // a call of an earlier day, kept as it is
+			}
+			Enrich(&c, profiles[imo])
+			calls = append(calls, c)
+		}
+		return ctx.Err()
+	}
+	earliest, imos := start, make([]uint32, 0, len(across))
+	for imo, arrival := range across {
+		imos = append(imos, imo)
+		earliest = minTime(earliest, arrival)
+	}
+	if len(imos) > 0 {
+		// Read together from the earliest arrival: a vessel's positions
+		// before its own call only end calls that departed before start.
+		if err := store.Tracks(ctx, earliest.Add(-EdgeGap), last, TrackFilter{Only: imos}, keep); err != nil {
+			return Result{}, err
+		}
+	}
+	if err := store.Tracks(ctx, start.Add(-EdgeGap), last, TrackFilter{Except: imos}, keep); err != nil {
+		return Result{}, err
+	}
+	days := Days(start, last)
+	if err := store.WritePortCalls(ctx, Generation(), days, calls, last); err != nil {
+		return Result{}, err
+	}
+	return Result{From: start, To: days[len(days)-1].Add(day), Rows: len(calls)}, nil
+}
+
+// CallDay is the day a call is stored under: that of its departure, or of
+// the end of the data while it goes on.
+func CallDay(c *PortCall, dataEnd time.Time) time.Time {
+	if c.Departure != nil {
+		return c.Departure.UTC().Truncate(day)
+	}
+	return dataEnd.UTC().Truncate(day)
+}
+
+// Enrich adds to a detected call the vessel's identity, the port its
+// declared destination names, and the cargo estimate.
+func Enrich(c *PortCall, v VesselProfile) {
+	c.Name, c.Flag, c.ShipType = v.Name, v.Flag, v.ShipType
+	if cat, ok := overwatch.ShipCategoryOf(v.ShipType); ok {
+		c.Category = cat.Name
+	}
+	c.BuildYear, c.BuildYearEstimated = v.BuildYear, false
+	if c.BuildYear == 0 {
+		c.BuildYear, c.BuildYearEstimated = overwatch.BuildYearFromIMO(c.IMO), true
+	}
+	c.DeclaredPort, _ = overwatch.PortOfDestination(c.Declared)
+	EstimateCargo(c, v)
+}
+
+// Days lists the UTC days from the one holding from to the one holding to.
+func Days(from, to time.Time) []time.Time {
+	var out []time.Time
+	for d := from.UTC().Truncate(day); !d.After(to); d = d.Add(day) {
+		out = append(out, d)
+	}
+	return out
+}
+
+// Weeks lists the ISO weeks (their Mondays, UTC) from the one holding from
+// to the one holding to.
+func Weeks(from, to time.Time) []time.Time {
+	var out []time.Time
+	for w := Monday(from); !w.After(to); w = w.Add(7 * day) {
+		out = append(out, w)
+	}
+	return out
+}
+
+// Monday is the start of t's ISO week (UTC).
+func Monday(t time.Time) time.Time {
+	d := t.UTC().Truncate(day)
+	return d.Add(-time.Duration((int(d.Weekday())+6)%7) * day)
+}
+
+var lastGen atomic.Uint64
+
+// Generation returns a new generation number: the time in nanoseconds,
+// strictly increasing within the process.
+func Generation() uint64 {
+	for {
+		prev, n := lastGen.Load(), uint64(time.Now().UnixNano())
+		if n <= prev {
+			n = prev + 1
+		}
+		if lastGen.CompareAndSwap(prev, n) {
+			return n
+		}
+	}
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}

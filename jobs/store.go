@@ -1,0 +1,43 @@
+package jobs
+
+import (
+	"context"
+	"time"
+)
+
+// Store is what the derivations need of the analytics store: the position
+// history to read, the current port calls, and the derived tables to write
+// (each write puts a whole window under a new generation, see
+// clickhouse/migrations/004_derived.sql).
+type Store interface {
+	// DataSpan is the time of the oldest and the newest stored position
+	// (zero times when there are none).
+	DataSpan(ctx context.Context) (first, last time.Time, err error)
+	// Tracks calls fn with each vessel's positions in [from, to], one
+	// position per report time, in time order, vessel after vessel; only
+	// the vessels of f.Only when it is not nil, never those of f.Except.
+	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo uint32, track []TrackPoint) error) error
+	// VesselProfiles is the registry's view of every vessel.
+	VesselProfiles(ctx context.Context) (map[uint32]VesselProfile, error)
+	// CallsAcross returns, per vessel, the arrival of its current call
+	// that arrived before t and departed at or after it (or goes on).
+	CallsAcross(ctx context.Context, t time.Time) (map[uint32]time.Time, error)
+	// Calls returns the current calls that overlap [from, to).
+	Calls(ctx context.Context, from, to time.Time) ([]PortCall, error)
+
+	WritePortCalls(ctx context.Context, gen uint64, days []time.Time, calls []PortCall, dataEnd time.Time) error
+	WriteCongestion(ctx context.Context, gen uint64, days []time.Time, rows []CongestionDay) error
+	WriteBerthWeeks(ctx context.Context, gen uint64, weeks []time.Time, rows []BerthWeek) error
+	WriteFleetAgeWeeks(ctx context.Context, gen uint64, weeks []time.Time, rows []FleetAgeWeek) error
+	WriteEstimateWeeks(ctx context.Context, gen uint64, weeks []time.Time, rows []EstimateWeek) error
+	WriteReliability(ctx context.Context, gen uint64, rows []Reliability) error
+	// CleanDerived deletes the superseded generations of every derived
+	// table and returns how many (table, day, generation) sets went.
+	CleanDerived(ctx context.Context) (int, error)
+}
+
+// TrackFilter selects the vessels whose tracks are read.
+type TrackFilter struct {
+	Only   []uint32 // when not nil, only these
+	Except []uint32
+}

@@ -1,0 +1,230 @@
+package read
+
+import (
+	"context"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"overwatch"
+)
+
+// FleetAgeWindow is the trailing window of GET /v1/fleet-age.
+const FleetAgeWindow = 90 * 24 * time.Hour
+
+// AgeBucket is a fleet-age bucket: ages in [Lo, Hi) years, Hi 0 for no
+// upper bound.
+type AgeBucket struct {
+	Name   string
+	Lo, Hi int
+}
+
+// AgeBuckets are the fleet-age buckets, youngest first (the same as the
+// fleet_age_weekly derivation's).
+var AgeBuckets = []AgeBucket{{"0-5", 0, 5}, {"5-10", 5, 10}, {"10-15", 10, 15}, {"15-20", 15, 20}, {"20-25", 20, 25}, {"25+", 25, 0}}
+
+// FleetAgeFilter selects the vessels of a live fleet-age query: those with
+// a current call of confidence 2 or more at the port overlapping [From,
+// To], of the category ("" for every vessel). A vessel's age is Year less
+// the build year recorded with its newest such call (at least 0).
+type FleetAgeFilter struct {
+	Ports    []string
+	Category string
+	From, To time.Time
+	Year     int
+}
+
+// FleetAgeBucketRow is the vessels of one age bucket at a port (in a week,
+// for the weekly rows): how many, of which with an estimated build year,
+// and their mean age in years.
+type FleetAgeBucketRow struct {
+	Week      time.Time // the Monday; zero for live rows
+	Port      string
+	Bucket    string // one of AgeBuckets' names
+	Vessels   uint32
+	Estimated uint32
+	MeanAge   float64
+}
+
+// FleetAgeQuery computes the live fleet age per port and bucket; empty
+// buckets may have no row.
+type FleetAgeQuery interface {
+	FleetAge(ctx context.Context, f FleetAgeFilter) ([]FleetAgeBucketRow, error)
+}
+
+// FleetAgeHistoryQuery returns a port's fleet_age_weekly rows of the
+// vessel type (a category or "all") from the week of from on, oldest first.
+type FleetAgeHistoryQuery interface {
+	FleetAgeHistory(ctx context.Context, port, vesselType string, from time.Time) ([]FleetAgeBucketRow, error)
+}
+
+// AgeBucketShare is one bucket of a fleet-age breakdown.
+type AgeBucketShare struct {
+	Bucket     string   `json:"bucket"`
+	Vessels    uint32   `json:"vessels"`
+	Percentage *float64 `json:"percentage"`
+}
+
+// AgeRisk is the share of vessels over 20 and over 25 years old, in
+// percent; null without vessels.
+type AgeRisk struct {
+	Over20Pct *float64 `json:"over_20_pct"`
+	Over25Pct *float64 `json:"over_25_pct"`
+}
+
+// AgeProfile is the breakdown common to the fleet-age items.
+type AgeProfile struct {
+	Vessels      uint32           `json:"vessels"`
+	MeanAgeYears *float64         `json:"mean_age_years"`
+	Buckets      []AgeBucketShare `json:"buckets"`
+	Risk         AgeRisk          `json:"risk"`
+}
+
+// newAgeProfile sums the bucket rows of one port (and week); estimated is
+// how many of the vessels have an estimated build year.
+func newAgeProfile(rows []FleetAgeBucketRow) (p AgeProfile, estimated uint32) {
+	counts := make([]uint32, len(AgeBuckets))
+	var ageSum float64
+	for _, r := range rows {
+		for i, b := range AgeBuckets {
+			if r.Bucket == b.Name {
+				counts[i] += r.Vessels
+				p.Vessels += r.Vessels
+				estimated += r.Estimated
+				ageSum += r.MeanAge * float64(r.Vessels)
+			}
+		}
+	}
+	if p.Vessels > 0 {
+		mean := roundTo(ageSum/float64(p.Vessels), 1)
+		p.MeanAgeYears = &mean
+	}
+	var over20, over25 uint32
+	p.Buckets = make([]AgeBucketShare, len(AgeBuckets))
+	for i, b := range AgeBuckets {
+		p.Buckets[i] = AgeBucketShare{Bucket: b.Name, Vessels: counts[i], Percentage: ratioPct(float64(counts[i]), float64(p.Vessels))}
+		if b.Lo >= 20 {
+			over20 += counts[i]
+		}
+		if b.Lo >= 25 {
+			over25 += counts[i]
+		}
+	}
+	p.Risk = AgeRisk{Over20Pct: ratioPct(float64(over20), float64(p.Vessels)), Over25Pct: ratioPct(float64(over25), float64(p.Vessels))}
+	return p, estimated
+}
+
+// PortFleetAge is an item of GET /v1/fleet-age.
+type PortFleetAge struct {
+	Port                string `json:"port"`
+	PortName            string `json:"port_name"`
+	VesselType          string `json:"vessel_type"`
+	PeriodStart         string `json:"period_start"`
+	PeriodEnd           string `json:"period_end"`
+	EstimatedBuildYears uint32 `json:"estimated_build_years"`
+	AgeProfile
+}
+
+// FleetAge serves GET /v1/fleet-age: port (slug; every port, by slug, when
+// absent), vessel_type. The distinct vessels with a call at the port in the
+// trailing 90 days (no deeper than the tier's history), by age: the
+// current year less the build year (from the registry, or estimated from
+// the IMO number: estimated_build_years counts those).
+func FleetAge(store FleetAgeQuery, now func() time.Time) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		port, err := portParam(c, "port", false, false)
+		if err != nil {
+			return err
+		}
+		cat, err := categoryParam(c, "vessel_type")
+		if err != nil {
+			return err
+		}
+		t := now().UTC().Truncate(time.Second)
+		ports := portsOrAll(port)
+		f := FleetAgeFilter{
+			Ports: slugs(ports), From: overwatch.CallerFrom(c.UserContext()).ClampSince(t.Add(-FleetAgeWindow), t),
+			To: t, Year: t.Year(),
+		}
+		vt := "all"
+		if cat != nil {
+			f.Category, vt = cat.Name, cat.Name
+		}
+		rows, err := store.FleetAge(c.UserContext(), f)
+		if err != nil {
+			return err
+		}
+		by := map[string][]FleetAgeBucketRow{}
+		for _, r := range rows {
+			by[r.Port] = append(by[r.Port], r)
+		}
+		out := make([]PortFleetAge, len(ports))
+		for i, p := range ports {
+			profile, estimated := newAgeProfile(by[p.Slug])
+			out[i] = PortFleetAge{
+				Port: p.Slug, PortName: p.Name, VesselType: vt,
+				PeriodStart: f.From.Format(time.RFC3339), PeriodEnd: t.Format(time.RFC3339),
+				EstimatedBuildYears: estimated, AgeProfile: profile,
+			}
+		}
+		return c.JSON(fiber.Map{"fleet_age": out})
+	}
+}
+
+// FleetAgeWeek is an item of the history of GET /v1/fleet-age/history.
+type FleetAgeWeek struct {
+	WeekStart string `json:"week_start"`
+	AgeProfile
+}
+
+// FleetAgeHistoryBody is the body of GET /v1/fleet-age/history.
+type FleetAgeHistoryBody struct {
+	Port       string         `json:"port"`
+	PortName   string         `json:"port_name"`
+	Weeks      int            `json:"weeks"`
+	VesselType *string        `json:"vessel_type"`
+	History    []FleetAgeWeek `json:"history"`
+}
+
+// FleetAgeHistory serves GET /v1/fleet-age/history: port (required),
+// vessel_type, weeks (default 12, 1 to 52: this ISO week and the ones
+// before it), oldest first. Weeks that start before the tier's history
+// floor are left out.
+func FleetAgeHistory(store FleetAgeHistoryQuery, now func() time.Time) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		port, err := portParam(c, "port", true, false)
+		if err != nil {
+			return err
+		}
+		cat, err := categoryParam(c, "vessel_type")
+		if err != nil {
+			return err
+		}
+		weeks, err := intParam(c, "weeks", 12, 1, 52)
+		if err != nil {
+			return err
+		}
+		t := now().UTC()
+		from := laterDay(mondayOf(t).AddDate(0, 0, -7*(weeks-1)), overwatch.CallerFrom(c.UserContext()).HistoryFloor(t))
+		body := FleetAgeHistoryBody{Port: port.Slug, PortName: port.Name, Weeks: weeks, History: []FleetAgeWeek{}}
+		vt := "all"
+		if cat != nil {
+			vt = cat.Name
+			body.VesselType = &cat.Name
+		}
+		rows, err := store.FleetAgeHistory(c.UserContext(), port.Slug, vt, from)
+		if err != nil {
+			return err
+		}
+		for i := 0; i < len(rows); {
+			j := i
+			for j < len(rows) && rows[j].Week.Equal(rows[i].Week) {
+				j++
+			}
+			profile, _ := newAgeProfile(rows[i:j])
+			body.History = append(body.History, FleetAgeWeek{WeekStart: rows[i].Week.UTC().Format(time.DateOnly), AgeProfile: profile})
+			i = j
+		}
+		return c.JSON(body)
+	}
+}

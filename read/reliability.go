@@ -1,0 +1,112 @@
+package read
+
+import (
+	"context"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"overwatch"
+)
+
+// ReliabilityTiers are the destination-reliability tiers, by the share of
+// a vessel's calls whose declared destination named the port reached:
+// reliable from 0.8, moderate from 0.5, unreliable below.
+var ReliabilityTiers = []string{"reliable", "moderate", "unreliable"}
+
+// ReliabilityFilter selects destination-reliability rows: of one vessel
+// (IMO 0: any), of one tier ("" for any), whose last call is at or after
+// Since (zero: any), at most Limit.
+type ReliabilityFilter struct {
+	IMO   uint32
+	Tier  string
+	Since time.Time
+	Limit int
+}
+
+// ReliabilityRow is a row of destination_reliability.
+type ReliabilityRow struct {
+	IMO                      uint32
+	Name, Flag               string
+	ShipType                 uint8
+	Category                 string
+	Calls, Declared, Matched uint32
+	Share                    float64 // matched / calls
+	Tier                     string
+	LastCall                 time.Time
+}
+
+// ReliabilityQuery returns destination-reliability rows by calls,
+// descending, then IMO.
+type ReliabilityQuery interface {
+	DestinationReliability(ctx context.Context, f ReliabilityFilter) ([]ReliabilityRow, error)
+}
+
+// Reliability is an item of GET /v1/destination-reliability.
+type Reliability struct {
+	IMO        string  `json:"imo"`
+	Name       *string `json:"name"`
+	Flag       *string `json:"flag"`
+	VesselType *string `json:"vessel_type"`
+	Calls      uint32  `json:"calls"`
+	Declared   uint32  `json:"declared"`
+	Matched    uint32  `json:"matched"`
+	Share      float64 `json:"share"`
+	Tier       string  `json:"tier"`
+	LastCall   string  `json:"last_call"`
+}
+
+// NewReliability presents a reliability row; vessel_type is the ship type
+// category.
+func NewReliability(r ReliabilityRow) Reliability {
+	out := Reliability{
+		IMO: FormatIMO(r.IMO), Name: optString(r.Name), Flag: optString(r.Flag), VesselType: optString(r.Category),
+		Calls: r.Calls, Declared: r.Declared, Matched: r.Matched, Share: roundTo(r.Share, 3), Tier: r.Tier,
+		LastCall: r.LastCall.UTC().Format(time.RFC3339),
+	}
+	if out.VesselType == nil && r.ShipType != 0 {
+		if c, ok := overwatch.ShipCategoryOf(r.ShipType); ok {
+			out.VesselType = &c.Name
+		}
+	}
+	return out
+}
+
+// DestinationReliability serves GET /v1/destination-reliability: vessel
+// (IMO), tier, limit (default 100, max 500, clamped by the tier). How often
+// each vessel's declared AIS destination named the port it reached, over
+// its whole history; vessels whose last call is older than the tier's
+// history are left out. A vessel asked for without a row is a 404.
+func DestinationReliability(store ReliabilityQuery, now func() time.Time) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		var f ReliabilityFilter
+		imo, byVessel, err := imoParam(c, "vessel", false)
+		if err != nil {
+			return err
+		}
+		f.IMO = imo
+		if f.Tier, err = enumParam(c, "tier", ReliabilityTiers...); err != nil {
+			return err
+		}
+		if f.Limit, err = limitParam(c, 100, 500); err != nil {
+			return err
+		}
+		f.Since = overwatch.CallerFrom(c.UserContext()).HistoryFloor(now())
+		rows, err := store.DestinationReliability(c.UserContext(), f)
+		if err != nil {
+			return err
+		}
+		if byVessel && len(rows) == 0 {
+			msg := "no destination reliability for vessel " + FormatIMO(imo)
+			if f.Tier != "" {
+				msg += " in tier " + f.Tier
+			}
+			return overwatch.Errorf(overwatch.NotFound, "%s", msg).With("parameter", "vessel")
+		}
+		out := make([]Reliability, len(rows))
+		for i, r := range rows {
+			out[i] = NewReliability(r)
+		}
+		return c.JSON(fiber.Map{"reliability": out})
+	}
+}
