@@ -21,8 +21,9 @@ services:
 	@postgres/local/up.sh
 
 ## tools: Debian packages the tests and benchmarks use, as command:package
-## (wrk: the load generator; gpsdecode: gpsd's reference AIS decoder)
-TOOLS := wrk:wrk gpsdecode:gpsd-clients
+## (wrk: the load generator; gpsdecode: gpsd's reference AIS decoder;
+## pdftotext/pdftoppm: poppler, to check the PDF reports)
+TOOLS := wrk:wrk gpsdecode:gpsd-clients pdftotext:poppler-utils
 tools:
 	@missing=""; for t in $(TOOLS); do command -v $${t%%:*} >/dev/null || missing="$$missing $${t#*:}"; done; \
 	if [ -n "$$missing" ]; then \
