@@ -9,7 +9,9 @@ import (
 )
 
 // derivedTables are the tables written with generations.
-var derivedTables = []string{"port_calls", "congestion_daily", "berth_weekly", "fleet_age_weekly", "estimates_weekly", "destination_reliability"}
+var derivedTables = []string{"port_calls", "congestion_daily", "berth_weekly", "fleet_age_weekly", "estimates_weekly", "destination_reliability",
+	"risk_events", "vessel_risk", "risk_hotspots", "risk_baselines",
+	"voyage_emissions"}
 
 // derivedBatch writes rows to a derived table in one batch; fill appends
 // them through add.

@@ -9,9 +9,14 @@ import (
 // Deps are what the jobs work on.
 type Deps struct {
 	Store Store
+	// Risk is the store of the risk jobs (the same analytics store).
+	Risk  RiskStore
 	Ports *overwatch.PortIndex
 	// PurgeRateWindows deletes expired rate-limit windows (Postgres).
 	PurgeRateWindows func(ctx context.Context) (int64, error)
+
+	// Emissions is the store of the emissions job (the same analytics store).
+	Emissions EmissionsStore
 }
 
 // All lists every job of the service, in the order a full refresh runs
@@ -22,21 +27,29 @@ type Deps struct {
 //
 //	name                     every   recomputes
 //	port_calls               10 min  whole days from 3 days before the watermark
+//	emissions                1 h     the voyages that ended from 4 days before the watermark
 //	congestion               15 min  the last 14 days
 //	berth_utilization        1 h     the last 3 ISO weeks
 //	fleet_age                1 h     the last 3 ISO weeks
 //	export_estimates         1 h     the last 3 ISO weeks
 //	destination_reliability  1 h     the whole history
+//	risk_events              30 min  whole days from 3 days before the watermark
+//	risk_scores              30 min  every vessel's score, the hotspots
+//	risk_baselines           6 h     the last 30 days
 //	derived_cleanup          6 h     deletes superseded generations
 //	rate_window_purge        5 min   deletes expired rate-limit windows
 func All(d Deps) []Job {
 	return []Job{
 		PortCalls(d.Store, d.Ports),
+		EmissionsJob(d.Emissions),
 		CongestionJob(d.Store),
 		BerthJob(d.Store),
 		FleetAgeJob(d.Store),
 		EstimatesJob(d.Store),
 		ReliabilityJob(d.Store),
+		RiskEventsJob(d.Risk, d.Ports),
+		RiskScoresJob(d.Risk),
+		RiskBaselinesJob(d.Risk),
 		CleanupJob(d.Store),
 		PurgeJob("rate_window_purge", d.PurgeRateWindows),
 	}
@@ -45,4 +58,5 @@ func All(d Deps) []Job {
 // Derivations are the jobs that derive tables from the position history,
 // in dependency order (what `overwatch jobs --once` and the refresh
 // endpoint run).
-var Derivations = []string{"port_calls", "congestion", "berth_utilization", "fleet_age", "export_estimates", "destination_reliability"}
+var Derivations = []string{"port_calls", "emissions", "congestion", "berth_utilization", "fleet_age", "export_estimates", "destination_reliability",
+	"risk_events", "risk_scores", "risk_baselines"}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -34,6 +35,40 @@ var analyticsEndpoints = []string{
 	"/v1/destination-reliability?limit=500",
 	"/v1/export?type=visits&limit=10000",
 	"/v1/export?type=estimates&limit=10000",
+	"/v1/risk/vessels?limit=500",
+	"/v1/risk/vessel/{imo}",
+	"/v1/risk/events?limit=500",
+	"/v1/risk/events?type=ais_gap&tier=high&limit=500",
+	"/v1/risk/stats",
+	"/v1/risk/sts?limit=500",
+	"/v1/risk/sts/stats",
+	"/v1/risk/loitering?limit=500",
+	"/v1/risk/identity?limit=500",
+	"/v1/risk/identity/history?vessel={imo}",
+	"/v1/risk/mismatches?port=santos&limit=500",
+	"/v1/risk/hotspots?active=false",
+	"/v1/risk/baselines",
+}
+
+// riskiestVessel is the IMO of the vessel the risk score ranks first (the
+// {imo} of the endpoints above), asked of the server.
+func riskiestVessel(ctx context.Context, base, key string) (string, error) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/v1/risk/vessels?limit=1", nil)
+	req.Header.Set("X-API-Key", key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Vessels []struct {
+			IMO string `json:"imo"`
+		} `json:"vessels"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || len(body.Vessels) == 0 {
+		return "", fmt.Errorf("/v1/risk/vessels: %d, no vessel (%v)", resp.StatusCode, err)
+	}
+	return body.Vessels[0].IMO, nil
 }
 
 // runDerive measures the derivations and the analytics endpoints on the
@@ -52,6 +87,7 @@ func runDerive(ctx context.Context, args []string, out io.Writer) error {
 	maxFull := fs.Duration("max-full", 60*time.Second, "target: all derivations from scratch")
 	maxIncr := fs.Duration("max-incremental", 5*time.Second, "target: an incremental run")
 	maxP99 := fs.Duration("max-p99", 50*time.Millisecond, "target: p99 of each endpoint")
+	sanctions := fs.String("sanctions", "../shared/data/sanctions", "directory of the OFAC legacy SDN files to import first (empty: none)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -77,6 +113,12 @@ func runDerive(ctx context.Context, args []string, out io.Writer) error {
 	if _, _, err := command("migrate"); err != nil {
 		return err
 	}
+	if *sanctions != "" {
+		if _, _, err := command("import", "sanctions", filepath.Join(*sanctions, "sanctions_ofac_sdn_2021-07_full.csv"),
+			filepath.Join(*sanctions, "sanctions_ofac_alt_2021-07_full.csv"), filepath.Join(*sanctions, "sanctions_ofac_sdn_comments_2021-07.csv")); err != nil {
+			return err
+		}
+	}
 	if err := resetDerived(ctx, *chServer, *pgServer, *database); err != nil {
 		return err
 	}
@@ -97,11 +139,20 @@ func runDerive(ctx context.Context, args []string, out io.Writer) error {
 	defer srv.stop()
 	failed := fullTook >= *maxFull || incrTook >= *maxIncr
 	fmt.Fprintf(out, "analytics endpoints, %d requests each from 8 concurrent clients, a Pro key each, on loopback:\n", *requests)
+	imo := ""
 	for _, ep := range analyticsEndpoints {
 		// A key of its own per endpoint: the account's daily quota holds.
 		key, _, err := command("keys", "create", "--email", fmt.Sprintf("bench-%d@example.com", time.Now().UnixNano()), "--plan", "pro")
 		if err != nil {
 			return err
+		}
+		if strings.Contains(ep, "{imo}") {
+			if imo == "" {
+				if imo, err = riskiestVessel(ctx, "http://"+*addr, strings.TrimSpace(key)); err != nil {
+					return err
+				}
+			}
+			ep = strings.ReplaceAll(ep, "{imo}", imo)
 		}
 		res, err := hammer(ctx, "http://"+*addr+ep, strings.TrimSpace(key), *requests, 8)
 		if err != nil {
@@ -177,7 +228,8 @@ func resetDerived(ctx context.Context, chServer, pgServer, database string) erro
 		return err
 	}
 	defer ch.Close()
-	for _, t := range []string{"derivation_days", "port_calls", "congestion_daily", "berth_weekly", "fleet_age_weekly", "estimates_weekly", "destination_reliability"} {
+	for _, t := range []string{"derivation_days", "port_calls", "congestion_daily", "berth_weekly", "fleet_age_weekly", "estimates_weekly", "destination_reliability",
+		"risk_events", "vessel_risk", "risk_hotspots", "risk_baselines", "voyage_emissions"} {
 		if err := ch.Exec(ctx, "TRUNCATE TABLE "+t); err != nil {
 			return err
 		}

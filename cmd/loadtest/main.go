@@ -18,6 +18,10 @@
 //	                  from scratch and then incrementally (`overwatch jobs
 //	                  --once`, -max-full 60s, -max-incremental 5s), then each
 //	                  analytics endpoint's latency (-max-p99 50ms)
+//	loadtest emissions  -voyages 10000 synthetic voyages in voyage_emissions:
+//	                  /v1/emissions pages at random cursors (-max-p99
+//	                  100ms), the report as JSON (-max-json 1s) and PDF
+//	                  (-max-pdf 5s), the server's peak memory (-max-rss-mb 200)
 package main
 
 import (
@@ -75,6 +79,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if len(args) > 0 && args[0] == "derive" {
 		return runDerive(ctx, args[1:], out)
+	}
+	if len(args) > 0 && args[0] == "emissions" {
+		return runEmissions(ctx, args[1:], out)
 	}
 	if len(args) > 0 && args[0] == "lookup" {
 		args = args[1:]

@@ -34,6 +34,9 @@ type config struct {
 	DemoDays           int
 	DemoVessels        int
 	LogLevel           slog.Level
+	SanctionsURL       string        // empty: no scheduled refresh
+	SanctionsRefresh   time.Duration // how often the list is re-imported
+	SanctionsList      string        // its list_source
 }
 
 // settings documents every environment variable with its default; the
@@ -60,6 +63,9 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_DEMO_DAYS", "30", "days of history the demo backfills on an empty store"},
 	{"OVERWATCH_DEMO_VESSELS", "800", "the demo fleet's size"},
 	{"OVERWATCH_LOG_LEVEL", "info", "debug, info, warn or error"},
+	{"OVERWATCH_SANCTIONS_URL", "", "base URL of the OFAC legacy SDN files (SDN.CSV, ALT.CSV, SDN_COMMENTS.CSV) the scheduler re-imports; empty: no refresh"},
+	{"OVERWATCH_SANCTIONS_REFRESH", "24h", "how often the sanctions list is re-imported from OVERWATCH_SANCTIONS_URL"},
+	{"OVERWATCH_SANCTIONS_LIST", "OFAC SDN", "the list_source the refreshed list is stored and matched under"},
 }
 
 func loadConfig(getenv func(string) string) (config, error) {
@@ -109,6 +115,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 		DataDir:            get("OVERWATCH_DATA_DIR"),
 		DemoDays:           positive("OVERWATCH_DEMO_DAYS"),
 		DemoVessels:        positive("OVERWATCH_DEMO_VESSELS"),
+		SanctionsURL:       strings.TrimSpace(getenv("OVERWATCH_SANCTIONS_URL")),
+		SanctionsRefresh:   duration("OVERWATCH_SANCTIONS_REFRESH"),
+		SanctionsList:      get("OVERWATCH_SANCTIONS_LIST"),
 	}
 	if cfg.Simulate != "auto" && cfg.Simulate != "true" && cfg.Simulate != "false" {
 		errs = append(errs, "OVERWATCH_SIMULATE must be auto, true or false")

@@ -5,19 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
 	"overwatch/clickhouse"
-	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
-	"overwatch/postgres/pgtest"
 	"overwatch/write/sim"
 )
 
@@ -36,22 +31,12 @@ func evalScale() (vessels, days int) {
 // the jobs command, against the simulation's ground truth.
 func TestPortCallsAgainstGroundTruth(t *testing.T) {
 	vessels, days := evalScale()
-	chURL, pgURL := chtest.URL(t, "portcalls_eval"), pgtest.URL(t, "portcalls_eval")
-	start := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
-	end := start.Add(time.Duration(days) * 24 * time.Hour)
-	truthPath := filepath.Join(t.TempDir(), "truth.jsonl")
-	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_SPOOL_DIR": t.TempDir(), "OVERWATCH_LOG_LEVEL": "warn"}
-	getenv := func(k string) string { return env[k] }
+	r := simulateForEval(t, "portcalls_eval", 7, vessels, days)
+	start, end, chURL := r.start, r.end, r.chURL
 	ctx := context.Background()
-	if err := run(ctx, []string{"overwatch", "simulate", "--seed", "7", "--vessels", strconv.Itoa(vessels), "--days", strconv.Itoa(days),
-		"--start", start.Format(time.RFC3339), "--truth", truthPath}, getenv, io.Discard, os.Stderr); err != nil {
-		t.Fatal(err)
-	}
 	out := &syncWriter{}
 	began := time.Now()
-	if err := run(ctx, []string{"overwatch", "jobs", "--once"}, getenv, out, os.Stderr); err != nil {
-		t.Fatal(err)
-	}
+	r.command(t, out, "jobs", "--once")
 	full := time.Since(began)
 	t.Logf("all derivations over %d days of %d vessels: %s\n%s", days, vessels, full.Round(time.Millisecond), out)
 	// A second run is incremental (the trailing window) and changes nothing.
@@ -66,9 +51,7 @@ func TestPortCallsAgainstGroundTruth(t *testing.T) {
 	}
 	began = time.Now()
 	out2 := &syncWriter{}
-	if err := run(ctx, []string{"overwatch", "jobs", "--once"}, getenv, out2, os.Stderr); err != nil {
-		t.Fatal(err)
-	}
+	r.command(t, out2, "jobs", "--once")
 	t.Logf("incremental run: %s\n%s", time.Since(began).Round(time.Millisecond), out2)
 	calls, err := ch.Calls(ctx, start.Add(-time.Hour), end.Add(time.Hour))
 	if err != nil {
@@ -78,7 +61,7 @@ func TestPortCallsAgainstGroundTruth(t *testing.T) {
 		t.Errorf("a re-run changed the calls: %d then %d", len(before), len(calls))
 	}
 
-	truth := readTruthCalls(t, truthPath)
+	truth := readTruthCalls(t, r.truthPath)
 	e := evaluateCalls(truth, calls, start.Add(6*time.Hour), end.Add(-6*time.Hour))
 	t.Logf("port calls: %d true, %d detected; precision %.3f recall %.3f; waiting: median error %.1f%% over %d calls, median wait %.1f h detected vs %.1f h true; cargo: median error %.1f%%, %.0f%% within 15%% over %d calls (totals %.0f t est. vs %.0f t true)",
 		e.truth, e.detected, e.precision, e.recall, 100*e.waitErr, e.waits, e.waitDetected, e.waitTrue, 100*e.cargoErr, 100*e.cargoWithin, e.cargos, e.cargoEst, e.cargoTrue)

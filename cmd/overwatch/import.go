@@ -13,14 +13,17 @@ import (
 
 // importCommand imports reference data: `overwatch import actuals
 // [--source S] FILE...` (official export figures, the format of
-// write.ParseActuals). Each file is parsed whole before anything is
-// written, so a bad row imports nothing of its file.
+// write.ParseActuals) and `overwatch import sanctions [--list L] [--url
+// U] FILE...` (importSanctions). Each file is parsed whole before anything
+// is written, so a bad row imports nothing of its file.
 func importCommand(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
 	if len(args) < 1 {
-		fmt.Fprint(stderr, "usage: overwatch import actuals [--source S] FILE...\n")
+		fmt.Fprint(stderr, importUsage)
 		return errUsage
 	}
 	switch args[0] {
+	case "sanctions":
+		return importSanctions(ctx, cfg, log, args[1:], stdout, stderr)
 	case "actuals":
 		fs := flag.NewFlagSet("import actuals", flag.ContinueOnError)
 		fs.SetOutput(stderr)
@@ -52,6 +55,11 @@ func importCommand(ctx context.Context, cfg config, log *slog.Logger, args []str
 		}
 		return nil
 	}
-	fmt.Fprintf(stderr, "overwatch import: unknown kind %q (want actuals)\n", args[0])
+	fmt.Fprintf(stderr, "overwatch import: unknown kind %q (want actuals or sanctions)\n%s", args[0], importUsage)
 	return errUsage
 }
+
+const importUsage = `usage: overwatch import actuals [--source S] FILE...
+       overwatch import sanctions [--list L] SDN.CSV ALT.CSV SDN_COMMENTS.CSV
+       overwatch import sanctions [--list L] --url BASE_URL
+`

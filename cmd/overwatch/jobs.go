@@ -19,14 +19,19 @@ import (
 
 // newScheduler wires every job of jobs.All to the stores: ClickHouse
 // derives, Postgres keeps the jobs' state and their distributed lock.
-func newScheduler(ch *clickhouse.DB, pg *postgres.DB, log *slog.Logger) (*jobs.Scheduler, error) {
+func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logger) (*jobs.Scheduler, error) {
 	all := jobs.All(jobs.Deps{
 		Store: ch,
+		Risk:  ch,
 		Ports: overwatch.NewPortIndex(overwatch.Ports()),
 		PurgeRateWindows: func(ctx context.Context) (int64, error) {
 			return pg.PurgeRateWindows(ctx, time.Now().Add(-time.Hour))
 		},
+		Emissions: ch,
 	})
+	if cfg.SanctionsURL != "" {
+		all = append(all, sanctionsRefreshJob(ch, cfg.SanctionsURL, cfg.SanctionsList, cfg.SanctionsRefresh))
+	}
 	return jobs.NewScheduler(all, pg, pg, log)
 }
 
@@ -90,7 +95,7 @@ func jobsCommand(ctx context.Context, cfg config, log *slog.Logger, args []strin
 	}
 	defer ch.Close()
 	defer pg.Close()
-	sc, err := newScheduler(ch, pg, log)
+	sc, err := newScheduler(cfg, ch, pg, log)
 	if err != nil {
 		return err
 	}

@@ -53,6 +53,24 @@ func routes(app *fiber.App, d *deps) {
 	v1.Get("/fleet-age/history", keyed(read.FleetAgeHistory(d.ch, d.now))...)
 	v1.Get("/destination-reliability", keyed(read.DestinationReliability(d.ch, d.now))...)
 
+	// Risk intelligence, from the risk tables the risk job writes.
+	v1.Get("/risk/vessels", keyed(read.RiskVessels(d.ch))...)
+	v1.Get("/risk/vessel/:imo", keyed(read.RiskVesselHandler(d.ch, d.now))...)
+	v1.Get("/risk/events", keyed(read.RiskEvents(d.ch, d.now))...)
+	v1.Get("/risk/stats", keyed(read.RiskStatsHandler(d.ch, d.now))...)
+	v1.Get("/risk/sts", keyed(read.RiskSTS(d.ch, d.now))...)
+	v1.Get("/risk/sts/stats", keyed(read.RiskSTSStats(d.ch, d.now))...)
+	v1.Get("/risk/loitering", keyed(read.RiskLoitering(d.ch, d.now))...)
+	v1.Get("/risk/identity", keyed(read.RiskIdentity(d.ch, d.now))...)
+	v1.Get("/risk/identity/history", keyed(read.IdentityHistory(d.ch))...)
+	v1.Get("/risk/mismatches", keyed(read.RiskMismatches(d.ch, d.now))...)
+	v1.Get("/risk/hotspots", keyed(read.RiskHotspots(d.ch, d.now))...)
+	v1.Get("/risk/baselines", keyed(read.RiskBaselines(d.ch))...)
+
+	// Emissions, from the voyages the emissions job writes.
+	v1.Get("/emissions", keyed(read.Emissions(d.ch, d.now))...)
+	v1.Get("/emissions/report", keyed(read.EmissionsReport(d.ch, d.now))...)
+
 	// Data export (CSV; Starter and above).
 	v1.Get("/export", keyed(read.Export(d.ch, d.now))...)
 

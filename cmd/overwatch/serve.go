@@ -55,7 +55,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 	metrics := newMetrics()
 	// The scheduler: started by `run` (serve leaves the schedules to a
 	// `jobs` process) and used by the refresh endpoint either way.
-	sc, err := newScheduler(ch, pg, log)
+	sc, err := newScheduler(cfg, ch, pg, log)
 	if err != nil {
 		return err
 	}

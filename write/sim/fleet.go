@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 	"strings"
 
 	"overwatch"
@@ -71,6 +72,12 @@ func (v *Vessel) BallastDraft() float64 { return round1(v.DesignDraftM * v.class
 
 //go:embed sanctioned.json
 var sanctionedJSON []byte
+
+// listedIMOs are the IMO numbers on the whole sanctions list the
+// simulator's sanctioned vessels come from, one per line.
+//
+//go:embed listed_imos.txt
+var listedIMOs string
 
 type sanctionedVessel struct {
 	IMO     uint32 `json:"imo"`
@@ -193,7 +200,28 @@ func NewFleet(seed uint64, n, sanctioned, darkFleet int) ([]*Vessel, error) {
 	for i, v := range fleet {
 		v.Index = i
 	}
+	avoidListedIMOs(seed, fleet, usedIMO)
 	return fleet, nil
+}
+
+// avoidListedIMOs gives a vessel that is not one of the sanctioned ones,
+// but drew an IMO number on the sanctions list, another number, from a
+// generator of its own: the rest of the fleet, and its order, stay as the
+// seed made them (the simulations of earlier seeds do not change), while
+// only the sanctioned vessels match the list by IMO.
+func avoidListedIMOs(seed uint64, fleet []*Vessel, used map[uint32]bool) {
+	listed := map[uint32]bool{}
+	for _, line := range strings.Split(listedIMOs, "\n") {
+		if n, err := strconv.ParseUint(strings.TrimSpace(line), 10, 32); err == nil {
+			listed[uint32(n)], used[uint32(n)] = true, true
+		}
+	}
+	r := rand.New(rand.NewPCG(seed, 0x11573d))
+	for _, v := range fleet {
+		if v.Sanctioned == "" && listed[v.IMO] {
+			v.IMO = newIMO(r, v.BuildYear, used)
+		}
+	}
 }
 
 func pickFlag(r *rand.Rand) string {

@@ -1,0 +1,54 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"overwatch/jobs"
+)
+
+// HourlyTracks streams each vessel's first position of every hour in
+// [from, to], vessel after vessel, in time order: what the baselines'
+// vessel-days read (jobs.AddVesselDays takes one position an hour), at a
+// fraction of the rows of Tracks. Only TS, Lat and Lon are set.
+func (db *DB) HourlyTracks(ctx context.Context, from, to time.Time, fn func(imo uint32, track []jobs.TrackPoint) error) error {
+	rows, err := db.conn.Query(ctx, `
+SELECT imo, min(ts) AS first, argMin(lat, ts), argMin(lon, ts)
+  FROM positions
+ WHERE ts >= ? AND ts <= ? AND imo != 0
+ GROUP BY imo, toStartOfHour(ts)
+ ORDER BY imo, first`, from.UTC(), to.UTC())
+	if err != nil {
+		return fmt.Errorf("clickhouse: hourly tracks: %w", err)
+	}
+	defer rows.Close()
+	var (
+		cur   uint32
+		track []jobs.TrackPoint
+	)
+	for rows.Next() {
+		var (
+			imo uint32
+			p   jobs.TrackPoint
+		)
+		if err := rows.Scan(&imo, &p.TS, &p.Lat, &p.Lon); err != nil {
+			return fmt.Errorf("clickhouse: hourly tracks: %w", err)
+		}
+		if imo != cur && len(track) > 0 {
+			if err := fn(cur, track); err != nil {
+				return err
+			}
+			track = track[:0]
+		}
+		cur, p.TS = imo, p.TS.UTC()
+		track = append(track, p)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("clickhouse: hourly tracks: %w", err)
+	}
+	if len(track) > 0 {
+		return fn(cur, track)
+	}
+	return nil
+}

@@ -1,0 +1,334 @@
+package clickhouse_test
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"overwatch/clickhouse"
+	"overwatch/clickhouse/chtest"
+	"overwatch/jobs"
+	"overwatch/read"
+)
+
+// The risk tests share one database; each works on its own days (its own
+// year) and vessels. The single-window tables (vessel_risk, hotspots,
+// baselines) are replaced whole by each write, so each test checks what it
+// wrote last.
+
+func openRiskDB(t *testing.T) *clickhouse.DB {
+	t.Helper()
+	db, err := clickhouse.Open(chtest.URL(t, "risk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+var riskGen = uint64(time.Now().UnixNano())
+
+// nextGen is a generation newer than every other of the test binary.
+func nextGen() uint64 {
+	riskGen++
+	return riskGen
+}
+
+func tp(t time.Time) *time.Time { return &t }
+
+var riskIdentity = map[uint32]jobs.VesselProfile{
+	9300001: {IMO: 9300001, Name: "DARK ONE", Flag: "PA", ShipType: 80},
+	9300002: {IMO: 9300002, Name: "DARK TWO", Flag: "LR", ShipType: 71},
+	9300003: {IMO: 9300003, Name: "LOITERER", Flag: "KM", ShipType: 0},
+}
+
+func eventIMOs(rows []read.RiskEventRow) []uint32 {
+	out := make([]uint32, len(rows))
+	for i, r := range rows {
+		out[i] = r.Vessel.IMO
+	}
+	return out
+}
+
+func TestRiskEventGenerations(t *testing.T) {
+	db := openRiskDB(t)
+	ctx := context.Background()
+	d1 := time.Date(2031, 5, 1, 0, 0, 0, 0, time.UTC)
+	d2 := d1.AddDate(0, 0, 1)
+	before := d1.AddDate(0, 0, -1)
+	gap := func(imo uint32, start time.Time, hours float64) jobs.RiskEvent {
+		e := jobs.RiskEvent{Type: jobs.EventGap, IMO: imo, Start: start, Lat: 10, Lon: 20, EndLat: 11, EndLon: 21, Severity: jobs.TierLow,
+			Detail: map[string]any{"hours": hours, "implied_speed_kn": math.NaN(), "start_position": map[string]any{"lat": 10.0, "lon": 20.0}}}
+		if hours > 0 {
+			e.End = tp(start.Add(time.Duration(hours * float64(time.Hour))))
+		}
+		return e
+	}
+	first := []jobs.RiskEvent{
+		gap(9300001, d1.Add(2*time.Hour), 13),
+		gap(9300002, d2.Add(3*time.Hour), 0), // open
+		gap(9300003, before.Add(time.Hour), 20),
+	}
+	if err := db.WriteRiskEvents(ctx, nextGen(), []time.Time{d1, d2.Add(5 * time.Hour)}, first, riskIdentity, d2.Add(5*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	all := read.RiskEventFilter{IMO: 0, Limit: 100, Since: before}
+	rows, err := db.RiskEventRows(ctx, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := eventIMOs(rows); !equalIMOs(got, []uint32{9300002, 9300001}) {
+		t.Fatalf("first run: %v (the event before the window must not be written)", got)
+	}
+	if r := rows[1]; r.End == nil || !r.End.Equal(d1.Add(15*time.Hour)) || r.Detail != `{"hours":13,"implied_speed_kn":null,"start_position":{"lat":10,"lon":20}}` ||
+		r.Vessel.Name != "DARK ONE" || r.Vessel.Flag != "PA" || r.Vessel.ShipType != 80 || r.Vessel.Category != "tanker" || r.Other.IMO != 0 {
+		t.Errorf("closed gap: %+v", r)
+	}
+	if r := rows[0]; r.End != nil || r.Vessel.Category != "cargo" {
+		t.Errorf("open gap: %+v", r)
+	}
+
+	// The job's readers.
+	open, err := db.OpenRiskEvents(ctx, d2.Add(24*time.Hour))
+	if err != nil || len(open) != 1 || open[0].IMO != 9300002 || open[0].End != nil || !open[0].Start.Equal(d2.Add(3*time.Hour)) {
+		t.Fatalf("open events: %+v %v", open, err)
+	}
+	if open, _ := db.OpenRiskEvents(ctx, d2.Add(3*time.Hour)); len(open) != 0 {
+		t.Errorf("open before its start: %+v", open)
+	}
+	over, err := db.RiskEvents(ctx, d1.Add(14*time.Hour), d2)
+	if err != nil || len(over) != 1 || over[0].IMO != 9300001 || over[0].Detail["hours"] != 13.0 || over[0].Detail["implied_speed_kn"] != nil {
+		t.Fatalf("overlapping [14h, d2): %+v %v", over, err)
+	}
+	if pos, ok := over[0].Detail["start_position"].(map[string]any); !ok || pos["lat"] != 10.0 {
+		t.Errorf("detail round trip: %+v", over[0].Detail)
+	}
+	if over, _ := db.RiskEvents(ctx, d1.Add(16*time.Hour), d2.Add(time.Hour)); len(over) != 0 {
+		t.Errorf("nothing overlaps: %+v", over)
+	}
+	if over, _ := db.RiskEvents(ctx, d2.Add(10*time.Hour), d2.Add(11*time.Hour)); len(over) != 1 || over[0].IMO != 9300002 {
+		t.Errorf("the open gap overlaps everything after its start: %+v", over)
+	}
+
+	// A re-run over d2 and d3 closes the open gap (stored under the day it
+	// ends) and finds nothing else: d1 is untouched, d2 replaced whole;
+	// an event that ended on d1 is not written.
+	d3 := d2.AddDate(0, 0, 1)
+	second := []jobs.RiskEvent{gap(9300002, d2.Add(3*time.Hour), 30), gap(9300001, d1.Add(7*time.Hour), 10)}
+	if err := db.WriteRiskEvents(ctx, nextGen(), []time.Time{d2, d3}, second, riskIdentity, d3.Add(12*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	rows, err = db.RiskEventRows(ctx, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := eventIMOs(rows); !equalIMOs(got, []uint32{9300002, 9300001}) || rows[0].End == nil || !rows[1].Start.Equal(d1.Add(2*time.Hour)) {
+		t.Fatalf("second run: %+v", rows)
+	}
+	if open, _ := db.OpenRiskEvents(ctx, d2.Add(24*time.Hour)); len(open) != 0 {
+		t.Errorf("closed: %+v", open)
+	}
+	// A run that finds nothing on d1 empties it.
+	if err := db.WriteRiskEvents(ctx, nextGen(), []time.Time{d1}, nil, nil, d3); err != nil {
+		t.Fatal(err)
+	}
+	if rows, _ := db.RiskEventRows(ctx, all); len(rows) != 1 || rows[0].Vessel.IMO != 9300002 {
+		t.Errorf("d1 emptied: %+v", rows)
+	}
+}
+
+func TestRiskEventFilters(t *testing.T) {
+	db := openRiskDB(t)
+	ctx := context.Background()
+	day := time.Date(2032, 7, 1, 0, 0, 0, 0, time.UTC)
+	h := func(hours int) time.Time { return day.Add(time.Duration(hours) * time.Hour) }
+	events := []jobs.RiskEvent{
+		{Type: jobs.EventSTS, Subtype: "proximity", IMO: 9300001, Other: 9300002, Start: h(1), End: tp(h(5)), Severity: jobs.TierHigh,
+			Detail: map[string]any{"confidence": "high", "tonnes": 12000.4, "hours": 4.0}},
+		{Type: jobs.EventSTS, Subtype: "path_intersection", IMO: 9300003, Other: 9300001, Start: h(30), Severity: jobs.TierMedium,
+			Detail: map[string]any{"confidence": "low", "tonnes": 500.0}},
+		{Type: jobs.EventLoitering, Subtype: "slow_roll", IMO: 9300003, Start: h(2), End: tp(h(9)), Severity: jobs.TierLow,
+			Detail: map[string]any{"context": "known_transfer_area", "area": "Gulf of Laconia"}},
+		{Type: jobs.EventMismatch, Subtype: "zero_change", IMO: 9300002, Start: h(3), End: tp(h(3)), Port: "santos", Severity: jobs.TierMedium,
+			Detail: map[string]any{"reported_from": 9.1, "reported_to": 9.1}},
+		{Type: jobs.EventIdentity, Subtype: "flag", IMO: 9300002, Start: h(50), End: tp(h(50)), Severity: jobs.TierCritical,
+			Detail: map[string]any{"field": "flag", "old": "PA", "new": "KM"}},
+	}
+	if err := db.WriteRiskEvents(ctx, nextGen(), []time.Time{day, day.AddDate(0, 0, 1), day.AddDate(0, 0, 2)}, events, riskIdentity, h(60)); err != nil {
+		t.Fatal(err)
+	}
+	since := day.Add(-time.Hour)
+	for name, c := range map[string]struct {
+		f    read.RiskEventFilter
+		want []uint32
+	}{
+		"sts either vessel":           {read.RiskEventFilter{Types: []string{read.EventSTS}, IMO: 9300001, EitherVessel: true}, []uint32{9300003, 9300001}},
+		"sts own vessel only":         {read.RiskEventFilter{Types: []string{read.EventSTS}, IMO: 9300001}, []uint32{9300001}},
+		"sts other side":              {read.RiskEventFilter{Types: []string{read.EventSTS}, IMO: 9300002, EitherVessel: true}, []uint32{9300001}},
+		"sts confidence":              {read.RiskEventFilter{Types: []string{read.EventSTS}, Confidence: "low"}, []uint32{9300003}},
+		"sts method":                  {read.RiskEventFilter{Types: []string{read.EventSTS}, Subtype: "proximity"}, []uint32{9300001}},
+		"loitering context":           {read.RiskEventFilter{Types: []string{read.EventLoitering}, Context: "known_transfer_area"}, []uint32{9300003}},
+		"loitering offshore":          {read.RiskEventFilter{Types: []string{read.EventLoitering}, Context: "offshore"}, []uint32{}},
+		"mismatch port":               {read.RiskEventFilter{Types: []string{read.EventMismatch}, Port: "santos"}, []uint32{9300002}},
+		"mismatch other port":         {read.RiskEventFilter{Types: []string{read.EventMismatch}, Port: "busan"}, []uint32{}},
+		"severity":                    {read.RiskEventFilter{Severity: jobs.TierMedium}, []uint32{9300003, 9300002}},
+		"ongoing":                     {read.RiskEventFilter{OngoingOnly: true}, []uint32{9300003}},
+		"every type, newest":          {read.RiskEventFilter{}, []uint32{9300002, 9300003, 9300002, 9300003, 9300001}},
+		"limit":                       {read.RiskEventFilter{Limit: 2}, []uint32{9300002, 9300003}},
+		"history floor keeps ongoing": {read.RiskEventFilter{Since: h(40), Limit: 100}, []uint32{9300002, 9300003}},
+		"identity field":              {read.RiskEventFilter{Types: []string{read.EventIdentity}, Subtype: "flag"}, []uint32{9300002}},
+	} {
+		if c.f.Limit == 0 {
+			c.f.Limit = 100
+		}
+		if c.f.Since.IsZero() {
+			c.f.Since = since
+		}
+		rows, err := db.RiskEventRows(ctx, c.f)
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		got := []uint32{}
+		for _, r := range rows {
+			if !r.Start.Before(since) {
+				got = append(got, r.Vessel.IMO)
+			}
+		}
+		if !equalIMOs(got, c.want) {
+			t.Errorf("%s: %v, want %v", name, got, c.want)
+		}
+	}
+	rows, _ := db.RiskEventRows(ctx, read.RiskEventFilter{Types: []string{read.EventSTS}, IMO: 9300001, EitherVessel: true, Limit: 1, Since: since})
+	if r := rows[0]; r.Other.IMO != 9300001 || r.Other.Name != "DARK ONE" || r.Other.Category != "tanker" || r.Vessel.Name != "LOITERER" ||
+		r.Vessel.Flag != "KM" || r.Vessel.Category != "" {
+		t.Errorf("both identities: %+v", r)
+	}
+
+	sts, err := db.STSStats(ctx, since)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sts.Total < 2 || sts.ByConfidence["high"] < 1 || sts.ByConfidence["low"] < 1 || sts.Tonnes < 12500 || sts.Active < 1 {
+		t.Errorf("sts stats: %+v", sts)
+	}
+	stats, err := db.RiskStats(ctx, h(31), since)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.NewEvents24h != 1 || stats.ByTier["medium"] < 2 || stats.ByTier["critical"] < 1 {
+		t.Errorf("risk stats: %+v", stats)
+	}
+}
+
+func TestVesselRiskHotspotsBaselines(t *testing.T) {
+	db := openRiskDB(t)
+	ctx := context.Background()
+	now := time.Date(2033, 1, 2, 3, 4, 5, 0, time.UTC)
+	factors := []jobs.RiskFactor{
+		{Name: "ais_gaps", Weight: 0.1, Value: 3, Contribution: 10, Reason: "3 AIS gaps of 12 h or more"},
+		{Name: "sanctions", Weight: 0.3, Value: 0, Contribution: 0, Reason: "no sanctions-list match"},
+	}
+	if err := db.WriteVesselRisk(ctx, nextGen(), []jobs.VesselRisk{
+		{IMO: 9300009, Name: "OLD", Tier: jobs.TierLow, ComputedAt: now},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.WriteVesselRisk(ctx, nextGen(), []jobs.VesselRisk{
+		{IMO: 9300001, Name: "DARK ONE", Flag: "PA", ShipType: 80, Category: "tanker", Score: 81.26, Tier: jobs.TierCritical, Factors: factors, ComputedAt: now},
+		{IMO: 9300002, Name: "DARK TWO", Flag: "LR", ShipType: 71, Category: "cargo", Score: 40, Tier: jobs.TierMedium, ComputedAt: now},
+		{IMO: 9300003, Score: math.NaN(), Tier: jobs.TierLow, ComputedAt: now},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct {
+		f    read.VesselRiskFilter
+		want []uint32
+	}{
+		"all, by score": {read.VesselRiskFilter{}, []uint32{9300001, 9300002, 9300003}},
+		"tier":          {read.VesselRiskFilter{Tier: jobs.TierMedium}, []uint32{9300002}},
+		"category":      {read.VesselRiskFilter{Category: "tanker"}, []uint32{9300001}},
+		"flag":          {read.VesselRiskFilter{Flag: "LR"}, []uint32{9300002}},
+		"imo":           {read.VesselRiskFilter{IMO: 9300003}, []uint32{9300003}},
+		"replaced":      {read.VesselRiskFilter{IMO: 9300009}, []uint32{}},
+		"limit":         {read.VesselRiskFilter{Limit: 1}, []uint32{9300001}},
+	} {
+		if c.f.Limit == 0 {
+			c.f.Limit = 100
+		}
+		rows, err := db.VesselRisks(ctx, c.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := []uint32{}
+		for _, r := range rows {
+			got = append(got, r.IMO)
+		}
+		if !equalIMOs(got, c.want) {
+			t.Errorf("%s: %v, want %v", name, got, c.want)
+		}
+	}
+	rows, _ := db.VesselRisks(ctx, read.VesselRiskFilter{IMO: 9300001, Limit: 1})
+	if r := rows[0]; r.Score != 81.26 || len(r.Factors) != 2 || r.Factors[0] != (read.RiskFactor{Name: "ais_gaps", Weight: 0.1, Value: 3, Contribution: 10, Reason: "3 AIS gaps of 12 h or more"}) ||
+		!r.ComputedAt.Equal(now) || r.Category != "tanker" {
+		t.Errorf("vessel risk: %+v", r)
+	}
+
+	if err := db.WriteHotspots(ctx, nextGen(), []jobs.Hotspot{
+		{ID: "1.0:36:22", Lat: 36.5, Lon: 22.5, CellDeg: 1, Events: 7, Vessels: 3, ByType: map[string]int{"sts_transfer": 4, "loitering": 3},
+			FirstEvent: now.Add(-96 * time.Hour), LastEvent: now.Add(-time.Hour), Active: true, Severity: jobs.TierHigh},
+		{ID: "1.0:5:1", Lat: 5.5, Lon: 1.5, CellDeg: 1, Events: 9, Vessels: 2, FirstEvent: now.Add(-400 * time.Hour), LastEvent: now.Add(-300 * time.Hour)},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	spots, err := db.RiskHotspots(ctx, read.HotspotFilter{ActiveOnly: true, Limit: 10})
+	if err != nil || len(spots) != 1 || spots[0].ID != "1.0:36:22" || spots[0].ByType["sts_transfer"] != 4 || !spots[0].Active || spots[0].Vessels != 3 {
+		t.Fatalf("active hotspots: %+v %v", spots, err)
+	}
+	if spots, _ := db.RiskHotspots(ctx, read.HotspotFilter{Limit: 10}); len(spots) != 2 || spots[0].ID != "1.0:5:1" || len(spots[0].ByType) != 0 {
+		t.Errorf("all hotspots, most events first: %+v", spots)
+	}
+	if spots, _ := db.RiskHotspots(ctx, read.HotspotFilter{Since: now.Add(-200 * time.Hour), Limit: 10}); len(spots) != 1 {
+		t.Errorf("history floor: %+v", spots)
+	}
+
+	if err := db.WriteBaselines(ctx, nextGen(), []jobs.Baseline{
+		{Area: "open_ocean", Category: "tanker", VesselDays: 300, GapsPerVesselDay: 0.02, LoiterHoursPerDay: 0.5, TransfersPerDay: 0.01, From: now.AddDate(0, 0, -30), To: now},
+		{Area: "europe", Category: "cargo", VesselDays: 120, From: now.AddDate(0, 0, -30), To: now},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	base, err := db.RiskBaselines(ctx)
+	if err != nil || len(base) != 2 || base[0].Area != "europe" || base[1].GapsPerVesselDay != 0.02 || !base[1].To.Equal(now) {
+		t.Fatalf("baselines: %+v %v", base, err)
+	}
+	stats, err := db.RiskStats(ctx, now, now.AddDate(0, 0, -30))
+	if err != nil || stats.CriticalVessels != 1 || stats.ActiveHotspots != 1 {
+		t.Errorf("stats of the single-window tables: %+v %v", stats, err)
+	}
+}
+
+func TestIdentityTimeline(t *testing.T) {
+	db := openRiskDB(t)
+	ctx := context.Background()
+	t0 := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	cols := []string{"imo", "valid_from", "mmsi", "name", "call_sign", "flag", "ship_type", "source"}
+	row := func(days int, mmsi uint32, name, flag, source string) []any {
+		return []any{uint32(9300077), t0.AddDate(0, 0, days), mmsi, name, "CALL", flag, uint8(80), source}
+	}
+	if err := db.InsertRowsForTest(ctx, "vessel_identity", cols,
+		row(10, 538000001, "NEW NAME", "MH", "aishub"), row(0, 538000001, "OLD NAME", "MH", "aishub"),
+		row(0, 538000001, "OLD NAME", "MH", "spire"), row(20, 620000001, "NEW NAME", "KM", "aishub")); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.IdentityTimeline(ctx, 9300077)
+	if err != nil || len(rows) != 3 || rows[0].Name != "OLD NAME" || rows[1].Name != "NEW NAME" || rows[2].MMSI != 620000001 || !rows[2].ValidFrom.Equal(t0.AddDate(0, 0, 20)) {
+		t.Fatalf("timeline: %+v %v", rows, err)
+	}
+	if rows, err := db.IdentityTimeline(ctx, 9300078); err != nil || len(rows) != 0 {
+		t.Errorf("unknown vessel: %+v %v", rows, err)
+	}
+}

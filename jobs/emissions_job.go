@@ -1,0 +1,107 @@
+package jobs
+
+import (
+	"context"
+	"time"
+
+	"overwatch"
+)
+
+// EmissionsTrailingDays is how far before its watermark each run of the
+// emissions job recomputes the voyages: more than the port-call
+// derivation's TrailingDays, so that every call it re-detected is seen.
+const EmissionsTrailingDays = TrailingDays + 1
+
+// EmissionsStore is what the emissions job needs of the analytics store:
+// the data span, the current port calls, the tracks between them, the
+// registry, and the voyage_emissions table to write.
+type EmissionsStore interface {
+	DataSpan(ctx context.Context) (first, last time.Time, err error)
+	Calls(ctx context.Context, from, to time.Time) ([]PortCall, error)
+	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo uint32, track []TrackPoint) error) error
+	VesselProfiles(ctx context.Context) (map[uint32]VesselProfile, error)
+	// WriteVoyageEmissions writes the voyages that ended on the days as
+	// generation gen, each under the day of its arrival.
+	WriteVoyageEmissions(ctx context.Context, gen uint64, days []time.Time, rows []VoyageRecord) error
+}
+
+// EmissionsJob derives voyage_emissions every hour: the voyages that ended
+// (arrived) on the days from EmissionsTrailingDays before the watermark to
+// the end of the data; the whole history on the first run.
+func EmissionsJob(store EmissionsStore) Job {
+	return Job{Name: "emissions", Every: time.Hour, Run: func(ctx context.Context, prev State) (Result, error) {
+		first, last, err := store.DataSpan(ctx)
+		if err != nil || last.IsZero() {
+			return Result{}, err
+		}
+		start := first.Truncate(day)
+		if !prev.Watermark.IsZero() {
+			start = maxTime(start, prev.Watermark.Truncate(day).Add(-EmissionsTrailingDays*day))
+		}
+		res, err := DeriveEmissions(ctx, store, start, last)
+		res.Watermark = last
+		return res, err
+	}}
+}
+
+// DeriveEmissions recomputes the voyages that arrived on the days from
+// start (a day boundary) to the one holding last, with their emissions
+// (overwatch.ComputeVoyage), and writes them as a new generation.
+func DeriveEmissions(ctx context.Context, store EmissionsStore, start, last time.Time) (Result, error) {
+	days := Days(start, last)
+	end := days[len(days)-1].Add(day)
+	calls, err := store.Calls(ctx, start.Add(-MaxVoyage), end)
+	if err != nil {
+		return Result{}, err
+	}
+	profiles, err := store.VesselProfiles(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	byIMO := map[uint32][]PortCall{}
+	var imos []uint32
+	for _, c := range calls {
+		if _, ok := byIMO[c.IMO]; !ok {
+			imos = append(imos, c.IMO)
+		}
+		byIMO[c.IMO] = append(byIMO[c.IMO], c)
+	}
+	// The tracks are read from the earliest departure of a leg that
+	// arrives in the window.
+	from := start
+	for imo, cs := range byIMO {
+		for _, v := range BuildVoyages(imo, cs, nil, VesselProfile{}) {
+			if !v.Input.Arrival.Before(start) {
+				from = minTime(from, v.Input.Departure)
+			}
+		}
+	}
+	var rows []VoyageRecord
+	build := func(imo uint32, track []TrackPoint) {
+		for _, v := range BuildVoyages(imo, byIMO[imo], track, profiles[imo]) {
+			if v.Input.Arrival.Before(start) || !v.Input.Arrival.Before(end) {
+				continue
+			}
+			rows = append(rows, VoyageRecord{ID: v.ID, Input: v.Input, Result: overwatch.ComputeVoyage(v.Input)})
+		}
+		delete(byIMO, imo)
+	}
+	if len(imos) > 0 {
+		err = store.Tracks(ctx, from, end, TrackFilter{Only: imos}, func(imo uint32, track []TrackPoint) error {
+			build(imo, track)
+			return ctx.Err()
+		})
+		if err != nil {
+			return Result{}, err
+		}
+	}
+	for _, imo := range imos {
+		if _, left := byIMO[imo]; left {
+			build(imo, nil) // no positions in the window: sea-lane distances only
+		}
+	}
+	if err := store.WriteVoyageEmissions(ctx, Generation(), days, rows); err != nil {
+		return Result{}, err
+	}
+	return Result{From: days[0], To: end, Rows: len(rows)}, nil
+}

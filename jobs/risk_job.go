@@ -1,0 +1,295 @@
+package jobs
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"overwatch"
+)
+
+// RiskStore is what the risk jobs need of the analytics store: the
+// position history, the registry, the port calls, the identity history,
+// the sanctions lists and the destination reliabilities to read; the risk
+// tables (clickhouse/migrations/006_risk.sql) to read and write.
+type RiskStore interface {
+	DataSpan(ctx context.Context) (first, last time.Time, err error)
+	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo uint32, track []TrackPoint) error) error
+	// HourlyTracks is Tracks of every vessel with only the first position
+	// of each hour (TS, Lat and Lon).
+	HourlyTracks(ctx context.Context, from, to time.Time, fn func(imo uint32, track []TrackPoint) error) error
+	VesselProfiles(ctx context.Context) (map[uint32]VesselProfile, error)
+	Calls(ctx context.Context, from, to time.Time) ([]PortCall, error)
+	// IdentityHistory is the identity timeline of the vessels (all when
+	// none are given), vessel after vessel, oldest row first.
+	IdentityHistory(ctx context.Context, imos ...uint32) ([]IdentityRow, error)
+	// SanctionsEntries are the vessels of the newest import of every list.
+	SanctionsEntries(ctx context.Context) ([]SanctionsEntry, error)
+	// Reliabilities are the current destination reliabilities.
+	Reliabilities(ctx context.Context) ([]Reliability, error)
+
+	// RiskEvents are the current events overlapping [from, to).
+	RiskEvents(ctx context.Context, from, to time.Time) ([]RiskEvent, error)
+	// RiskEventsOfType are the current events of a type.
+	RiskEventsOfType(ctx context.Context, typ string) ([]RiskEvent, error)
+	WriteRiskEvents(ctx context.Context, gen uint64, days []time.Time, events []RiskEvent, identity map[uint32]VesselProfile, dataEnd time.Time) error
+	WriteVesselRisk(ctx context.Context, gen uint64, rows []VesselRisk) error
+	WriteHotspots(ctx context.Context, gen uint64, rows []Hotspot) error
+	WriteBaselines(ctx context.Context, gen uint64, rows []Baseline) error
+}
+
+// RiskLookback is how much of the track before a run's first day the
+// risk detectors read: the GapDenseWindow a gap's reception is judged
+// over, and a day more for the stops and encounters under way at the
+// window's start.
+const RiskLookback = GapDenseWindow + day
+
+// RiskMaxReread is how far before a run's first day the vessels of ongoing
+// events, and of calls under way at that day, are read from at most.
+// RiskCallsBack is how far before the tracks the calls are read (the
+// mismatch detector compares a call with the one before it).
+const (
+	RiskMaxReread = 30 * day
+	RiskCallsBack = 30 * day
+)
+
+// SanctionsDay is the day the sanctions_match events are stored under
+// (1970-01-01): they are not tied to the position history, so every run
+// of the risk_events job rewrites them whole, from the lists as they are.
+var SanctionsDay = time.Unix(0, 0).UTC()
+
+// EventDay is the day an event is stored under: the day it ended, the
+// day of dataEnd while it goes on, SanctionsDay for a sanctions match.
+func EventDay(e *RiskEvent, dataEnd time.Time) time.Time {
+	switch {
+	case e.Type == EventSanctions:
+		return SanctionsDay
+	case e.End != nil:
+		return e.End.UTC().Truncate(day)
+	}
+	return dataEnd.UTC().Truncate(day)
+}
+
+// RiskEventsJob derives the risk_events table: AIS gaps, loitering and
+// spoofing per track, ship-to-ship transfers across tracks, draught
+// mismatches against the port calls, identity changes from the identity
+// history, and the sanctions matches. Each event is stored under its
+// EventDay. A run recomputes whole days, from TrailingDays before the
+// watermark to the end of the data: the events that ended in them or go
+// on. The first run covers the whole history. It runs after port_calls,
+// whose calls the mismatch detector compares draughts with.
+func RiskEventsJob(store RiskStore, ports *overwatch.PortIndex) Job {
+	return Job{Name: "risk_events", Every: 30 * time.Minute, Run: func(ctx context.Context, prev State) (Result, error) {
+		first, last, err := store.DataSpan(ctx)
+		if err != nil || last.IsZero() {
+			return Result{}, err
+		}
+		start := first.UTC().Truncate(day)
+		if !prev.Watermark.IsZero() {
+			start = maxTime(start, prev.Watermark.UTC().Truncate(day).Add(-TrailingDays*day))
+		}
+		res, err := DeriveRiskEvents(ctx, store, ports, start, last)
+		res.Watermark = last
+		return res, err
+	}}
+}
+
+// DeriveRiskEvents runs every detector over the days from start (a day
+// boundary) to the end of the data at last and writes the events that
+// ended in them or go on, with the sanctions matches, as a new
+// generation. The tracks are read from RiskLookback before start; those
+// of the vessels of events under way at start (riskRereads), and of calls
+// under way at start, from the event's start or the call's arrival (at most
+// RiskMaxReread before start), so that those are detected whole.
+func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *overwatch.PortIndex, start, last time.Time) (Result, error) {
+	profiles, err := store.VesselProfiles(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	reread, err := riskRereads(ctx, store, start)
+	if err != nil {
+		return Result{}, err
+	}
+	from := start.Add(-RiskLookback)
+	imos := make([]uint32, 0, len(reread))
+	for imo, t := range reread {
+		imos = append(imos, imo)
+		from = minTime(from, t.Add(-RiskLookback))
+	}
+	calls, err := store.Calls(ctx, from.Add(-RiskCallsBack), last.Add(day))
+	if err != nil {
+		return Result{}, err
+	}
+	callsOf := map[uint32][]PortCall{}
+	for _, c := range calls {
+		callsOf[c.IMO] = append(callsOf[c.IMO], c)
+	}
+	var (
+		events   []RiskEvent
+		cands    []SlowPoint
+		draughts = NewDraughtLog()
+	)
+	detect := func(imo uint32, track []TrackPoint) error {
+		events = append(events, DetectGaps(imo, track, last)...)
+		events = append(events, DetectLoitering(imo, track, ports, last)...)
+		events = append(events, DetectSpoofing(imo, track)...)
+		events = append(events, DetectMismatches(imo, track, callsOf[imo])...)
+		cands = append(cands, STSCandidates(imo, track, ports)...)
+		draughts.Add(imo, track)
+		return ctx.Err()
+	}
+	if len(imos) > 0 {
+		// Read together from the earliest: a vessel's positions before its
+		// own event only add events that ended before start (not written).
+		if err := store.Tracks(ctx, from, last, TrackFilter{Only: imos}, detect); err != nil {
+			return Result{}, err
+		}
+	}
+	if err := store.Tracks(ctx, start.Add(-RiskLookback), last, TrackFilter{Except: imos}, detect); err != nil {
+		return Result{}, err
+	}
+	events = append(events, DetectSTS(cands, last, draughts.Draughts, profiles)...)
+	events = slices.DeleteFunc(events, func(e RiskEvent) bool { return unseenBefore(&e, start, reread) })
+	identities, err := store.IdentityHistory(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	for i := 0; i < len(identities); {
+		j := i
+		for j < len(identities) && identities[j].IMO == identities[i].IMO {
+			j++
+		}
+		events = append(events, IdentityChanges(identities[i:j])...)
+		i = j
+	}
+	matches, err := sanctionsEvents(ctx, store, profiles, identities, last)
+	if err != nil {
+		return Result{}, err
+	}
+	events = append(events, matches...)
+	days := append([]time.Time{SanctionsDay}, Days(start, last)...)
+	if err := store.WriteRiskEvents(ctx, Generation(), days, events, profiles, last); err != nil {
+		return Result{}, err
+	}
+	n := 0
+	for i := range events {
+		if d := EventDay(&events[i], last); d == SanctionsDay || !d.Before(start) {
+			n++
+		}
+	}
+	return Result{From: start, To: days[len(days)-1].Add(day), Rows: n,
+		Detail: map[string]any{"transfer_candidates": len(cands), "reread_vessels": len(imos)}}, nil
+}
+
+// unseenBefore reports whether an event found in the tracks started before
+// the run's first day without being one an earlier run stored: the
+// earlier run saw that time with more of the track before it (the
+// context a detector judges by, such as a vessel's sustained draughts),
+// and an event it stored that reaches into the window has its vessels
+// re-read (riskRereads), so an event of other vessels that started before
+// start is an artefact of the shorter track, and is dropped.
+func unseenBefore(e *RiskEvent, start time.Time, reread map[uint32]time.Time) bool {
+	if !e.Start.Before(start) || e.Type == EventSanctions || e.Type == EventIdentity {
+		return false
+	}
+	_, a := reread[e.IMO]
+	_, b := reread[e.Other]
+	return !a || e.Other != 0 && !b
+}
+
+// riskRereads are the vessels to read apart, with the time to read each
+// from (less RiskLookback): those of stored events under way at start
+// (both vessels of a transfer) from the event's start, those in a call
+// under way at start from its arrival, at most RiskMaxReread before start.
+func riskRereads(ctx context.Context, store RiskStore, start time.Time) (map[uint32]time.Time, error) {
+	out := map[uint32]time.Time{}
+	floor := start.Add(-RiskMaxReread)
+	add := func(imo uint32, t time.Time) {
+		if imo == 0 {
+			return
+		}
+		t = maxTime(t, floor)
+		if prev, ok := out[imo]; !ok || t.Before(prev) {
+			out[imo] = t
+		}
+	}
+	// The events stored under the run's days (they ended at or after
+	// start, or go on) that started before it: RiskEvents with from after
+	// to selects exactly those.
+	open, err := store.RiskEvents(ctx, start, start)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range open {
+		if e.Type != EventSanctions {
+			add(e.IMO, e.Start)
+			add(e.Other, e.Start)
+		}
+	}
+	across, err := store.Calls(ctx, start, start.Add(time.Second))
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range across {
+		add(c.IMO, c.Arrival)
+	}
+	return out, nil
+}
+
+// sanctionsEvents are the sanctions_match events of the vessels matched to
+// the lists now. A match already stored (the same vessel, list, entry and
+// match type) keeps its date; a new one is dated at the end of the data,
+// when it was first found.
+func sanctionsEvents(ctx context.Context, store RiskStore, profiles map[uint32]VesselProfile, identities []IdentityRow, last time.Time) ([]RiskEvent, error) {
+	matches, err := currentMatches(ctx, store, profiles, identities)
+	if err != nil || len(matches) == 0 {
+		return nil, err
+	}
+	stored, err := store.RiskEventsOfType(ctx, EventSanctions)
+	if err != nil {
+		return nil, err
+	}
+	type key struct {
+		imo                       uint32
+		list, entry, typ, matched string
+	}
+	since := map[key]time.Time{}
+	for _, e := range stored {
+		k := key{e.IMO, detailString(e.Detail, "list_source"), detailString(e.Detail, "entry_id"), e.Subtype, detailString(e.Detail, "matched_on")}
+		since[k] = e.Start
+	}
+	out := make([]RiskEvent, 0, len(matches))
+	for _, m := range matches {
+		at, ok := since[key{m.IMO, m.Entry.ListSource, m.Entry.EntryID, m.MatchType, m.MatchedOn}]
+		if !ok {
+			at = last.UTC().Truncate(time.Second)
+		}
+		out = append(out, SanctionsEvent(m, at))
+	}
+	return out, nil
+}
+
+// currentMatches matches every vessel of the registry to the sanctions
+// lists as they are now (none when no list is imported).
+func currentMatches(ctx context.Context, store RiskStore, profiles map[uint32]VesselProfile, identities []IdentityRow) ([]SanctionsMatch, error) {
+	entries, err := store.SanctionsEntries(ctx)
+	if err != nil || len(entries) == 0 {
+		return nil, err
+	}
+	return MatchSanctions(entries, profileList(profiles), identities), nil
+}
+
+// profileList is the registry as a list in IMO order.
+func profileList(profiles map[uint32]VesselProfile) []VesselProfile {
+	out := make([]VesselProfile, 0, len(profiles))
+	for _, p := range profiles {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b VesselProfile) int { return int(int64(a.IMO) - int64(b.IMO)) })
+	return out
+}
+
+func detailString(d map[string]any, k string) string {
+	s, _ := d[k].(string)
+	return s
+}

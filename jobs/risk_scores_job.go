@@ -1,0 +1,105 @@
+package jobs
+
+import (
+	"context"
+	"time"
+
+	"overwatch"
+)
+
+// BaselineWindow is the period the baselines are computed over: the 30
+// days to the end of the data.
+const BaselineWindow = 30 * day
+
+// RiskScoresJob recomputes every vessel's risk score (ScoreVessels, over
+// the events of the identity window, the port calls of the port-call
+// window and the sanctions lists as they are now) and the hotspots
+// (Hotspots, over the events of the last 30 days), as of the end of the
+// data, and writes both whole as new generations. It runs after
+// risk_events and destination_reliability.
+func RiskScoresJob(store RiskStore) Job {
+	return Job{Name: "risk_scores", Every: 30 * time.Minute, Run: func(ctx context.Context, _ State) (Result, error) {
+		_, last, err := store.DataSpan(ctx)
+		if err != nil || last.IsZero() {
+			return Result{}, err
+		}
+		from := last.Add(-max(ScoreWindow, IdentityWindow, HotspotWindow))
+		events, err := store.RiskEvents(ctx, from, last.Add(time.Second))
+		if err != nil {
+			return Result{}, err
+		}
+		calls, err := store.Calls(ctx, last.Add(-PortCallsWindow), last.Add(time.Second))
+		if err != nil {
+			return Result{}, err
+		}
+		profiles, err := store.VesselProfiles(ctx)
+		if err != nil {
+			return Result{}, err
+		}
+		var matches []SanctionsMatch
+		if entries, err := store.SanctionsEntries(ctx); err != nil {
+			return Result{}, err
+		} else if len(entries) > 0 {
+			identities, err := store.IdentityHistory(ctx)
+			if err != nil {
+				return Result{}, err
+			}
+			matches = MatchSanctions(entries, profileList(profiles), identities)
+		}
+		reliabilities, err := store.Reliabilities(ctx)
+		if err != nil {
+			return Result{}, err
+		}
+		scores := ScoreVessels(profileList(profiles), events, calls, matches, reliabilities, last)
+		if err := store.WriteVesselRisk(ctx, Generation(), scores); err != nil {
+			return Result{}, err
+		}
+		hotspots := Hotspots(events, last, DefaultHotspotCellDeg)
+		if err := store.WriteHotspots(ctx, Generation(), hotspots); err != nil {
+			return Result{}, err
+		}
+		return Result{From: from, To: last, Rows: len(scores) + len(hotspots), Watermark: last,
+			Detail: map[string]any{"vessels": len(scores), "hotspots": len(hotspots), "sanctions_matches": len(matches)}}, nil
+	}}
+}
+
+// RiskBaselinesJob recomputes the baselines (BaselinesByVessel) over the
+// BaselineWindow to the end of the data: the vessel-days observed per area
+// and category, from the hourly positions, and the events that started in
+// it.
+func RiskBaselinesJob(store RiskStore) Job {
+	return Job{Name: "risk_baselines", Every: 6 * time.Hour, Run: func(ctx context.Context, _ State) (Result, error) {
+		first, last, err := store.DataSpan(ctx)
+		if err != nil || last.IsZero() {
+			return Result{}, err
+		}
+		from := maxTime(first, last.Add(-BaselineWindow))
+		profiles, err := store.VesselProfiles(ctx)
+		if err != nil {
+			return Result{}, err
+		}
+		categories := map[uint32]string{}
+		for imo, p := range profiles {
+			if c, ok := overwatch.ShipCategoryOf(p.ShipType); ok {
+				categories[imo] = c.Name
+			}
+		}
+		vesselDays := map[[2]string]float64{}
+		err = store.HourlyTracks(ctx, from, last, func(imo uint32, track []TrackPoint) error {
+			AddVesselDays(vesselDays, track, categories[imo], from, last)
+			return ctx.Err()
+		})
+		if err != nil {
+			return Result{}, err
+		}
+		events, err := store.RiskEvents(ctx, from, last.Add(time.Second))
+		if err != nil {
+			return Result{}, err
+		}
+		rows := BaselinesByVessel(events, categories, vesselDays, from, last)
+		if err := store.WriteBaselines(ctx, Generation(), rows); err != nil {
+			return Result{}, err
+		}
+		return Result{From: from, To: last, Rows: len(rows), Watermark: last}, nil
+	}}
+}

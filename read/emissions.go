@@ -1,0 +1,444 @@
+package read
+
+import (
+	"cmp"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"overwatch"
+	"overwatch/reports"
+)
+
+// GET /v1/emissions: the voyages of the emissions job, their fleet totals
+// and groups, recomputed with the caller's assumptions when given.
+
+// Emissions parameters: the default page, the endpoint's largest (further
+// clamped by the plan's results per call), and the bounds of the overrides.
+const (
+	EmissionsDefaultLimit = 50
+	EmissionsMaxLimit     = 500
+	MaxDistanceNM         = 30000.0
+	MaxSpeedKnots         = 35.0
+)
+
+// EmissionsFilter selects stored voyages: ended (arrived) in [From, To)
+// (zero From: no floor), of one vessel (IMO 0: every vessel), touching a
+// port at either end ("" for every port).
+type EmissionsFilter struct {
+	IMO      uint32
+	Port     string
+	From, To time.Time
+}
+
+// StoredVoyage is a voyage as the emissions job stored it: its ID, the
+// model's input as JSON (decoded only to recompute it; nil unless asked
+// for) and the result (without its factor names).
+type StoredVoyage struct {
+	ID     string
+	Input  []byte
+	Result overwatch.VoyageEmissions
+}
+
+// EmissionsQuery reads the stored voyages. EmissionsVoyages returns those
+// of a filter, newest arrival first, then by IMO and ID (the order of the
+// cursor), with their inputs when withInput; the rows may be shared with
+// other callers: they are never modified. EmissionsFactorNames returns the
+// distinct names of the factors the voyages of a filter used.
+type EmissionsQuery interface {
+	EmissionsVoyages(ctx context.Context, f EmissionsFilter, withInput bool) ([]StoredVoyage, error)
+	EmissionsFactorNames(ctx context.Context, f EmissionsFilter) ([]string, error)
+}
+
+// EmissionsVoyage is a voyage of GET /v1/emissions: its ID and its emissions.
+type EmissionsVoyage struct {
+	ID string `json:"id"`
+	overwatch.VoyageEmissions
+}
+
+// Pagination says whether more rows follow and the cursor of the next page
+// (null on the last page).
+type Pagination struct {
+	HasMore    bool    `json:"has_more"`
+	NextCursor *string `json:"next_cursor"`
+}
+
+// EmissionsResponse is the body of GET /v1/emissions (written from its
+// parts, encoded once per computed answer). Fleet and Grouped are over
+// every voyage the query matches, not only the page.
+type EmissionsResponse struct {
+	Fleet      overwatch.EmissionsTotals  `json:"fleet"`
+	Grouped    []overwatch.EmissionsGroup `json:"grouped"`
+	Voyages    []EmissionsVoyage          `json:"voyages"`
+	Pagination Pagination                 `json:"pagination"`
+}
+
+// emissionsParams are the parameters both emissions endpoints share.
+type emissionsParams struct {
+	filter    EmissionsFilter
+	start     time.Time // the period asked for (before the history clamp)
+	overrides overwatch.VoyageInput
+	override  bool
+	after     *emissionsCursor
+}
+
+// parseEmissionsParams reads imo, port, start, end (ISO timestamps; end
+// defaults to now, start to defaultSpan before end, or to no floor when
+// defaultSpan is 0), fuel_type, distance_nm, speed_knots and cursor. The
+// plan's history floor clamps the start.
+func parseEmissionsParams(c *fiber.Ctx, now time.Time, defaultSpan time.Duration) (emissionsParams, error) {
+	var p emissionsParams
+	imo, _, err := imoParam(c, "imo", false)
+	if err != nil {
+		return p, err
+	}
+	port, err := portParam(c, "port", false, false)
+	if err != nil {
+		return p, err
+	}
+	start, hasStart, err := timeParam(c, "start")
+	if err != nil {
+		return p, err
+	}
+	end, hasEnd, err := timeParam(c, "end")
+	if err != nil {
+		return p, err
+	}
+	if !hasEnd {
+		end = now
+	}
+	if !hasStart && defaultSpan > 0 {
+		start = end.Add(-defaultSpan)
+	}
+	if (hasStart || defaultSpan > 0) && !end.After(start) {
+		return p, overwatch.Errorf(overwatch.Invalid, "end must be after start")
+	}
+	fuel, err := enumParam(c, "fuel_type", "vlsfo", "mgo", "lng", "methanol")
+	if err != nil {
+		return p, err
+	}
+	dist, hasDist, err := boundedParam(c, "distance_nm", MaxDistanceNM, "nautical miles")
+	if err != nil {
+		return p, err
+	}
+	speed, hasSpeed, err := boundedParam(c, "speed_knots", MaxSpeedKnots, "knots")
+	if err != nil {
+		return p, err
+	}
+	if p.after, err = cursorParam(c); err != nil {
+		return p, err
+	}
+	p.start = start
+	p.filter = EmissionsFilter{IMO: imo, From: overwatch.CallerFrom(c.UserContext()).ClampSince(start, now), To: end}
+	if port != nil {
+		p.filter.Port = port.Slug
+	}
+	p.overrides = overwatch.VoyageInput{Fuel: overwatch.FuelType(fuel), DistanceNM: dist, SpeedKnots: speed}
+	p.override = fuel != "" || hasDist || hasSpeed
+	return p, nil
+}
+
+// boundedParam reads a number above 0 and at most max.
+func boundedParam(c *fiber.Ctx, name string, max float64, unit string) (float64, bool, error) {
+	v, ok, err := floatParam(c, name)
+	if err == nil && ok && (v <= 0 || v > max) {
+		err = overwatch.Errorf(overwatch.Invalid, "%s must be a number of %s above 0 and at most %g", name, unit, max)
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return v, ok, nil
+}
+
+// emissionsCursor is the keyset of the last row of a page: the voyage's
+// arrival, IMO and ID.
+type emissionsCursor struct {
+	Arrival time.Time
+	IMO     string
+	ID      string
+}
+
+const cursorPrefix = "em1"
+
+// encode makes the opaque cursor: URL-safe base64 of "em1|unix|imo|id".
+func (k emissionsCursor) encode() string {
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + "|" + strconv.FormatInt(k.Arrival.Unix(), 10) + "|" + k.IMO + "|" + k.ID))
+}
+
+// cursorParam reads the cursor of a next page; nil when absent.
+func cursorParam(c *fiber.Ctx) (*emissionsCursor, error) {
+	raw := c.Query("cursor")
+	if raw == "" {
+		return nil, nil
+	}
+	bad := overwatch.Errorf(overwatch.Invalid, "cursor is not a cursor of this endpoint (pass next_cursor as it was returned)")
+	b, err := base64.RawURLEncoding.DecodeString(raw)
+	if err != nil {
+		return nil, bad
+	}
+	parts := strings.Split(string(b), "|")
+	if len(parts) != 4 || parts[0] != cursorPrefix {
+		return nil, bad
+	}
+	sec, err := strconv.ParseInt(parts[1], 10, 64)
+	if _, ok := ParseIMO(parts[2]); err != nil || !ok || parts[3] == "" || len(parts[3]) > 64 {
+		return nil, bad
+	}
+	return &emissionsCursor{Arrival: time.Unix(sec, 0).UTC(), IMO: parts[2], ID: parts[3]}, nil
+}
+
+// after reports whether v comes after the cursor in the order of the rows
+// (newest arrival first, then IMO, then ID).
+func (k *emissionsCursor) after(v *overwatch.VoyageEmissions, id string) bool {
+	a := v.Arrival.Unix()
+	switch {
+	case a != k.Arrival.Unix():
+		return a < k.Arrival.Unix()
+	case v.IMO != k.IMO:
+		return v.IMO > k.IMO
+	}
+	return id > k.ID
+}
+
+// VoyageRows is a sequence of computed voyages.
+type VoyageRows interface {
+	Len() int
+	At(i int) *overwatch.VoyageEmissions
+}
+
+// voyageSet is every voyage a query matches, as computed for it: the
+// stored results (shared, never modified), or the voyages recomputed with
+// the caller's overrides and the factors they used.
+type voyageSet struct {
+	stored     []StoredVoyage
+	recomputed []overwatch.VoyageEmissions
+	factors    []overwatch.EmissionFactor
+}
+
+// Len is the number of voyages.
+func (s *voyageSet) Len() int { return len(s.stored) }
+
+// At is voyage i.
+func (s *voyageSet) At(i int) *overwatch.VoyageEmissions {
+	if s.recomputed != nil {
+		return &s.recomputed[i]
+	}
+	return &s.stored[i].Result
+}
+
+func (s *voyageSet) id(i int) string { return s.stored[i].ID }
+
+// computeVoyages returns the stored results, or, with overrides, every
+// voyage recomputed from its stored input with them (the factor names of
+// each dropped once their union is kept).
+func computeVoyages(stored []StoredVoyage, p *emissionsParams) (voyageSet, error) {
+	s := voyageSet{stored: stored}
+	if !p.override {
+		return s, nil
+	}
+	s.recomputed = make([]overwatch.VoyageEmissions, len(stored))
+	for i := range stored {
+		var in overwatch.VoyageInput
+		if err := json.Unmarshal(stored[i].Input, &in); err != nil {
+			return s, fmt.Errorf("read: voyage %s input: %w", stored[i].ID, err)
+		}
+		in.Fuel, in.DistanceNM, in.SpeedKnots = p.overrides.Fuel, p.overrides.DistanceNM, p.overrides.SpeedKnots
+		s.recomputed[i] = overwatch.ComputeVoyage(in)
+	}
+	s.factors = overwatch.EmissionFactorsUsed(s.recomputed)
+	for i := range s.recomputed {
+		s.recomputed[i].Factors = nil
+	}
+	return s, nil
+}
+
+// totalRows sums the voyages.
+func totalRows(rows VoyageRows) overwatch.EmissionsTotals {
+	var t overwatch.EmissionsTotals
+	for i := 0; i < rows.Len(); i++ {
+		t.Add(rows.At(i))
+	}
+	return t
+}
+
+// groupRows totals the voyages by g, in key order, as
+// overwatch.GroupEmissions does; none for GroupNone.
+func groupRows(rows VoyageRows, g overwatch.EmissionsGroupBy) []overwatch.EmissionsGroup {
+	out := []overwatch.EmissionsGroup{}
+	if g == overwatch.GroupNone || g == "" {
+		return out
+	}
+	at := map[string]int{}
+	for i := 0; i < rows.Len(); i++ {
+		v := rows.At(i)
+		k := g.Key(v)
+		j, ok := at[k]
+		if !ok {
+			j = len(out)
+			at[k] = j
+			out = append(out, overwatch.EmissionsGroup{Key: k})
+		}
+		out[j].Add(v)
+	}
+	slices.SortFunc(out, func(a, b overwatch.EmissionsGroup) int { return cmp.Compare(a.Key, b.Key) })
+	return out
+}
+
+// page returns the indexes of the rows after the cursor, at most limit,
+// and the pagination.
+func (s *voyageSet) page(after *emissionsCursor, limit int) (from, to int, pg Pagination) {
+	for from < s.Len() && after != nil && !after.after(s.At(from), s.id(from)) {
+		from++
+	}
+	to = min(s.Len(), from+limit)
+	if to < s.Len() && to > from {
+		last := s.At(to - 1)
+		next := emissionsCursor{Arrival: last.Arrival, IMO: last.IMO, ID: s.id(to - 1)}.encode()
+		pg = Pagination{HasMore: true, NextCursor: &next}
+	}
+	return from, to, pg
+}
+
+// Emissions serves GET /v1/emissions: imo, port (either end of the
+// voyage), start and end (the voyages that ended in [start, end); no
+// earlier than the plan's history), fuel_type, distance_nm and
+// speed_knots (the model's assumptions, applied to every voyage), group_by
+// (none, imo, port, commodity), format (json, csv), cursor, limit (default
+// 50, at most 500 and the plan's results per call; for CSV the plan's CSV
+// rows, default all of them). CSV needs a plan with CSV export and sets
+// X-Next-Cursor when more rows follow.
+func Emissions(store EmissionsQuery, now func() time.Time) fiber.Handler {
+	memo := &emissionsMemo{}
+	return func(c *fiber.Ctx) error {
+		t := now().UTC()
+		p, err := parseEmissionsParams(c, t, 0)
+		if err != nil {
+			return err
+		}
+		groupRaw, err := enumParam(c, "group_by", "none", "imo", "port", "commodity")
+		if err != nil {
+			return err
+		}
+		group, _ := overwatch.ParseEmissionsGroupBy(groupRaw)
+		format, err := enumParam(c, "format", "json", "csv")
+		if err != nil {
+			return err
+		}
+		var limit int
+		if format == "csv" {
+			limit, err = csvLimitParam(c)
+		} else {
+			limit, err = limitParam(c, EmissionsDefaultLimit, EmissionsMaxLimit)
+		}
+		if err != nil {
+			return err
+		}
+		stored, err := store.EmissionsVoyages(c.UserContext(), p.filter, p.override)
+		if err != nil {
+			return err
+		}
+		e, err := memo.computed(stored, &p)
+		if err != nil {
+			return err
+		}
+		set := &e.set
+		from, to, pg := set.page(p.after, limit)
+		if format == "csv" {
+			return writeEmissionsCSV(c, set, from, to, pg, "overwatch-emissions-"+t.Format("20060102")+".csv")
+		}
+		// The body of EmissionsResponse, from the parts the memo keeps
+		// encoded: a page costs its copy.
+		grouped, err := memo.groupedJSON(e, group)
+		if err != nil {
+			return err
+		}
+		fleet, err := json.Marshal(e.fleet)
+		if err != nil {
+			return err
+		}
+		pgJSON, err := json.Marshal(pg)
+		if err != nil {
+			return err
+		}
+		body := make([]byte, 0, 1024+(to-from)*1536)
+		body = append(append(append(append(body, `{"fleet":`...), fleet...), `,"grouped":`...), grouped...)
+		body = append(body, `,"voyages":[`...)
+		for i := from; i < to; i++ {
+			v, err := e.voyageJSON(i)
+			if err != nil {
+				return err
+			}
+			if i > from {
+				body = append(body, ',')
+			}
+			body = append(body, v...)
+		}
+		body = append(append(append(body, `],"pagination":`...), pgJSON...), '}')
+		c.Set(fiber.HeaderCacheControl, "no-store")
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+		return c.Send(body)
+	}
+}
+
+// csvLimitParam reads limit for a CSV answer: default and at most the
+// plan's CSV rows (403 naming the plan needed when it has no CSV export).
+func csvLimitParam(c *fiber.Ctx) (int, error) {
+	info := overwatch.PlanFree.Info()
+	if caller := overwatch.CallerFrom(c.UserContext()); caller != nil {
+		info = caller.Plan.Info()
+	}
+	if !info.CSVExport {
+		return 0, overwatch.Errorf(overwatch.Forbidden, "CSV and PDF files require the %s plan or higher", csvPlanName())
+	}
+	limit := min(info.CSVMaxRows, ExportMaxRows)
+	if raw := c.Query("limit"); raw != "" {
+		v, err := strconv.Atoi(raw)
+		if err != nil || v < 1 {
+			return 0, overwatch.Errorf(overwatch.Invalid, "limit must be a positive integer")
+		}
+		limit = min(limit, v)
+	}
+	return limit, nil
+}
+
+// writeEmissionsCSV answers with rows [from, to) of the set as the CSV of
+// the report renderer.
+func writeEmissionsCSV(c *fiber.Ctx, s *voyageSet, from, to int, pg Pagination, filename string) error {
+	r := &reports.EmissionsReport{Voyages: make([]reports.EmissionsVoyage, 0, to-from)}
+	for i := from; i < to; i++ {
+		r.Voyages = append(r.Voyages, reportVoyage(s.At(i)))
+	}
+	c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")
+	c.Set(fiber.HeaderContentDisposition, `attachment; filename="`+filename+`"`)
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	if pg.NextCursor != nil {
+		c.Set("X-Next-Cursor", *pg.NextCursor)
+	}
+	return reports.WriteEmissionsCSV(c.Response().BodyWriter(), r)
+}
+
+// reportVoyage is a voyage as a row of the report (CSV, PDF, report JSON).
+func reportVoyage(v *overwatch.VoyageEmissions) reports.EmissionsVoyage {
+	flags := make([]string, len(v.Flags))
+	for i, f := range v.Flags {
+		flags[i] = string(f)
+	}
+	return reports.EmissionsVoyage{
+		Vessel: v.Name, IMO: v.IMO, VesselType: string(v.Class), From: v.From, To: v.To,
+		Departure: v.Departure, Arrival: v.Arrival, DistanceNM: v.DistanceNM, CargoTonnes: v.CargoTonnes.Central,
+		Commodity: v.Commodity, Fuel: string(v.Fuel), FactorTTW: v.FactorTTW, Method: string(v.Method),
+		TTW: emRange(v.TTW), WTW: emRange(v.WTW), TonneMiles: v.TonneMiles.Central, IntensityTTW: v.IntensityTTW.Central,
+		Quality: v.Quality(), Flags: flags,
+	}
+}
+
+func emRange(b overwatch.Bounds) reports.EmissionsRange {
+	return reports.EmissionsRange{Low: b.Low, Central: b.Central, High: b.High}
+}

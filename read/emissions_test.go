@@ -1,0 +1,210 @@
+package read
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"overwatch"
+)
+
+// fakeEmissions serves fixed voyages, newest arrival first, and records
+// the filter it was asked for.
+type fakeEmissions struct {
+	rows   []StoredVoyage
+	filter EmissionsFilter
+}
+
+func (f *fakeEmissions) EmissionsVoyages(_ context.Context, flt EmissionsFilter, withInput bool) ([]StoredVoyage, error) {
+	f.filter = flt
+	var out []StoredVoyage
+	for _, r := range f.rows {
+		if !r.Result.Arrival.Before(flt.From) && r.Result.Arrival.Before(flt.To) {
+			if !withInput {
+				r.Input = nil
+			}
+			r.Result.Factors = nil
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+func (f *fakeEmissions) EmissionsFactorNames(context.Context, EmissionsFilter) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range f.rows {
+		for _, n := range r.Result.Factors {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out, nil
+}
+
+var emNow = time.Date(2026, 6, 30, 12, 0, 0, 0, time.UTC)
+
+// fakeVoyages makes n voyages, one ending every 6 hours before emNow, some
+// two by two at the same time (so that the IMO orders them).
+func fakeVoyages(t *testing.T, n int) *fakeEmissions {
+	t.Helper()
+	f := &fakeEmissions{}
+	for i := 0; i < n; i++ {
+		arr := emNow.Add(-time.Duration(1+i/2*6) * time.Hour)
+		in := overwatch.VoyageInput{IMO: fmt.Sprintf("%07d", 9200000+i), Name: fmt.Sprintf("VESSEL %d", i), ShipType: 70,
+			From: "santos", To: []string{"rotterdam", "qingdao"}[i%2], Departure: arr.Add(-200 * time.Hour), Arrival: arr,
+			Commodity: []string{"grain", "iron_ore", "coal"}[i%3], DWT: 40000 + 1000*float64(i), TrackDistanceNM: 2400, TrackCoverage: 0.95,
+			MeanSpeedKnots: 12, HoursAtSea: 200, CargoTonnes: 30000, CargoQuality: overwatch.CargoMedium}
+		raw, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.rows = append(f.rows, StoredVoyage{ID: fmt.Sprintf("%s-%d", in.IMO, in.Departure.Unix()), Input: raw, Result: overwatch.ComputeVoyage(in)})
+	}
+	return f
+}
+
+func TestEmissionsPagesAndTotals(t *testing.T) {
+	store := fakeVoyages(t, 45)
+	h := Emissions(store, func() time.Time { return emNow })
+	var all EmissionsResponse
+	status, body, _ := serve(t, overwatch.PlanPro, h, "/?limit=500")
+	if status != 200 || json.Unmarshal([]byte(body), &all) != nil || len(all.Voyages) != 45 || all.Pagination.HasMore || all.Pagination.NextCursor != nil {
+		t.Fatalf("%d %s", status, body)
+	}
+	want := overwatch.SumEmissions(func() []overwatch.VoyageEmissions {
+		var out []overwatch.VoyageEmissions
+		for _, r := range store.rows {
+			out = append(out, r.Result)
+		}
+		return out
+	}())
+	if all.Fleet.Voyages != 45 || math.Abs(all.Fleet.TTW.Central-want.TTW.Central) > 1e-6 || !store.filter.From.IsZero() {
+		t.Errorf("fleet %+v, filter from %s", all.Fleet, store.filter.From)
+	}
+	// A walk of pages of 8 sees every voyage once, in order.
+	var ids []string
+	next := "/?limit=8"
+	for next != "" {
+		var p EmissionsResponse
+		_, body, _ := serve(t, overwatch.PlanStarter, h, next)
+		if err := json.Unmarshal([]byte(body), &p); err != nil || p.Fleet.Voyages != 45 || len(p.Voyages) > 8 {
+			t.Fatalf("page %s: %s", next, body)
+		}
+		for _, v := range p.Voyages {
+			ids = append(ids, v.ID)
+		}
+		next = ""
+		if p.Pagination.HasMore {
+			next = "/?limit=8&cursor=" + url.QueryEscape(*p.Pagination.NextCursor)
+		}
+	}
+	if len(ids) != 45 {
+		t.Fatalf("walk saw %d voyages", len(ids))
+	}
+	for i, v := range all.Voyages {
+		if ids[i] != v.ID {
+			t.Errorf("walk %d: %s, want %s", i, ids[i], v.ID)
+		}
+	}
+	// Free: 20 per call, 7 days of history.
+	var free EmissionsResponse
+	_, body, _ = serve(t, overwatch.PlanFree, h, "/?limit=500")
+	if err := json.Unmarshal([]byte(body), &free); err != nil || len(free.Voyages) != 20 || !store.filter.From.Equal(emNow.Add(-7*24*time.Hour)) {
+		t.Errorf("free: %d voyages, from %s", len(free.Voyages), store.filter.From)
+	}
+	// Overrides recompute every voyage.
+	var ov EmissionsResponse
+	_, body, _ = serve(t, overwatch.PlanPro, h, "/?limit=500&distance_nm=1000&fuel_type=mgo&speed_knots=10&group_by=commodity")
+	if err := json.Unmarshal([]byte(body), &ov); err != nil || ov.Fleet.DistanceNM != 45000 || len(ov.Grouped) != 3 {
+		t.Fatalf("overrides: %s", body)
+	}
+	for _, v := range ov.Voyages {
+		if v.Fuel != overwatch.FuelMGO || v.DistanceNM != 1000 || v.SpeedSource != "override" {
+			t.Errorf("override voyage %+v", v)
+		}
+	}
+}
+
+func TestEmissionsParameterErrors(t *testing.T) {
+	h := Emissions(fakeVoyages(t, 3), func() time.Time { return emNow })
+	for query, want := range map[string]string{
+		"cursor=abc!": "cursor",
+		"cursor=" + emissionsCursor{Arrival: emNow, IMO: "12", ID: "x"}.encode(): "cursor",
+		"fuel_type=hfo":                   "fuel_type",
+		"distance_nm=0":                   "distance_nm",
+		"distance_nm=40000":               "distance_nm",
+		"speed_knots=NaN":                 "speed_knots",
+		"group_by=month":                  "group_by",
+		"format=pdf":                      "format",
+		"limit=-1":                        "limit",
+		"imo=12345678":                    "imo",
+		"end=2026-01-01&start=2026-02-01": "end",
+	} {
+		status, body, _ := serve(t, overwatch.PlanPro, h, "/?"+query)
+		if status != 400 || !strings.Contains(body, want) {
+			t.Errorf("%s: %d %s, want 400 naming %s", query, status, body, want)
+		}
+	}
+	if status, _, _ := serve(t, overwatch.PlanFree, h, "/?format=csv"); status != 403 {
+		t.Errorf("free CSV: %d", status)
+	}
+	if status, _, _ := serve(t, overwatch.PlanPro, h, "/?port=nowhere"); status != 404 {
+		t.Errorf("unknown port: %d", status)
+	}
+}
+
+// The report's JSON, CSV and PDF carry the same numbers.
+func TestEmissionsReportFormatsAgree(t *testing.T) {
+	h := EmissionsReport(fakeVoyages(t, 30), func() time.Time { return emNow })
+	var rep struct {
+		Report struct {
+			Entity       string
+			VoyagesTotal int `json:"voyages_total"`
+			Totals       struct {
+				Voyages int
+				TTW     struct{ Low, Central, High float64 } `json:"ttw_t_co2e"`
+			}
+			Voyages []any
+		}
+		Voyages    []EmissionsReportLine
+		Pagination Pagination
+	}
+	status, body, _ := serve(t, overwatch.PlanStarter, h, "/?entity=Acme&limit=10")
+	if status != 200 || json.Unmarshal([]byte(body), &rep) != nil {
+		t.Fatalf("%d %s", status, body)
+	}
+	if rep.Report.Entity != "Acme" || rep.Report.Totals.Voyages != 30 || rep.Report.VoyagesTotal != 30 || rep.Report.Voyages != nil ||
+		len(rep.Voyages) != 10 || !rep.Pagination.HasMore || strings.Contains(body, `"report":{"voyages"`) {
+		t.Fatalf("report JSON: %+v", rep.Report)
+	}
+	status, body, hdr := serve(t, overwatch.PlanStarter, h, "/?entity=Acme&format=csv")
+	recs, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+	if status != 200 || err != nil || len(recs) != 31 || !strings.HasSuffix(hdr.Get("Content-Disposition"), `.csv"`) {
+		t.Fatalf("CSV: %d %v %d records", status, err, len(recs))
+	}
+	var sum float64
+	for _, r := range recs[1:] {
+		v, _ := strconv.ParseFloat(r[14], 64)
+		sum += v
+	}
+	if math.Abs(sum-rep.Report.Totals.TTW.Central) > 0.0005*30 {
+		t.Errorf("CSV rows add to %.3f t, JSON total %.3f t", sum, rep.Report.Totals.TTW.Central)
+	}
+	status, body, hdr = serve(t, overwatch.PlanStarter, h, "/?entity=Acme&format=pdf")
+	if status != 200 || !strings.HasPrefix(body, "%PDF-") || hdr.Get("Content-Type") != "application/pdf" {
+		t.Errorf("PDF: %d %q", status, hdr)
+	}
+	if status, _, _ := serve(t, overwatch.PlanFree, h, "/?format=pdf"); status != 403 {
+		t.Errorf("free PDF: %d", status)
+	}
+}

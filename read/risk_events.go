@@ -1,0 +1,112 @@
+package read
+
+import (
+	"context"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"overwatch"
+)
+
+// GET /v1/risk/events and GET /v1/risk/stats.
+
+// RiskStatsWindow is how far back /risk/stats counts events by tier.
+const RiskStatsWindow = 30 * 24 * time.Hour
+
+// riskEventsFilter reads the parameters every event list shares: vessel
+// (an IMO) and limit (default 100, at most 500 and the plan's results per
+// call); the plan's history floor applies to the events' start.
+func riskEventsFilter(c *fiber.Ctx, now func() time.Time) (RiskEventFilter, error) {
+	var f RiskEventFilter
+	imo, _, err := imoParam(c, "vessel", false)
+	if err != nil {
+		return f, err
+	}
+	f.IMO = imo
+	if f.Limit, err = limitParam(c, 100, 500); err != nil {
+		return f, err
+	}
+	f.Since = overwatch.CallerFrom(c.UserContext()).HistoryFloor(now())
+	return f, nil
+}
+
+// listEvents answers an event list with {"events": [...]}.
+func listEvents(c *fiber.Ctx, store RiskEventQuery, f RiskEventFilter) error {
+	rows, err := store.RiskEventRows(c.UserContext(), f)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"events": presentEvents(rows, overwatch.CallerFrom(c.UserContext()))})
+}
+
+// RiskEvents serves GET /v1/risk/events: tier (the events' severity),
+// vessel (IMO), ongoing ('true': only the AIS gaps that go on), limit
+// (default 100, max 500). Every type of event, newest first; events that
+// started before the plan's history are left out unless they go on.
+func RiskEvents(store RiskEventQuery, now func() time.Time) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		f, err := riskEventsFilter(c, now)
+		if err != nil {
+			return err
+		}
+		if f.Severity, err = enumParam(c, "tier", RiskTiers...); err != nil {
+			return err
+		}
+		ongoing, err := boolParam(c, "ongoing", false)
+		if err != nil {
+			return err
+		}
+		if ongoing {
+			f.Types, f.OngoingOnly = []string{EventGap}, true
+		}
+		return listEvents(c, store, f)
+	}
+}
+
+// RiskStatsRow is the figures of /risk/stats. ByTier counts by severity
+// the events that started at or after the window's start, or go on.
+type RiskStatsRow struct {
+	ActiveGaps      uint64
+	CriticalVessels uint64
+	ActiveHotspots  uint64
+	NewEvents24h    uint64
+	ByTier          map[string]uint64
+}
+
+// RiskStatsQuery computes the risk figures as of now; since is the start
+// of the tier counts' window.
+type RiskStatsQuery interface {
+	RiskStats(ctx context.Context, now, since time.Time) (RiskStatsRow, error)
+}
+
+// RiskStats is the body of GET /v1/risk/stats.
+type RiskStats struct {
+	ActiveGaps      uint64            `json:"active_gaps"`
+	CriticalVessels uint64            `json:"critical_vessels"`
+	ActiveHotspots  uint64            `json:"active_hotspots"`
+	NewEvents24h    uint64            `json:"new_events_24h"`
+	EventsByTier    map[string]uint64 `json:"events_by_tier"`
+}
+
+// RiskStatsHandler serves GET /v1/risk/stats: AIS gaps that go on,
+// vessels in the critical tier, active hotspots, events that started in
+// the last 24 hours, and the events of the last 30 days (no further back
+// than the plan's history) or going on, by severity tier (every tier
+// present, 0 when none).
+func RiskStatsHandler(store RiskStatsQuery, now func() time.Time) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		t := now().UTC()
+		since := overwatch.CallerFrom(c.UserContext()).ClampSince(t.Add(-RiskStatsWindow), t)
+		r, err := store.RiskStats(c.UserContext(), t, since)
+		if err != nil {
+			return err
+		}
+		out := RiskStats{ActiveGaps: r.ActiveGaps, CriticalVessels: r.CriticalVessels, ActiveHotspots: r.ActiveHotspots,
+			NewEvents24h: r.NewEvents24h, EventsByTier: map[string]uint64{}}
+		for _, tier := range RiskTiers {
+			out.EventsByTier[tier] = r.ByTier[tier]
+		}
+		return c.JSON(out)
+	}
+}
