@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -239,10 +240,7 @@ func TestUnknownRoutesAndOpenAPI(t *testing.T) {
 		if rt.Method == http.MethodHead || rt.Path == "/v1/*" || !strings.HasPrefix(rt.Path, "/v1/") {
 			continue // HEAD mirrors GET; /metrics is operations, not the API
 		}
-		p := strings.TrimPrefix(rt.Path, "/v1")
-		for _, seg := range []string{"provider", "imo"} {
-			p = strings.ReplaceAll(p, ":"+seg, "{"+seg+"}")
-		}
+		p := routeParam.ReplaceAllString(strings.TrimPrefix(rt.Path, "/v1"), "{$1}")
 		op, ok := paths[p].(map[string]any)
 		if !ok || op[strings.ToLower(rt.Method)] == nil {
 			t.Errorf("%s %s is not documented in openapi.yaml", rt.Method, rt.Path)
@@ -289,3 +287,6 @@ func TestKeysCommand(t *testing.T) {
 		t.Error("revoking twice succeeded")
 	}
 }
+
+// routeParam is a Fiber path parameter (":imo"), {imo} in OpenAPI.
+var routeParam = regexp.MustCompile(`:(\w+)`)

@@ -76,4 +76,5 @@ func routes(app *fiber.App, d *deps) {
 
 	v1.Get("/keys", keyed(read.ListKeys(d.pg))...)
 	v1.Post("/keys", keyed(write.CreateKey(d.pg))...)
+	v1.Delete("/keys/:id", keyed(write.RevokeKey(d.pg, d.now))...)
 }
