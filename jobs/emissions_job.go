@@ -66,15 +66,20 @@ func DeriveEmissions(ctx context.Context, store EmissionsStore, start, last time
 		}
 		byIMO[c.IMO] = append(byIMO[c.IMO], c)
 	}
-	// The tracks are read from the earliest departure of a leg that
-	// arrives in the window.
-	from := start
-	for imo, cs := range byIMO {
-		for _, v := range BuildVoyages(imo, cs, nil, VesselProfile{}) {
+	// Each vessel's track is read from the departure of its earliest leg
+	// that arrives in the window; vessels are read together by that day,
+	// so that one long voyage does not make every track be read from its
+	// start.
+	fromDay := map[time.Time][]uint32{}
+	for _, imo := range imos {
+		from := start
+		for _, v := range BuildVoyages(imo, byIMO[imo], nil, VesselProfile{}) {
 			if !v.Input.Arrival.Before(start) {
 				from = minTime(from, v.Input.Departure)
 			}
 		}
+		d := from.UTC().Truncate(day)
+		fromDay[d] = append(fromDay[d], imo)
 	}
 	var rows []VoyageRecord
 	build := func(imo uint32, track []TrackPoint) {
@@ -86,8 +91,8 @@ func DeriveEmissions(ctx context.Context, store EmissionsStore, start, last time
 		}
 		delete(byIMO, imo)
 	}
-	if len(imos) > 0 {
-		err = store.Tracks(ctx, from, end, TrackFilter{Only: imos}, func(imo uint32, track []TrackPoint) error {
+	for d, group := range fromDay {
+		err = store.Tracks(ctx, d, end, TrackFilter{Only: group}, func(imo uint32, track []TrackPoint) error {
 			build(imo, track)
 			return ctx.Err()
 		})

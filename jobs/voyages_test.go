@@ -150,7 +150,9 @@ func (f *fakeEmissionsStore) Calls(_ context.Context, from, to time.Time) ([]Por
 }
 
 func (f *fakeEmissionsStore) Tracks(_ context.Context, from, to time.Time, flt TrackFilter, fn func(uint32, []TrackPoint) error) error {
-	f.trackFrom = from
+	if f.trackFrom.IsZero() || from.Before(f.trackFrom) {
+		f.trackFrom = from // the earliest read
+	}
 	for _, imo := range flt.Only {
 		if tr, ok := f.tracks[imo]; ok {
 			if err := fn(imo, tr); err != nil {
@@ -195,7 +197,7 @@ func TestEmissionsJobWindow(t *testing.T) {
 	if len(store.written) != 2 || res.Rows != 2 {
 		t.Fatalf("%d voyages written: %+v", len(store.written), store.written)
 	}
-	if !store.trackFrom.Equal(vh(-24*4)) || !store.callsRange[0].Equal(wantStart.Add(-MaxVoyage)) {
+	if !store.trackFrom.Equal(vh(-24*4).Truncate(day)) || !store.callsRange[0].Equal(wantStart.Add(-MaxVoyage)) {
 		t.Errorf("tracks read from %s, calls from %s", store.trackFrom, store.callsRange[0])
 	}
 	for _, r := range store.written {
