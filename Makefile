@@ -32,6 +32,14 @@ tools:
 	  apt-get install -y -q $$missing >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q $$missing >/dev/null; }; \
 	fi
 
+## stripe-mock: Stripe's API mock, which the billing tests run on
+## loopback (a Go module, installed under .data/bin)
+STRIPE_MOCK := .data/bin/stripe-mock
+STRIPE_MOCK_VERSION := v0.203.0
+export STRIPE_MOCK_BIN := $(CURDIR)/$(STRIPE_MOCK)
+$(STRIPE_MOCK):
+	GOBIN=$(CURDIR)/.data/bin $(GO) install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
+
 ## run: serve the API (and, as issues land, ingest and jobs) on :8080
 run: services build
 	./$(BIN) run
@@ -46,7 +54,7 @@ lint-arch:
 ## test: vet, import rules, unit, integration and end-to-end tests (which
 ## run every fuzz target's corpus and a short load test), then one iteration
 ## of every benchmark as a smoke run
-test: services tools vet lint-arch
+test: services tools $(STRIPE_MOCK) vet lint-arch
 	$(GO) test -count=1 -timeout 20m ./...
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./...
 

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"net/netip"
 	"net/url"
+	"overwatch"
+	"overwatch/write/stripe"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +39,7 @@ type config struct {
 	SanctionsURL       string        // empty: no scheduled refresh
 	SanctionsRefresh   time.Duration // how often the list is re-imported
 	SanctionsList      string        // its list_source
+	Stripe             stripe.Config
 }
 
 // settings documents every environment variable with its default; the
@@ -66,6 +69,10 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_SANCTIONS_URL", "", "base URL of the OFAC legacy SDN files (SDN.CSV, ALT.CSV, SDN_COMMENTS.CSV) the scheduler re-imports; empty: no refresh"},
 	{"OVERWATCH_SANCTIONS_REFRESH", "24h", "how often the sanctions list is re-imported from OVERWATCH_SANCTIONS_URL"},
 	{"OVERWATCH_SANCTIONS_LIST", "OFAC SDN", "the list_source the refreshed list is stored and matched under"},
+	{"STRIPE_SECRET_KEY", "", "Stripe secret API key for Checkout Sessions; empty: /v1/billing/checkout answers 503"},
+	{"STRIPE_WEBHOOK_SECRET", "", "signing secret of the Stripe webhook endpoint /v1/billing/webhook; empty: it answers 503"},
+	{"STRIPE_API_URL", "https://api.stripe.com", "Stripe's API base URL (stripe-mock in tests)"},
+	{"STRIPE_PRICES", "", "the Stripe price of each paid plan: starter=price_...,pro=price_...,supply_chain_risk=price_..."},
 }
 
 func loadConfig(getenv func(string) string) (config, error) {
@@ -118,6 +125,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 		SanctionsURL:       strings.TrimSpace(getenv("OVERWATCH_SANCTIONS_URL")),
 		SanctionsRefresh:   duration("OVERWATCH_SANCTIONS_REFRESH"),
 		SanctionsList:      get("OVERWATCH_SANCTIONS_LIST"),
+		Stripe: stripe.Config{SecretKey: strings.TrimSpace(getenv("STRIPE_SECRET_KEY")),
+			WebhookSecret: strings.TrimSpace(getenv("STRIPE_WEBHOOK_SECRET")), API: get("STRIPE_API_URL"),
+			Prices: map[overwatch.Plan]string{}},
 	}
 	if cfg.Simulate != "auto" && cfg.Simulate != "true" && cfg.Simulate != "false" {
 		errs = append(errs, "OVERWATCH_SIMULATE must be auto, true or false")
@@ -127,6 +137,18 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	if cfg.RateStore != "memory" && cfg.RateStore != "postgres" {
 		errs = append(errs, "OVERWATCH_RATE_LIMIT_STORE must be memory or postgres")
+	}
+	for _, part := range strings.Split(get("STRIPE_PRICES"), ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		name, price, _ := strings.Cut(part, "=")
+		plan, ok := overwatch.ParsePlan(strings.TrimSpace(name))
+		if !ok || plan == overwatch.PlanFree || strings.TrimSpace(price) == "" {
+			errs = append(errs, fmt.Sprintf("STRIPE_PRICES: %q is not <paid plan>=<price id>", part))
+			continue
+		}
+		cfg.Stripe.Prices[plan] = strings.TrimSpace(price)
 	}
 	for _, part := range strings.Split(get("OVERWATCH_TRUSTED_PROXIES"), ",") {
 		part = strings.TrimSpace(part)

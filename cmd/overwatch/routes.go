@@ -37,6 +37,10 @@ func routes(app *fiber.App, d *deps) {
 	v1.Get("/ports", open(read.Ports())...)
 	v1.Get("/health", open(read.Health(d.ch, d.pg, d.log))...)
 	v1.Get("/billing/plans", open(read.Plans())...)
+	v1.Get("/billing/entitlements", keyed(write.BillingEntitlements())...)
+	v1.Post("/billing/checkout", keyed(write.BillingCheckout(d.billing, d.publicURL))...)
+	// The payment provider's signed events: the signature authenticates.
+	v1.Post("/billing/webhook", d.limits.public(), write.BillingWebhook(d.billing, d.pg, d.now))
 
 	// Vessels and positions.
 	v1.Get("/vessels", keyed(read.Vessels(d.ch, d.now))...)

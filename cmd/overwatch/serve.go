@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"overwatch/write/stripe"
 	"time"
 
 	"overwatch/clickhouse"
@@ -113,6 +114,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 		openapi:   openapi,
 		metrics:   metrics,
 		refresh:   refresher{sc},
+		billing:   stripe.New(cfg.Stripe),
+		publicURL: cfg.PublicURL,
 		limits: limits{
 			store:           rates,
 			ips:             clientIPs{trusted: cfg.TrustedProxies},

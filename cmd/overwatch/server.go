@@ -26,6 +26,8 @@ type deps struct {
 	openapi   []byte
 	metrics   *prometheus.Registry
 	refresh   write.Refresher
+	billing   write.PaymentProvider
+	publicURL string
 }
 
 // Compile-time proof that the stores implement the edge's interfaces.

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"overwatch"
+	"overwatch/write"
+	"overwatch/write/stripe"
+	"overwatch/write/stripe/stripetest"
+)
+
+// Billing end to end: entitlements, a Checkout Session created on
+// stripe-mock, and Stripe's signed event changing the plan, which applies
+// to the account's limits at its next request.
+func TestBilling(t *testing.T) {
+	api := stripetest.Start(t)
+	const secret = "whsec_e2e"
+	s := startServer(t, map[string]string{"STRIPE_SECRET_KEY": stripetest.SecretKey, "STRIPE_WEBHOOK_SECRET": secret,
+		"STRIPE_API_URL": api, "STRIPE_PRICES": "starter=price_starter, pro=price_pro,supply_chain_risk=price_scr"})
+	key, account := s.newKey(t, uniqueEmail(t), overwatch.PlanFree)
+	ip := freshIP()
+	entitlements := func() write.Entitlement {
+		t.Helper()
+		r := s.do(t, request{path: "/v1/billing/entitlements", ip: ip, key: key})
+		if r.StatusCode != 200 {
+			t.Fatalf("entitlements: %d %s", r.StatusCode, r.body)
+		}
+		var e write.Entitlements
+		mustUnmarshal(t, r.body, &e)
+		return e.Entitlements
+	}
+	if e := entitlements(); e != (write.Entitlement{Plan: "free", Product: "overwatch", CanAccessOverwatch: true}) {
+		t.Errorf("free: %+v", e)
+	}
+	checkout := func(body string) response {
+		return s.do(t, request{method: http.MethodPost, path: "/v1/billing/checkout", ip: ip, key: key, body: body})
+	}
+	if r := checkout(`{"plan":"pro"}`); r.StatusCode != 200 || !strings.Contains(string(r.body), `"url":"https://checkout.stripe.com/`) {
+		t.Errorf("checkout: %d %s", r.StatusCode, r.body)
+	}
+	for body, want := range map[string]string{`{"plan":"free"}`: "needs no checkout", `{"plan":"gold"}`: "plan must be one of",
+		`{}`: "plan is required", `nonsense`: "body must be"} {
+		if r := checkout(body); r.StatusCode != 400 || !strings.Contains(string(r.body), want) {
+			t.Errorf("checkout %s: %d %s", body, r.StatusCode, r.body)
+		}
+	}
+	if r := s.do(t, request{path: "/v1/export?type=visits", ip: ip, key: key}); r.StatusCode != 403 {
+		t.Errorf("free export: %d", r.StatusCode)
+	}
+
+	event := func(id string, acct int64, plan string, sign func([]byte) string) response {
+		t.Helper()
+		payload := stripetest.Event(id, acct, plan)
+		return s.do(t, request{method: http.MethodPost, path: "/v1/billing/webhook", ip: ip, body: string(payload),
+			header: map[string]string{"Stripe-Signature": sign(payload)}})
+	}
+	signed := func(p []byte) string { return stripe.SignatureHeader(secret, time.Now(), p) }
+	id := fmt.Sprintf("evt_%d", time.Now().UnixNano())
+	if r := event(id, account, "pro", signed); r.StatusCode != 200 || string(r.body) != `{"received":true,"applied":true}` {
+		t.Fatalf("payment: %d %s", r.StatusCode, r.body)
+	}
+	if e := entitlements(); e.Plan != "pro" || e.HasBundle {
+		t.Errorf("after the payment: %+v", e)
+	}
+	if r := s.do(t, request{path: "/v1/export?type=visits", ip: ip, key: key}); r.StatusCode != 200 {
+		t.Errorf("the Pro plan's export right away: %d %s", r.StatusCode, r.body)
+	}
+	if r := event(id, account, "pro", signed); r.StatusCode != 200 || string(r.body) != `{"received":true,"applied":false}` {
+		t.Errorf("a retried event: %d %s", r.StatusCode, r.body)
+	}
+	if r := checkout(`{"plan":"pro"}`); r.StatusCode != 409 {
+		t.Errorf("checkout of the current plan: %d %s", r.StatusCode, r.body)
+	}
+	for name, sign := range map[string]func([]byte) string{
+		"wrong secret": func(p []byte) string { return stripe.SignatureHeader("whsec_other", time.Now(), p) },
+		"stale":        func(p []byte) string { return stripe.SignatureHeader(secret, time.Now().Add(-time.Hour), p) },
+		"unsigned":     func([]byte) string { return "" },
+	} {
+		if r := event(id+"x", account, "supply_chain_risk", sign); r.StatusCode != 400 {
+			t.Errorf("%s: %d %s", name, r.StatusCode, r.body)
+		}
+	}
+	if e := entitlements(); e.Plan != "pro" {
+		t.Errorf("a refused event changed the plan: %+v", e)
+	}
+	if r := event(id+"-scr", account, "supply_chain_risk", signed); r.StatusCode != 200 || !strings.Contains(string(r.body), `"applied":true`) {
+		t.Errorf("bundle: %d %s", r.StatusCode, r.body)
+	}
+	if e := entitlements(); e != (write.Entitlement{Plan: "supply_chain_risk", Product: "supply_chain_risk", HasBundle: true,
+		CanAccessOverwatch: true, CanAccessLocus: true}) {
+		t.Errorf("bundle: %+v", e)
+	}
+	if r := event(id+"-ghost", 999_999_999, "pro", signed); r.StatusCode != 200 || !strings.Contains(string(r.body), `"applied":false`) {
+		t.Errorf("unknown account: %d %s", r.StatusCode, r.body)
+	}
+}
+
+// Without Stripe keys, checkout and the provider's events are 503.
+func TestBillingNotConfigured(t *testing.T) {
+	s := startServer(t, nil)
+	key, account := s.newKey(t, uniqueEmail(t), overwatch.PlanStarter)
+	ip := freshIP()
+	if r := s.do(t, request{method: http.MethodPost, path: "/v1/billing/checkout", ip: ip, key: key, body: `{"plan":"pro"}`}); r.StatusCode != 503 {
+		t.Errorf("checkout: %d %s", r.StatusCode, r.body)
+	}
+	p := stripetest.Event("evt_nc", account, "pro")
+	if r := s.do(t, request{method: http.MethodPost, path: "/v1/billing/webhook", ip: ip, body: string(p),
+		header: map[string]string{"Stripe-Signature": stripe.SignatureHeader("whsec_x", time.Now(), p)}}); r.StatusCode != 503 {
+		t.Errorf("webhook: %d %s", r.StatusCode, r.body)
+	}
+	if r := s.do(t, request{path: "/v1/billing/entitlements", ip: ip, key: key}); r.StatusCode != 200 || !strings.Contains(string(r.body), `"plan":"starter"`) {
+		t.Errorf("entitlements: %d %s", r.StatusCode, r.body)
+	}
+}
