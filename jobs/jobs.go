@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"time"
 
 	"overwatch"
 )
@@ -12,6 +13,10 @@ type Deps struct {
 	// Risk is the store of the risk jobs (the same analytics store).
 	Risk  RiskStore
 	Ports *overwatch.PortIndex
+	// Alerts is where the alerts job raises alerts (Postgres); nil: no
+	// alerts job. AlertSources are sources besides the risk events.
+	Alerts       AlertSink
+	AlertSources []AlertSource
 	// PurgeRateWindows deletes expired rate-limit windows (Postgres).
 	PurgeRateWindows func(ctx context.Context) (int64, error)
 
@@ -38,8 +43,9 @@ type Deps struct {
 //	risk_baselines           6 h     the last 30 days
 //	derived_cleanup          6 h     deletes superseded generations
 //	rate_window_purge        5 min   deletes expired rate-limit windows
+//	alerts                   5 min   alerts of the events of the last 3 days for their watchers
 func All(d Deps) []Job {
-	return []Job{
+	all := []Job{
 		PortCalls(d.Store, d.Ports),
 		EmissionsJob(d.Emissions),
 		CongestionJob(d.Store),
@@ -53,6 +59,10 @@ func All(d Deps) []Job {
 		CleanupJob(d.Store),
 		PurgeJob("rate_window_purge", d.PurgeRateWindows),
 	}
+	if d.Alerts != nil {
+		all = append(all, AlertsJob(d.Alerts, time.Now, append([]AlertSource{RiskAlerts{Store: d.Risk}}, d.AlertSources...)...))
+	}
+	return all
 }
 
 // Derivations are the jobs that derive tables from the position history,

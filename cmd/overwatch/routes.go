@@ -81,4 +81,14 @@ func routes(app *fiber.App, d *deps) {
 	v1.Get("/keys", keyed(read.ListKeys(d.pg))...)
 	v1.Post("/keys", keyed(write.CreateKey(d.pg))...)
 	v1.Delete("/keys/:id", keyed(write.RevokeKey(d.pg, d.now))...)
+
+	// Watchlists, portfolios and alerts (per account).
+	v1.Get("/watchlist", keyed(read.GetWatchlist(d.pg))...)
+	v1.Put("/watchlist", keyed(write.PutWatchlist(d.pg))...)
+	v1.Get("/portfolios", keyed(read.ListPortfolios(d.pg))...)
+	v1.Post("/portfolios", keyed(write.CreatePortfolio(d.pg))...)
+	v1.Delete("/portfolios/:id", keyed(write.DeletePortfolio(d.pg))...)
+	v1.Get("/alerts", keyed(read.ListAlerts(d.pg, d.now))...)
+	v1.Get("/alerts/unified", keyed(read.UnifiedAlerts(d.pg, d.now))...)
+	v1.Post("/alerts/unified/state", keyed(write.SetAlertState(d.pg, d.now))...)
 }

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"overwatch"
+	"overwatch/jobs"
+	"overwatch/read"
+)
+
+// riverSource is a test alert source of river readings (river gauges
+// come with a later issue).
+type riverSource struct{ port, key string }
+
+func (riverSource) Name() string { return "river_test" }
+
+func (r riverSource) Events(_ context.Context, from, to time.Time) ([]jobs.AlertEvent, error) {
+	return []jobs.AlertEvent{{Key: r.key, Type: jobs.AlertRiverLevel, Severity: jobs.SeverityInfo, Port: r.port, At: to.Add(-time.Hour),
+		Title: "Paraná low water", Message: "The gauge at Rosario reads 1.2 ft, under its critical low."}}, nil
+}
+
+// Alerts end to end: watchlists and portfolios through the API, the
+// alerts job over real risk events (ClickHouse) and a test river source,
+// the alert feeds, every state action, 50 concurrent actions on one alert,
+// and a second account that sees and changes none of it.
+func TestAlertsEndToEnd(t *testing.T) {
+	s := startServer(t, nil)
+	a, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
+	b, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanStarter)
+	ip := freshIP()
+	do := func(key, method, path, body string) response {
+		t.Helper()
+		return s.do(t, request{method: method, path: path, ip: ip, key: key, body: body})
+	}
+	expect := func(r response, status int, contains string) {
+		t.Helper()
+		if r.StatusCode != status || !strings.Contains(string(r.body), contains) {
+			t.Errorf("got %d %s, want %d with %q", r.StatusCode, r.body, status, contains)
+		}
+	}
+	x, y := read.FormatIMO(nextIMO()), read.FormatIMO(nextIMO())
+	port := "santos"
+	expect(do(a, "PUT", "/v1/watchlist", `{"vessels":["IMO`+x+`","`+x+`"],"ports":["`+port+`"]}`), 200, `"vessels":["`+x+`"]`)
+	expect(do(a, "PUT", "/v1/watchlist", `{"vessels":["1234568"]}`), 400, "check digit")
+	expect(do(a, "PUT", "/v1/watchlist", `{"ports":["atlantis"]}`), 400, "port slug")
+	expect(do(a, "PUT", "/v1/watchlist", `nope`), 400, "body must be")
+	expect(do(a, "GET", "/v1/watchlist", ""), 200, `"ports":["santos"]`)
+	expect(do(b, "GET", "/v1/watchlist", ""), 200, `{"watchlist":{"vessels":[],"ports":[]}}`)
+	r := do(a, "POST", "/v1/portfolios", `{"name":"Tankers","vessels":["`+y+`"]}`)
+	expect(r, 201, `"name":"Tankers"`)
+	var created struct{ Portfolio read.Portfolio }
+	mustUnmarshal(t, r.body, &created)
+	pf := created.Portfolio.ID
+	expect(do(a, "POST", "/v1/portfolios", `{"vessels":[]}`), 400, "name is required")
+	expect(do(b, "DELETE", "/v1/portfolios/"+pf, ""), 404, "no portfolio")
+	expect(do(b, "GET", "/v1/alerts/unified?portfolio="+pf, ""), 404, "no portfolio")
+	expect(do(b, "GET", "/v1/portfolios", ""), 200, `{"portfolios":[]}`)
+	expect(do(a, "GET", "/v1/portfolios", ""), 200, pf)
+
+	// Risk events of x (watched) and y (in the portfolio), and one of an
+	// unwatched vessel.
+	ctx := context.Background()
+	now := time.Now().UTC().Truncate(time.Second)
+	ix, iy, iz := mustIMO(t, x), mustIMO(t, y), nextIMO()
+	end := now.Add(-time.Hour)
+	events := []jobs.RiskEvent{
+		{Type: jobs.EventSanctions, Subtype: jobs.MatchIMO, IMO: ix, Start: now.Add(-2 * time.Hour), End: &end, Severity: jobs.TierCritical,
+			Detail: map[string]any{"list_source": "OFAC SDN", "sanctioned_entity": "SHADOW", "entry_id": "1"}},
+		{Type: jobs.EventGap, Subtype: "intentional", IMO: iy, Start: now.Add(-30 * time.Hour), End: &end, Severity: jobs.TierHigh, Detail: map[string]any{}},
+		{Type: jobs.EventLoitering, Subtype: "stationary", IMO: ix, Start: now.Add(-20 * time.Hour), End: &end, Severity: jobs.TierHigh, Detail: map[string]any{}},
+		{Type: jobs.EventGap, Subtype: "intentional", IMO: iz, Start: now.Add(-10 * time.Hour), End: &end, Severity: jobs.TierHigh, Detail: map[string]any{}},
+	}
+	var days []time.Time
+	seen := map[time.Time]bool{}
+	for i := range events {
+		if d := jobs.EventDay(&events[i], now); !seen[d] {
+			seen[d] = true
+			days = append(days, d)
+		}
+	}
+	if err := s.ch.WriteRiskEvents(ctx, uint64(time.Now().UnixNano()), days, events, nil, now); err != nil {
+		t.Fatal(err)
+	}
+	river := riverSource{port: port, key: fmt.Sprintf("river/%s/%d", x, now.UnixNano())}
+	job := jobs.AlertsJob(s.pg, time.Now, jobs.RiskAlerts{Store: s.ch}, river)
+	res, err := job.Run(ctx, jobs.State{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := job.Run(ctx, jobs.State{Watermark: res.Watermark}); err != nil || again.Rows != 0 {
+		t.Errorf("a re-run raised %d alerts (%v)", again.Rows, err)
+	}
+
+	type list struct {
+		Alerts         []read.Alert
+		Count          int
+		Unacknowledged int
+	}
+	var l list
+	mustUnmarshal(t, do(a, "GET", "/v1/alerts", "").body, &l)
+	mine := map[string]read.Alert{}
+	for _, al := range l.Alerts {
+		if al.IMO != nil && (*al.IMO == x || *al.IMO == y) || al.Type == jobs.AlertRiverLevel && strings.Contains(al.Message, "Rosario") {
+			mine[al.Type] = al
+		}
+	}
+	if len(mine) != 3 || mine["sanctions_match"].Severity != "critical" || mine["dark_fleet"].Severity != "warning" || *mine["dark_fleet"].IMO != y ||
+		mine["river_level"].Port == nil || *mine["river_level"].Port != port {
+		t.Fatalf("alerts: %+v", l)
+	}
+	for _, al := range l.Alerts {
+		if al.IMO != nil && *al.IMO == read.FormatIMO(iz) {
+			t.Errorf("an alert of an unwatched vessel: %+v", al)
+		}
+	}
+	mustUnmarshal(t, do(b, "GET", "/v1/alerts", "").body, &l)
+	if l.Count != 0 {
+		t.Errorf("the other account sees alerts: %+v", l)
+	}
+	sanctions := fmt.Sprintf("overwatch:%d", mine["sanctions_match"].ID)
+	gap := fmt.Sprintf("overwatch:%d", mine["dark_fleet"].ID)
+
+	// The unified feed, page by page.
+	type feed struct {
+		Alerts     []read.UnifiedAlert
+		Count      int
+		Pagination struct {
+			HasMore    bool    `json:"has_more"`
+			NextCursor *string `json:"next_cursor"`
+		}
+	}
+	var f feed
+	ids := map[string]bool{}
+	next := "/v1/alerts/unified?limit=1&watchlist=false"
+	for pages := 0; next != ""; pages++ {
+		mustUnmarshal(t, do(a, "GET", next, "").body, &f)
+		for _, al := range f.Alerts {
+			if ids[al.AlertID] || al.State != "open" || !strings.HasPrefix(al.AlertID, "overwatch:") {
+				t.Errorf("page %d: %+v", pages, al)
+			}
+			ids[al.AlertID] = true
+		}
+		next = ""
+		if f.Pagination.HasMore {
+			next = "/v1/alerts/unified?limit=1&cursor=" + url.QueryEscape(*f.Pagination.NextCursor)
+		}
+	}
+	if !ids[sanctions] || !ids[gap] {
+		t.Errorf("the feed's pages miss alerts: %v", ids)
+	}
+	mustUnmarshal(t, do(a, "GET", "/v1/alerts/unified?portfolio="+pf, "").body, &f)
+	if f.Count != 1 || f.Alerts[0].AlertID != gap {
+		t.Errorf("portfolio feed: %+v", f)
+	}
+	mustUnmarshal(t, do(a, "GET", "/v1/alerts/unified?product=locus", "").body, &f)
+	if f.Count != 0 {
+		t.Errorf("locus: %+v", f)
+	}
+	expect(do(a, "GET", "/v1/alerts/unified?cursor=xyz", ""), 400, "cursor")
+	expect(do(a, "GET", "/v1/alerts/unified?state=archived", ""), 400, "state must be one of")
+
+	// The state machine through the API; the other account gets 404s.
+	state := func(key, body string) response { return do(key, "POST", "/v1/alerts/unified/state", body) }
+	expect(state(b, `{"alert_id":"`+sanctions+`","action":"read"}`), 404, "no alert")
+	expect(do(b, "POST", "/v1/alerts/unified/state?alert_id="+sanctions+"&action=resolve", ""), 404, "no alert")
+	expect(state(a, `{"alert_id":"`+sanctions+`","action":"read"}`), 200, `"read_at":"`)
+	mustUnmarshal(t, do(a, "GET", "/v1/alerts?type=sanctions_match", "").body, &l)
+	if len(l.Alerts) == 0 || !l.Alerts[0].Acknowledged {
+		t.Errorf("read is acknowledged: %+v", l)
+	}
+	expect(state(a, `{"alert_id":"`+sanctions+`","action":"resolve"}`), 200, `"resolved_at":"`)
+	expect(state(a, `{"alert_id":"`+sanctions+`","action":"snooze"}`), 409, "resolved")
+	expect(do(a, "POST", "/v1/alerts/unified/state?alert_id="+sanctions+"&action=open", ""), 200, `"state":{"read_at":null,"resolved_at":null,"snoozed_until":null}`)
+	expect(state(a, `{"alert_id":"`+sanctions+`","action":"open"}`), 409, "open")
+	r = state(a, `{"alert_id":"`+sanctions+`","action":"snooze"}`)
+	var ans struct{ State overwatch.AlertTimes }
+	mustUnmarshal(t, r.body, &ans)
+	if r.StatusCode != 200 || ans.State.SnoozedUntil == nil || ans.State.SnoozedUntil.Sub(time.Now().Add(24*time.Hour)).Abs() > time.Minute {
+		t.Errorf("default snooze: %d %s", r.StatusCode, r.body)
+	}
+	mustUnmarshal(t, do(a, "GET", "/v1/alerts/unified?state=snoozed", "").body, &f)
+	if f.Count != 1 || f.Alerts[0].AlertID != sanctions {
+		t.Errorf("snoozed: %+v", f)
+	}
+	until := time.Now().Add(2 * time.Hour).UTC().Format(time.RFC3339)
+	expect(state(a, `{"alert_id":"`+sanctions+`","action":"snooze","snooze_until":"`+until+`"}`), 200, until)
+	for body, want := range map[string]string{
+		`{"alert_id":"` + sanctions + `","action":"snooze","snooze_until":"2020-01-01T00:00:00Z"}`: "ahead",
+		`{"alert_id":"` + sanctions + `","action":"read","snooze_until":"` + until + `"}`:          "only for action snooze",
+		`{"alert_id":"` + sanctions + `","action":"archive"}`:                                      "action must be",
+		`{"alert_id":"` + sanctions + `"}`:                                                         "action is required",
+		`{"action":"read"}`:                                                                        "alert_id is required",
+		`{"alert_id":"42","action":"read"}`:                                                        "alert_id must be",
+	} {
+		expect(state(a, body), 400, want)
+	}
+	expect(state(a, `{"alert_id":"locus:7","action":"read"}`), 404, "no alert")
+
+	// 50 concurrent resolutions of one alert: exactly one succeeds.
+	var wg sync.WaitGroup
+	codes := make([]int, 50)
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest(http.MethodPost, s.base+"/v1/alerts/unified/state", strings.NewReader(`{"alert_id":"`+gap+`","action":"resolve"}`))
+			req.Header.Set("X-API-Key", a)
+			req.Header.Set("X-Forwarded-For", freshIP())
+			req.Header.Set("Content-Type", "application/json")
+			if resp, err := httpClient.Do(req); err == nil {
+				codes[i] = resp.StatusCode
+				resp.Body.Close()
+			}
+		}()
+	}
+	wg.Wait()
+	won, refused := 0, 0
+	for _, c := range codes {
+		switch c {
+		case 200:
+			won++
+		case 409:
+			refused++
+		}
+	}
+	if won != 1 || refused != 49 {
+		t.Errorf("50 concurrent resolutions: %d succeeded, %d refused (%v)", won, refused, codes)
+	}
+	mustUnmarshal(t, do(a, "GET", "/v1/alerts/unified?state=resolved", "").body, &f)
+	if f.Count != 1 || f.Alerts[0].AlertID != gap || f.Alerts[0].ResolvedAt == nil || f.Alerts[0].SnoozedUntil != nil {
+		t.Errorf("resolved: %+v", f)
+	}
+}
+
+func mustIMO(t *testing.T, s string) uint32 {
+	t.Helper()
+	n, ok := read.ParseIMO(s)
+	if !ok {
+		t.Fatalf("IMO %q", s)
+	}
+	return n
+}
