@@ -17,6 +17,10 @@ type Deps struct {
 	// alerts job. AlertSources are sources besides the risk events.
 	Alerts       AlertSink
 	AlertSources []AlertSource
+	// Deliveries is the webhook delivery queue (Postgres) and Poster what
+	// sends them; nil: no delivery job.
+	Deliveries DeliveryStore
+	Poster     Poster
 	// PurgeRateWindows deletes expired rate-limit windows (Postgres).
 	PurgeRateWindows func(ctx context.Context) (int64, error)
 
@@ -44,6 +48,7 @@ type Deps struct {
 //	derived_cleanup          6 h     deletes superseded generations
 //	rate_window_purge        5 min   deletes expired rate-limit windows
 //	alerts                   5 min   alerts of the events of the last 3 days for their watchers
+//	webhook_delivery         5 s     sends the due webhook deliveries (retries with backoff)
 func All(d Deps) []Job {
 	all := []Job{
 		PortCalls(d.Store, d.Ports),
@@ -58,6 +63,9 @@ func All(d Deps) []Job {
 		RiskBaselinesJob(d.Risk),
 		CleanupJob(d.Store),
 		PurgeJob("rate_window_purge", d.PurgeRateWindows),
+	}
+	if d.Deliveries != nil && d.Poster != nil {
+		all = append(all, WebhooksJob(d.Deliveries, d.Poster, time.Now))
 	}
 	if d.Alerts != nil {
 		all = append(all, AlertsJob(d.Alerts, time.Now, append([]AlertSource{RiskAlerts{Store: d.Risk}}, d.AlertSources...)...))

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -162,19 +163,39 @@ SELECT account_id, array_agg(DISTINCT v) FILTER (WHERE k = 'vessel'), array_agg(
 	return out, rows.Err()
 }
 
-// RaiseAlerts stores the alerts, each once per account and event key, and
-// returns how many were new.
+// RaiseAlerts stores the alerts, each once per account and event key,
+// queues each new one for the account's webhooks subscribed to its type
+// (event id "alert_<id>"), and returns how many were new.
 func (db *DB) RaiseAlerts(ctx context.Context, alerts []jobs.Alert) (int, error) {
 	n := 0
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		for _, a := range alerts {
-			tag, err := tx.Exec(ctx, `INSERT INTO alerts (account_id, type, severity, title, message, imo, port, event_key, event_at)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (account_id, event_key) DO NOTHING`,
-				a.AccountID, a.Type, a.Severity, a.Title, a.Message, a.IMO, a.Port, a.EventKey, a.EventAt.UTC())
+			var id int64
+			var created time.Time
+			err := tx.QueryRow(ctx, `INSERT INTO alerts (account_id, type, severity, title, message, imo, port, event_key, event_at)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (account_id, event_key) DO NOTHING RETURNING id, created_at`,
+				a.AccountID, a.Type, a.Severity, a.Title, a.Message, a.IMO, a.Port, a.EventKey, a.EventAt.UTC()).Scan(&id, &created)
+			if errors.Is(err, pgx.ErrNoRows) {
+				continue // raised before
+			}
 			if err != nil {
 				return err
 			}
-			n += int(tag.RowsAffected())
+			n++
+			// The alert's webhook deliveries, queued in the same
+			// transaction (an outbox: an alert is never without them).
+			payload, err := json.Marshal(map[string]any{"type": a.Type, "alert": map[string]any{
+				"alert_id": fmt.Sprintf("overwatch:%d", id), "type": a.Type, "severity": a.Severity, "title": a.Title,
+				"message": a.Message, "imo": a.IMO, "port": a.Port, "event_at": a.EventAt.UTC(), "created_at": created.UTC()}})
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, payload)
+				SELECT id, $3, $2, $4 FROM webhooks
+				 WHERE account_id = $1 AND $2 = ANY(event_types) AND NOT paused AND disabled_at IS NULL
+				ON CONFLICT (webhook_id, event_id) DO NOTHING`, a.AccountID, a.Type, fmt.Sprintf("alert_%d", id), string(payload)); err != nil {
+				return err
+			}
 		}
 		return nil
 	})

@@ -40,6 +40,7 @@ type config struct {
 	SanctionsRefresh   time.Duration // how often the list is re-imported
 	SanctionsList      string        // its list_source
 	Stripe             stripe.Config
+	OutboundAllow      []netip.Prefix // tests only
 }
 
 // settings documents every environment variable with its default; the
@@ -69,6 +70,7 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_SANCTIONS_URL", "", "base URL of the OFAC legacy SDN files (SDN.CSV, ALT.CSV, SDN_COMMENTS.CSV) the scheduler re-imports; empty: no refresh"},
 	{"OVERWATCH_SANCTIONS_REFRESH", "24h", "how often the sanctions list is re-imported from OVERWATCH_SANCTIONS_URL"},
 	{"OVERWATCH_SANCTIONS_LIST", "OFAC SDN", "the list_source the refreshed list is stored and matched under"},
+	{"OVERWATCH_OUTBOUND_ALLOW", "", "TESTS ONLY: comma-separated CIDRs that webhook deliveries and the chat test may reach although private or loopback (and over http); never set in production"},
 	{"STRIPE_SECRET_KEY", "", "Stripe secret API key for Checkout Sessions; empty: /v1/billing/checkout answers 503"},
 	{"STRIPE_WEBHOOK_SECRET", "", "signing secret of the Stripe webhook endpoint /v1/billing/webhook; empty: it answers 503"},
 	{"STRIPE_API_URL", "https://api.stripe.com", "Stripe's API base URL (stripe-mock in tests)"},
@@ -137,6 +139,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	if cfg.RateStore != "memory" && cfg.RateStore != "postgres" {
 		errs = append(errs, "OVERWATCH_RATE_LIMIT_STORE must be memory or postgres")
+	}
+	if allow, err := parsePrefixes(getenv("OVERWATCH_OUTBOUND_ALLOW")); err != nil {
+		errs = append(errs, "OVERWATCH_OUTBOUND_ALLOW must be comma-separated CIDR prefixes")
+	} else {
+		cfg.OutboundAllow = allow
 	}
 	for _, part := range strings.Split(get("STRIPE_PRICES"), ",") {
 		if part = strings.TrimSpace(part); part == "" {

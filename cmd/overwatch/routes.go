@@ -91,4 +91,16 @@ func routes(app *fiber.App, d *deps) {
 	v1.Get("/alerts", keyed(read.ListAlerts(d.pg, d.now))...)
 	v1.Get("/alerts/unified", keyed(read.UnifiedAlerts(d.pg, d.now))...)
 	v1.Post("/alerts/unified/state", keyed(write.SetAlertState(d.pg, d.now))...)
+
+	// Webhooks (Pro: real-time delivery), and the chat webhook test.
+	pro := func(h fiber.Handler) []fiber.Handler {
+		return []fiber.Handler{authenticate(d.pg, true), d.limits.keyed(), read.ProOnly, h}
+	}
+	v1.Post("/webhooks/slack-test", keyed(write.SlackTest(d.outbound))...)
+	v1.Get("/webhooks", pro(read.ListWebhooks(d.pg))...)
+	v1.Post("/webhooks", pro(write.CreateWebhook(d.pg, d.checkURL))...)
+	v1.Delete("/webhooks/:id", pro(write.DeleteWebhook(d.pg))...)
+	v1.Post("/webhooks/:id/pause", pro(write.PauseWebhook(d.pg, true))...)
+	v1.Post("/webhooks/:id/resume", pro(write.PauseWebhook(d.pg, false))...)
+	v1.Get("/webhooks/:id/deliveries", pro(read.ListDeliveries(d.pg))...)
 }

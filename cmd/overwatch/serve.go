@@ -115,6 +115,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 		metrics:   metrics,
 		refresh:   refresher{sc},
 		billing:   stripe.New(cfg.Stripe),
+		outbound:  newOutbound(cfg),
 		publicURL: cfg.PublicURL,
 		limits: limits{
 			store:           rates,

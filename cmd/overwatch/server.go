@@ -2,6 +2,7 @@ package main
 
 import (
 	"log/slog"
+	"overwatch/write/outbound"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -27,6 +28,7 @@ type deps struct {
 	metrics   *prometheus.Registry
 	refresh   write.Refresher
 	billing   write.PaymentProvider
+	outbound  *outbound.Client
 	publicURL string
 }
 

@@ -1,0 +1,128 @@
+package jobs
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// WebhookBackoff is the wait before each retry of a delivery (after the
+// first attempt, the second, ...): the Standard Webhooks schedule, about
+// three days in all. A delivery that fails them all is dead.
+var WebhookBackoff = []time.Duration{5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour,
+	10 * time.Hour, 14 * time.Hour, 20 * time.Hour, 24 * time.Hour}
+
+// WebhookDisableAfter is how many deliveries in a row (each after all its
+// retries) may die before the webhook is disabled.
+const WebhookDisableAfter = 3
+
+// Delivery is a due delivery of an event to a webhook.
+type Delivery struct {
+	ID, WebhookID int64
+	AccountID     int64
+	URL, Secret   string
+	EventID, Type string
+	Payload       []byte
+	Attempts      int // made before this one
+}
+
+// AttemptResult is the outcome of one attempt.
+type AttemptResult struct {
+	Status   int // 0: no answer
+	Err      string
+	Duration time.Duration
+	// Next is when to try again (zero: delivered, or dead when Dead).
+	Next time.Time
+	Dead bool
+}
+
+// DeliveryStore is the durable queue (Postgres): ClaimDeliveries takes
+// the due deliveries, each by one worker (FOR UPDATE SKIP LOCKED, pushed
+// back by lease so a crashed worker's claim comes due again);
+// RecordAttempt stores an attempt and the delivery's new state, and
+// disables the webhook after WebhookDisableAfter dead deliveries in a row.
+type DeliveryStore interface {
+	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, max int) ([]Delivery, error)
+	RecordAttempt(ctx context.Context, d Delivery, r AttemptResult, now time.Time) error
+}
+
+// Poster sends a signed delivery and returns the HTTP status (2xx is
+// delivered).
+type Poster interface {
+	Post(ctx context.Context, d Delivery, now time.Time) (status int, err error)
+}
+
+// WebhookLease is how long a claimed delivery is held before another
+// worker may take it (longer than an attempt's timeout).
+const WebhookLease = time.Minute
+
+// WebhooksJob delivers the due webhook deliveries every 5 seconds, up to
+// 100 a run, 8 at a time: at least once (a delivery whose attempt was
+// made but not recorded, a crash in between, is sent again: receivers
+// de-duplicate by webhook-id).
+func WebhooksJob(store DeliveryStore, poster Poster, now func() time.Time) Job {
+	return Job{Name: "webhook_delivery", Every: 5 * time.Second, Run: func(ctx context.Context, _ State) (Result, error) {
+		n, err := DeliverDue(ctx, store, poster, now, 100)
+		return Result{Rows: n, Watermark: now().UTC()}, err
+	}}
+}
+
+// DeliverDue makes one attempt of each due delivery (at most max) and
+// records it; it returns how many were delivered.
+func DeliverDue(ctx context.Context, store DeliveryStore, poster Poster, now func() time.Time, max int) (int, error) {
+	due, err := store.ClaimDeliveries(ctx, now(), WebhookLease, max)
+	if err != nil || len(due) == 0 {
+		return 0, err
+	}
+	var (
+		wg        sync.WaitGroup
+		mu        sync.Mutex
+		delivered int
+		firstErr  error
+	)
+	sem := make(chan struct{}, 8)
+	for _, d := range due {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(d Delivery) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			began := now()
+			status, perr := poster.Post(ctx, d, began)
+			r := AttemptResult{Status: status, Duration: now().Sub(began)}
+			if perr != nil {
+				r.Err = perr.Error()
+			}
+			ok := perr == nil && status >= 200 && status < 300
+			if !ok {
+				if d.Attempts < len(WebhookBackoff) {
+					r.Next = now().Add(WebhookBackoff[d.Attempts])
+				} else {
+					r.Dead = true
+				}
+				if r.Err == "" {
+					r.Err = "answered " + httpStatusText(status)
+				}
+			}
+			err := store.RecordAttempt(ctx, d, r, now())
+			mu.Lock()
+			defer mu.Unlock()
+			if ok {
+				delivered++
+			}
+			if err != nil && firstErr == nil {
+				firstErr = err
+			}
+		}(d)
+	}
+	wg.Wait()
+	return delivered, firstErr
+}
+
+func httpStatusText(s int) string {
+	if s == 0 {
+		return "nothing"
+	}
+	return "HTTP " + strconv.Itoa(s)
+}

@@ -1,0 +1,89 @@
+package read
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"overwatch"
+)
+
+// Webhook is a webhook of GET /v1/webhooks (never its secret).
+type Webhook struct {
+	ID                  int64      `json:"id"`
+	URL                 string     `json:"url"`
+	EventTypes          []string   `json:"event_types"`
+	Paused              bool       `json:"paused"`
+	DisabledAt          *time.Time `json:"disabled_at"`
+	DisabledReason      string     `json:"disabled_reason"`
+	ConsecutiveFailures int        `json:"consecutive_failures"`
+	CreatedAt           time.Time  `json:"created_at"`
+}
+
+// DeliveryView is a delivery with its attempts.
+type DeliveryView struct {
+	ID            int64           `json:"id"`
+	EventID       string          `json:"event_id"`
+	EventType     string          `json:"event_type"`
+	Status        string          `json:"status"`
+	Attempts      int             `json:"attempts"`
+	NextAttemptAt time.Time       `json:"next_attempt_at"`
+	CreatedAt     time.Time       `json:"created_at"`
+	DeliveredAt   *time.Time      `json:"delivered_at"`
+	AttemptsJSON  string          `json:"-"`
+	AttemptList   json.RawMessage `json:"attempt_log"`
+}
+
+// WebhookQuery reads an account's webhooks and their deliveries
+// (NotFound for another account's webhook).
+type WebhookQuery interface {
+	Webhooks(ctx context.Context, accountID int64) ([]Webhook, error)
+	Deliveries(ctx context.Context, accountID, webhookID int64, limit int) ([]DeliveryView, error)
+}
+
+// ProOnly refuses callers whose plan has no real-time webhooks (403 naming
+// the plan).
+func ProOnly(c *fiber.Ctx) error {
+	if p := overwatch.CallerFrom(c.UserContext()).Plan; p != overwatch.PlanPro && p != overwatch.PlanSupplyChainRisk {
+		return overwatch.Errorf(overwatch.Forbidden, "webhooks require the Pro plan; this key's plan is %s", p)
+	}
+	return c.Next()
+}
+
+// ListWebhooks serves GET /v1/webhooks.
+func ListWebhooks(store WebhookQuery) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		ws, err := store.Webhooks(c.UserContext(), overwatch.CallerFrom(c.UserContext()).AccountID)
+		if err != nil {
+			return err
+		}
+		return c.JSON(fiber.Map{"webhooks": ws})
+	}
+}
+
+// ListDeliveries serves GET /v1/webhooks/{id}/deliveries: the newest
+// deliveries (limit 50, max 500) with every attempt (time, status code,
+// error, duration).
+func ListDeliveries(store WebhookQuery) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id, err := strconv.ParseInt(c.Params("id"), 10, 64)
+		if err != nil || id <= 0 {
+			return overwatch.Errorf(overwatch.Invalid, "id must be a positive integer (the id of GET /v1/webhooks)")
+		}
+		limit, err := limitParam(c, 50, 500)
+		if err != nil {
+			return err
+		}
+		ds, err := store.Deliveries(c.UserContext(), overwatch.CallerFrom(c.UserContext()).AccountID, id, limit)
+		if err != nil {
+			return err
+		}
+		for i := range ds {
+			ds[i].AttemptList = json.RawMessage(ds[i].AttemptsJSON)
+		}
+		return c.JSON(fiber.Map{"deliveries": ds})
+	}
+}

@@ -1,0 +1,167 @@
+package write
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"overwatch"
+	"overwatch/write/outbound"
+)
+
+// WebhookEventTypes are the event types a webhook may subscribe to: the
+// alert types, and test (POST a test event from the delivery log).
+var WebhookEventTypes = []string{"sanctions_match", "dark_fleet", "river_level", "test"}
+
+// MaxWebhooks is how many webhooks an account may hold.
+const MaxWebhooks = 10
+
+// NewWebhook is a webhook to store.
+type NewWebhook struct {
+	URL        string
+	EventTypes []string
+	Secret     string
+}
+
+// WebhookStore changes an account's webhooks (NotFound for another
+// account's; Conflict beyond max).
+type WebhookStore interface {
+	CreateWebhook(ctx context.Context, accountID int64, w NewWebhook, max int) (id int64, created time.Time, err error)
+	DeleteWebhook(ctx context.Context, accountID, id int64) error
+	PauseWebhook(ctx context.Context, accountID, id int64, paused bool) error
+}
+
+type webhookBody struct {
+	URL        string   `json:"url"`
+	EventTypes []string `json:"event_types"`
+}
+
+// CreateWebhook serves POST /v1/webhooks ({url, event_types}): an https
+// endpoint on a public address (check: outbound.Client.Check), the event
+// types among WebhookEventTypes; 201 with the signing secret, shown only
+// here (Standard Webhooks: "whsec_..."). At most MaxWebhooks per account.
+func CreateWebhook(store WebhookStore, check func(string) error) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		var b webhookBody
+		if err := json.Unmarshal(c.Body(), &b); err != nil {
+			return overwatch.Errorf(overwatch.Invalid, `body must be a JSON object like {"url": "https://...", "event_types": ["dark_fleet"]}`)
+		}
+		b.URL = strings.TrimSpace(b.URL)
+		if b.URL == "" {
+			return overwatch.Errorf(overwatch.Invalid, "url is required")
+		}
+		if err := check(b.URL); err != nil {
+			return overwatch.Errorf(overwatch.Invalid, "url: %s", err.Error())
+		}
+		if len(b.EventTypes) == 0 {
+			return overwatch.Errorf(overwatch.Invalid, "event_types is required: one or more of %s", strings.Join(WebhookEventTypes, ", "))
+		}
+		var types []string
+		for _, t := range b.EventTypes {
+			if !slices.Contains(WebhookEventTypes, t) {
+				return overwatch.Errorf(overwatch.Invalid, "event_types: %q is not one of %s", t, strings.Join(WebhookEventTypes, ", "))
+			}
+			if !slices.Contains(types, t) {
+				types = append(types, strings.Clone(t))
+			}
+		}
+		secret, err := NewWebhookSecret()
+		if err != nil {
+			return err
+		}
+		id, created, err := store.CreateWebhook(c.UserContext(), overwatch.CallerFrom(c.UserContext()).AccountID,
+			NewWebhook{URL: strings.Clone(b.URL), EventTypes: types, Secret: secret}, MaxWebhooks)
+		if err != nil {
+			return err
+		}
+		c.Set(fiber.HeaderCacheControl, "no-store")
+		return c.Status(fiber.StatusCreated).JSON(fiber.Map{"id": id, "url": b.URL, "event_types": types, "secret": secret,
+			"created_at": created.UTC(), "warning": "Store the secret now: it is shown only once. Verify every delivery's webhook-signature with it."})
+	}
+}
+
+func webhookID(c *fiber.Ctx) (int64, error) {
+	id, err := strconv.ParseInt(c.Params("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, overwatch.Errorf(overwatch.Invalid, "id must be a positive integer (the id of GET /v1/webhooks)")
+	}
+	return id, nil
+}
+
+// DeleteWebhook serves DELETE /v1/webhooks/{id}, with its pending deliveries.
+func DeleteWebhook(store WebhookStore) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id, err := webhookID(c)
+		if err != nil {
+			return err
+		}
+		if err := store.DeleteWebhook(c.UserContext(), overwatch.CallerFrom(c.UserContext()).AccountID, id); err != nil {
+			return err
+		}
+		return c.JSON(fiber.Map{"deleted": true, "id": id})
+	}
+}
+
+// PauseWebhook serves POST /v1/webhooks/{id}/pause (paused) and /resume:
+// a paused webhook keeps its queued deliveries without sending them;
+// resuming also re-enables a webhook disabled after repeated failure.
+func PauseWebhook(store WebhookStore, paused bool) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id, err := webhookID(c)
+		if err != nil {
+			return err
+		}
+		if err := store.PauseWebhook(c.UserContext(), overwatch.CallerFrom(c.UserContext()).AccountID, id, paused); err != nil {
+			return err
+		}
+		return c.JSON(fiber.Map{"id": id, "paused": paused})
+	}
+}
+
+// SlackTest serves POST /v1/webhooks/slack-test ({url, message}): posts
+// {"text": message} to a chat webhook URL (Slack's incoming webhooks and
+// compatible ones) through the outbound client, answering {success,
+// message}; a refused address, a redirect or a non-2xx answer is success
+// false with the reason.
+func SlackTest(client *outbound.Client) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		var b struct {
+			URL     string `json:"url"`
+			Message string `json:"message"`
+		}
+		if err := json.Unmarshal(c.Body(), &b); err != nil || strings.TrimSpace(b.URL) == "" {
+			return overwatch.Errorf(overwatch.Invalid, `body must be a JSON object like {"url": "https://hooks.slack.com/services/..."}`)
+		}
+		text := strings.TrimSpace(b.Message)
+		if text == "" {
+			text = "Overwatch test message: your chat webhook works."
+		}
+		if len(text) > 2000 {
+			return overwatch.Errorf(overwatch.Invalid, "message must be at most 2000 characters")
+		}
+		if _, err := client.Check(strings.TrimSpace(b.URL)); err != nil {
+			return c.JSON(fiber.Map{"success": false, "message": "url refused: " + err.Error()})
+		}
+		body, _ := json.Marshal(map[string]string{"text": text})
+		req, err := http.NewRequest(http.MethodPost, strings.TrimSpace(b.URL), strings.NewReader(string(body)))
+		if err != nil {
+			return c.JSON(fiber.Map{"success": false, "message": "url refused: " + err.Error()})
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(c.UserContext(), req)
+		switch {
+		case err != nil:
+			return c.JSON(fiber.Map{"success": false, "message": "the message was not delivered: " + err.Error()})
+		case resp.Status < 200 || resp.Status > 299:
+			return c.JSON(fiber.Map{"success": false, "message": fmt.Sprintf("the chat service answered HTTP %d", resp.Status)})
+		}
+		return c.JSON(fiber.Map{"success": true, "message": "the test message was posted"})
+	}
+}
