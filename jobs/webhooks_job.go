@@ -45,6 +45,9 @@ type AttemptResult struct {
 type DeliveryStore interface {
 	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, max int) ([]Delivery, error)
 	RecordAttempt(ctx context.Context, d Delivery, r AttemptResult, now time.Time) error
+	// ReleaseClaims makes claimed deliveries due again at once (a worker
+	// stopping with claims it did not finish).
+	ReleaseClaims(ctx context.Context, ids []int64, now time.Time) error
 }
 
 // Poster sends a signed delivery and returns the HTTP status (2xx is
@@ -57,29 +60,55 @@ type Poster interface {
 // worker may take it (longer than an attempt's timeout).
 const WebhookLease = time.Minute
 
-// WebhooksJob delivers the due webhook deliveries every 5 seconds, up to
-// 100 a run, 8 at a time: at least once (a delivery whose attempt was
-// made but not recorded, a crash in between, is sent again: receivers
-// de-duplicate by webhook-id).
+// WebhooksJob delivers the due webhook deliveries every 5 seconds,
+// draining the queue for up to WebhookRunBudget a run, 8 at a time: at
+// least once (an attempt the receiver got but the worker did not record,
+// a stop or a crash in between, is sent again with the same webhook-id:
+// receivers de-duplicate by it).
 func WebhooksJob(store DeliveryStore, poster Poster, now func() time.Time) Job {
 	return Job{Name: "webhook_delivery", Every: 5 * time.Second, Run: func(ctx context.Context, _ State) (Result, error) {
-		n, err := DeliverDue(ctx, store, poster, now, 100)
+		n, err := DrainDeliveries(ctx, store, poster, now, WebhookRunBudget)
 		return Result{Rows: n, Watermark: now().UTC()}, err
 	}}
 }
 
+// WebhookRunBudget is how long one run of the delivery job keeps taking
+// batches of due deliveries.
+const WebhookRunBudget = 4 * time.Second
+
+// DrainDeliveries runs DeliverDue in batches of 200 until nothing is due
+// or the budget is spent; it returns how many were delivered.
+func DrainDeliveries(ctx context.Context, store DeliveryStore, poster Poster, now func() time.Time, budget time.Duration) (int, error) {
+	deadline := time.Now().Add(budget)
+	total := 0
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		n, claimed, err := deliverBatch(ctx, store, poster, now, 200)
+		total += n
+		if err != nil || claimed == 0 {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
 // DeliverDue makes one attempt of each due delivery (at most max) and
-// records it; it returns how many were delivered.
+// records it; it returns how many were delivered. Claims it could not
+// finish because ctx ended are released at once.
 func DeliverDue(ctx context.Context, store DeliveryStore, poster Poster, now func() time.Time, max int) (int, error) {
+	n, _, err := deliverBatch(ctx, store, poster, now, max)
+	return n, err
+}
+
+func deliverBatch(ctx context.Context, store DeliveryStore, poster Poster, now func() time.Time, max int) (delivered, claimed int, err error) {
 	due, err := store.ClaimDeliveries(ctx, now(), WebhookLease, max)
 	if err != nil || len(due) == 0 {
-		return 0, err
+		return 0, 0, err
 	}
 	var (
-		wg        sync.WaitGroup
-		mu        sync.Mutex
-		delivered int
-		firstErr  error
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+		unsent   []int64
 	)
 	sem := make(chan struct{}, 8)
 	for _, d := range due {
@@ -88,8 +117,20 @@ func DeliverDue(ctx context.Context, store DeliveryStore, poster Poster, now fun
 		go func(d Delivery) {
 			defer wg.Done()
 			defer func() { <-sem }()
+			if ctx.Err() != nil {
+				mu.Lock()
+				unsent = append(unsent, d.ID)
+				mu.Unlock()
+				return
+			}
 			began := now()
 			status, perr := poster.Post(ctx, d, began)
+			if ctx.Err() != nil { // stopped mid-attempt: send it again later
+				mu.Lock()
+				unsent = append(unsent, d.ID)
+				mu.Unlock()
+				return
+			}
 			r := AttemptResult{Status: status, Duration: now().Sub(began)}
 			if perr != nil {
 				r.Err = perr.Error()
@@ -108,7 +149,7 @@ func DeliverDue(ctx context.Context, store DeliveryStore, poster Poster, now fun
 			err := store.RecordAttempt(ctx, d, r, now())
 			mu.Lock()
 			defer mu.Unlock()
-			if ok {
+			if ok && err == nil {
 				delivered++
 			}
 			if err != nil && firstErr == nil {
@@ -117,7 +158,14 @@ func DeliverDue(ctx context.Context, store DeliveryStore, poster Poster, now fun
 		}(d)
 	}
 	wg.Wait()
-	return delivered, firstErr
+	if len(unsent) > 0 {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := store.ReleaseClaims(rctx, unsent, now()); err != nil && firstErr == nil {
+			firstErr = err
+		}
+	}
+	return delivered, len(due), firstErr
 }
 
 func httpStatusText(s int) string {

@@ -163,6 +163,13 @@ RETURNING d.id, d.webhook_id, w.account_id, w.url, w.secret, d.event_id, d.event
 	return out, pgErr(rows.Err(), "claim deliveries")
 }
 
+// ReleaseClaims makes the claimed deliveries due at now (a worker stopping
+// before it finished them).
+func (db *DB) ReleaseClaims(ctx context.Context, ids []int64, now time.Time) error {
+	_, err := db.pool.Exec(ctx, `UPDATE webhook_deliveries SET next_attempt_at = $2 WHERE id = ANY($1) AND status = 'pending'`, ids, now.UTC())
+	return pgErr(err, "release claims")
+}
+
 // RecordAttempt stores an attempt and the delivery's new state; a dead
 // delivery counts against its webhook, which is disabled after
 // jobs.WebhookDisableAfter dead ones in a row (a delivered one resets the
