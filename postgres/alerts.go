@@ -17,9 +17,10 @@ import (
 )
 
 var (
-	_ write.AlertStore = (*DB)(nil)
-	_ read.AlertQuery  = (*DB)(nil)
-	_ jobs.AlertSink   = (*DB)(nil)
+	_ write.AlertStore      = (*DB)(nil)
+	_ write.WatchlistEditor = (*DB)(nil)
+	_ read.AlertQuery       = (*DB)(nil)
+	_ jobs.AlertSink        = (*DB)(nil)
 )
 
 // Watchlist returns the account's watched vessels (IMO numbers) and ports.
@@ -300,4 +301,48 @@ func (db *DB) SetAlertState(ctx context.Context, accountID, alertID int64, actio
 		err = fmt.Errorf("postgres: alert state: %w", err)
 	}
 	return out, err
+}
+
+// AddWatched watches one vessel or port (kind) unless it is watched
+// already; Conflict when the account watches max of the kind. The
+// account's row is locked, so concurrent additions cannot pass the cap
+// together.
+func (db *DB) AddWatched(ctx context.Context, accountID int64, kind, value string, max int) error {
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE`, accountID); err != nil {
+			return err
+		}
+		var n int
+		var has bool
+		if err := tx.QueryRow(ctx, `SELECT count(*), coalesce(bool_or(value = $3), false) FROM watchlist WHERE account_id = $1 AND kind = $2`,
+			accountID, kind, value).Scan(&n, &has); err != nil {
+			return err
+		}
+		if has {
+			return nil
+		}
+		if n >= max {
+			return overwatch.Errorf(overwatch.Conflict, "a watchlist holds at most %d %ss", max, kind)
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO watchlist (account_id, kind, value) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, accountID, kind, value)
+		return err
+	})
+	var oe *overwatch.Error
+	if err != nil && !errors.As(err, &oe) {
+		err = fmt.Errorf("postgres: add watched: %w", err)
+	}
+	return err
+}
+
+// RemoveWatched stops watching one vessel or port (kind): NotFound when
+// the account does not watch it.
+func (db *DB) RemoveWatched(ctx context.Context, accountID int64, kind, value string) error {
+	tag, err := db.pool.Exec(ctx, `DELETE FROM watchlist WHERE account_id = $1 AND kind = $2 AND value = $3`, accountID, kind, value)
+	if err != nil {
+		return fmt.Errorf("postgres: remove watched: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return overwatch.Errorf(overwatch.NotFound, "you do not watch %s %s", kind, value)
+	}
+	return nil
 }

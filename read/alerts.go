@@ -84,6 +84,18 @@ func ListPortfolios(store AlertQuery) fiber.Handler {
 	}
 }
 
+// GetPortfolio serves GET /v1/portfolios/{id}: one of the account's
+// portfolios; another account's, or an unknown id, is a 404.
+func GetPortfolio(store AlertQuery) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		p, err := store.Portfolio(c.UserContext(), overwatch.CallerFrom(c.UserContext()).AccountID, strings.Clone(c.Params("id")))
+		if err != nil {
+			return err
+		}
+		return c.JSON(fiber.Map{"portfolio": p})
+	}
+}
+
 // Alert is an alert of GET /v1/alerts.
 type Alert struct {
 	ID           int64     `json:"id"`

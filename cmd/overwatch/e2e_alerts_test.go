@@ -247,3 +247,153 @@ func mustIMO(t *testing.T, s string) uint32 {
 	}
 	return n
 }
+
+// raiseFor stores alerts of the account straight into Postgres (as the
+// alerts job would) and returns their alert ids, newest first.
+func raiseFor(t *testing.T, s *testServer, account int64, n int) []string {
+	t.Helper()
+	ctx := context.Background()
+	var as []jobs.Alert
+	stamp := time.Now().UnixNano()
+	for i := range n {
+		as = append(as, jobs.Alert{AccountID: account, Type: jobs.AlertDarkFleet, Severity: jobs.SeverityWarning, Title: "gap",
+			Message: "AIS off", IMO: "9074729", EventKey: fmt.Sprintf("e2e/%d/%d", stamp, i), EventAt: time.Now()})
+	}
+	if got, err := s.pg.RaiseAlerts(ctx, as); err != nil || got != n {
+		t.Fatalf("raise: %d %v", got, err)
+	}
+	rows, err := s.pg.Alerts(ctx, account, read.AlertFilter{Now: time.Now(), Limit: n})
+	if err != nil || len(rows) != n {
+		t.Fatalf("alerts: %d %v", len(rows), err)
+	}
+	ids := make([]string, n)
+	for i, r := range rows {
+		ids[i] = fmt.Sprintf("overwatch:%d", r.ID)
+	}
+	return ids
+}
+
+// Every (state, action) pair through the API: 200 into the table's state,
+// or 409 naming the state.
+func TestAlertStatePairsAPI(t *testing.T) {
+	s := startServer(t, nil)
+	key, account := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
+	ids := raiseFor(t, s, account, 16)
+	post := func(id, action string) response {
+		t.Helper()
+		return s.do(t, request{method: "POST", path: "/v1/alerts/unified/state", ip: freshIP(), key: key,
+			body: `{"alert_id":"` + id + `","action":"` + action + `"}`})
+	}
+	setup := map[string]string{"open": "", "read": "read", "snoozed": "snooze", "resolved": "resolve"}
+	want := map[string]map[string]string{ // "": 409
+		"open":     {"read": "read", "resolve": "resolved", "snooze": "snoozed", "open": ""},
+		"read":     {"read": "read", "resolve": "resolved", "snooze": "snoozed", "open": "open"},
+		"snoozed":  {"read": "snoozed", "resolve": "resolved", "snooze": "snoozed", "open": "open"},
+		"resolved": {"read": "", "resolve": "", "snooze": "", "open": "open"},
+	}
+	stateOf := func(id string) string {
+		t.Helper()
+		for _, st := range []string{"open", "read", "snoozed", "resolved"} {
+			var f struct{ Alerts []read.UnifiedAlert }
+			mustUnmarshal(t, s.do(t, request{path: "/v1/alerts/unified?limit=100&state=" + st, ip: freshIP(), key: key}).body, &f)
+			for _, a := range f.Alerts {
+				if a.AlertID == id {
+					if string(a.State) != st {
+						t.Errorf("%s: listed under state=%s as %s", id, st, a.State)
+					}
+					return st
+				}
+			}
+		}
+		return "missing"
+	}
+	i := 0
+	for _, from := range []string{"open", "read", "snoozed", "resolved"} {
+		for _, action := range []string{"read", "resolve", "snooze", "open"} {
+			id := ids[i]
+			i++
+			if setup[from] != "" {
+				if r := post(id, setup[from]); r.StatusCode != 200 {
+					t.Fatalf("setup %s: %d %s", from, r.StatusCode, r.body)
+				}
+			}
+			r := post(id, action)
+			to := want[from][action]
+			switch {
+			case to == "" && (r.StatusCode != 409 || !strings.Contains(string(r.body), "the alert is "+from)):
+				t.Errorf("%s + %s: %d %s, want 409", from, action, r.StatusCode, r.body)
+			case to == "" && stateOf(id) != from:
+				t.Errorf("%s + %s: a refused action changed the state", from, action)
+			case to != "" && (r.StatusCode != 200 || stateOf(id) != to):
+				t.Errorf("%s + %s: %d %s, now %s, want %s", from, action, r.StatusCode, r.body, stateOf(id), to)
+			}
+		}
+	}
+}
+
+// A second account tries every watchlist, portfolio and alert endpoint on
+// the first account's resources: 404 for each one named, nothing of the
+// first account's in its lists, and the first account's state unchanged.
+func TestAlertsCrossAccount(t *testing.T) {
+	s := startServer(t, nil)
+	a, accountA := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
+	b, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
+	do := func(key, method, path, body string) response {
+		t.Helper()
+		return s.do(t, request{method: method, path: path, ip: freshIP(), key: key, body: body})
+	}
+	expect := func(r response, status int, contains string) {
+		t.Helper()
+		if r.StatusCode != status || !strings.Contains(string(r.body), contains) {
+			t.Errorf("got %d %s, want %d with %q", r.StatusCode, r.body, status, contains)
+		}
+	}
+	// The first account's watchlist, portfolio and alerts.
+	expect(do(a, "PUT", "/v1/watchlist", `{"vessels":["9074729"],"ports":["santos"]}`), 200, "9074729")
+	expect(do(a, "PUT", "/v1/watchlist/vessels/IMO9321483", ""), 200, `"value":"9321483","watched":true`)
+	expect(do(a, "PUT", "/v1/watchlist/vessels/9321483", ""), 200, `"watched":true`)
+	expect(do(a, "PUT", "/v1/watchlist/ports/rotterdam", ""), 200, `"kind":"port"`)
+	expect(do(a, "PUT", "/v1/watchlist/vessels/1234568", ""), 400, "imo")
+	expect(do(a, "PUT", "/v1/watchlist/ports/atlantis", ""), 400, "slug")
+	var created struct{ Portfolio read.Portfolio }
+	r := do(a, "POST", "/v1/portfolios", `{"name":"Mine","vessels":["9176187"]}`)
+	expect(r, 201, "Mine")
+	mustUnmarshal(t, r.body, &created)
+	pf := created.Portfolio.ID
+	expect(do(a, "GET", "/v1/portfolios/"+pf, ""), 200, `"name":"Mine"`)
+	ids := raiseFor(t, s, accountA, 2)
+	expect(do(a, "POST", "/v1/alerts/unified/state", `{"alert_id":"`+ids[1]+`","action":"read"}`), 200, `"ok":true`)
+
+	// The second account, across the boundary: 404s.
+	expect(do(b, "GET", "/v1/portfolios/"+pf, ""), 404, "no portfolio")
+	expect(do(b, "DELETE", "/v1/portfolios/"+pf, ""), 404, "no portfolio")
+	expect(do(b, "GET", "/v1/alerts/unified?portfolio="+pf, ""), 404, "no portfolio")
+	expect(do(b, "DELETE", "/v1/watchlist/vessels/9321483", ""), 404, "do not watch")
+	expect(do(b, "DELETE", "/v1/watchlist/ports/santos", ""), 404, "do not watch")
+	for _, id := range ids {
+		for _, action := range []string{"read", "resolve", "snooze", "open"} {
+			expect(do(b, "POST", "/v1/alerts/unified/state", `{"alert_id":"`+id+`","action":"`+action+`"}`), 404, "no alert")
+			expect(do(b, "POST", "/v1/alerts/unified/state?alert_id="+id+"&action="+action, ""), 404, "no alert")
+		}
+	}
+	// Its lists hold nothing of the first account's, and its own changes
+	// stay its own.
+	expect(do(b, "GET", "/v1/watchlist", ""), 200, `{"watchlist":{"vessels":[],"ports":[]}}`)
+	expect(do(b, "GET", "/v1/portfolios", ""), 200, `{"portfolios":[]}`)
+	expect(do(b, "GET", "/v1/alerts", ""), 200, `"count":0`)
+	expect(do(b, "GET", "/v1/alerts/unified", ""), 200, `"count":0`)
+	expect(do(b, "GET", "/v1/alerts/unified?watchlist=true&state=read", ""), 200, `"count":0`)
+	expect(do(b, "PUT", "/v1/watchlist", `{"vessels":["9176187"]}`), 200, "9176187")
+	expect(do(b, "PUT", "/v1/watchlist/ports/santos", ""), 200, `"watched":true`)
+	expect(do(b, "DELETE", "/v1/watchlist/ports/santos", ""), 200, `"watched":false`)
+	expect(do(a, "GET", "/v1/watchlist", ""), 200, `{"watchlist":{"vessels":["9074729","9321483"],"ports":["rotterdam","santos"]}}`)
+	expect(do(a, "GET", "/v1/portfolios/"+pf, ""), 200, pf)
+	var f struct{ Alerts []read.UnifiedAlert }
+	mustUnmarshal(t, do(a, "GET", "/v1/alerts/unified", "").body, &f)
+	if len(f.Alerts) != 2 || f.Alerts[0].State != "open" || f.Alerts[1].State != "read" {
+		t.Errorf("the first account's alerts changed: %+v", f.Alerts)
+	}
+	expect(do(a, "DELETE", "/v1/watchlist/vessels/9321483", ""), 200, `"watched":false`)
+	expect(do(a, "DELETE", "/v1/portfolios/"+pf, ""), 200, `"deleted":true`)
+	expect(do(a, "GET", "/v1/portfolios/"+pf, ""), 404, "no portfolio")
+}

@@ -85,8 +85,13 @@ func routes(app *fiber.App, d *deps) {
 	// Watchlists, portfolios and alerts (per account).
 	v1.Get("/watchlist", keyed(read.GetWatchlist(d.pg))...)
 	v1.Put("/watchlist", keyed(write.PutWatchlist(d.pg))...)
+	v1.Put("/watchlist/vessels/:imo", keyed(write.AddWatched(d.pg, write.WatchVessel))...)
+	v1.Delete("/watchlist/vessels/:imo", keyed(write.RemoveWatched(d.pg, write.WatchVessel))...)
+	v1.Put("/watchlist/ports/:slug", keyed(write.AddWatched(d.pg, write.WatchPort))...)
+	v1.Delete("/watchlist/ports/:slug", keyed(write.RemoveWatched(d.pg, write.WatchPort))...)
 	v1.Get("/portfolios", keyed(read.ListPortfolios(d.pg))...)
 	v1.Post("/portfolios", keyed(write.CreatePortfolio(d.pg))...)
+	v1.Get("/portfolios/:id", keyed(read.GetPortfolio(d.pg))...)
 	v1.Delete("/portfolios/:id", keyed(write.DeletePortfolio(d.pg))...)
 	v1.Get("/alerts", keyed(read.ListAlerts(d.pg, d.now))...)
 	v1.Get("/alerts/unified", keyed(read.UnifiedAlerts(d.pg, d.now))...)

@@ -1,0 +1,124 @@
+package jobs
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+type fakeRisk []RiskEvent
+
+func (f fakeRisk) RiskEvents(context.Context, time.Time, time.Time) ([]RiskEvent, error) {
+	return f, nil
+}
+
+type testSource []AlertEvent
+
+func (testSource) Name() string { return "test" }
+
+func (s testSource) Events(context.Context, time.Time, time.Time) ([]AlertEvent, error) {
+	return s, nil
+}
+
+// memSink keeps alerts once per account and event key, as Postgres does.
+type memSink struct {
+	watchers []Watcher
+	alerts   map[[2]any]Alert
+}
+
+func (m *memSink) Watchers(context.Context) ([]Watcher, error) { return m.watchers, nil }
+
+func (m *memSink) RaiseAlerts(_ context.Context, as []Alert) (int, error) {
+	n := 0
+	for _, a := range as {
+		k := [2]any{a.AccountID, a.EventKey}
+		if _, ok := m.alerts[k]; !ok {
+			m.alerts[k] = a
+			n++
+		}
+	}
+	return n, nil
+}
+
+// The mapping of the risk events to alert types and severities
+// (docs/alerts.md).
+func TestRiskAlertsMapping(t *testing.T) {
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	from := now.Add(-24 * time.Hour)
+	start := now.Add(-2 * time.Hour)
+	sanction := func(sub string) RiskEvent {
+		return RiskEvent{Type: EventSanctions, Subtype: sub, IMO: 9074729, Start: start, Severity: TierCritical,
+			Detail: map[string]any{"list_source": "OFAC SDN", "sanctioned_entity": "SHADOW " + sub}}
+	}
+	events := fakeRisk{
+		sanction(MatchIMO), sanction(MatchMMSI), sanction(MatchName),
+		{Type: EventGap, Subtype: "intentional", IMO: 9321483, Start: start, Severity: TierCritical},
+		{Type: EventGap, Subtype: "", IMO: 9321483, Start: start, Severity: TierHigh}, // not intentional: no alert
+		{Type: EventSTS, Subtype: "proximity", IMO: 9176187, Other: 9074729, Start: start, Severity: TierHigh},
+		{Type: EventSpoofing, IMO: 9176187, Start: start, Severity: TierMedium},
+		{Type: EventLoitering, Subtype: "stationary", IMO: 9176187, Start: start, Severity: TierHigh},
+		{Type: EventIdentity, Subtype: "flag", IMO: 9176187, Start: start, Severity: TierHigh},
+		{Type: EventGap, Subtype: "intentional", IMO: 9321483, Start: from.Add(-time.Hour), Severity: TierCritical}, // started before the window
+	}
+	got, err := RiskAlerts{Store: events}.Events(context.Background(), from, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type ts struct{ typ, sev, imo string }
+	want := []ts{
+		{AlertSanctions, SeverityCritical, "9074729"},
+		{AlertSanctions, SeverityWarning, "9074729"},
+		{AlertSanctions, SeverityWarning, "9074729"},
+		{AlertDarkFleet, SeverityCritical, "9321483"},
+		{AlertDarkFleet, SeverityWarning, "9176187"}, // the transfer, both vessels
+		{AlertDarkFleet, SeverityWarning, "9074729"},
+		{AlertDarkFleet, SeverityInfo, "9176187"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d alert events, want %d: %+v", len(got), len(want), got)
+	}
+	keys := map[string]bool{}
+	for i, w := range want {
+		g := got[i]
+		if g.Type != w.typ || g.Severity != w.sev || g.IMO != w.imo || g.Title == "" || g.Message == "" || !g.At.Equal(start) {
+			t.Errorf("event %d: %+v, want %+v", i, g, w)
+		}
+		if keys[g.Key] {
+			t.Errorf("event %d: key %q repeats", i, g.Key)
+		}
+		keys[g.Key] = true
+	}
+}
+
+// The job raises an alert for every watcher of the vessel or port, once
+// per account and event, from every source.
+func TestAlertsJobOncePerAccountAndEvent(t *testing.T) {
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	sink := &memSink{alerts: map[[2]any]Alert{}, watchers: []Watcher{
+		{AccountID: 1, Vessels: map[string]bool{"9321483": true}, Ports: map[string]bool{}},
+		{AccountID: 2, Vessels: map[string]bool{"9321483": true}, Ports: map[string]bool{"rosario": true}},
+		{AccountID: 3, Vessels: map[string]bool{"9074729": true}, Ports: map[string]bool{}},
+	}}
+	risk := RiskAlerts{Store: fakeRisk{{Type: EventGap, Subtype: "intentional", IMO: 9321483, Start: now.Add(-time.Hour), Severity: TierHigh}}}
+	river := testSource{{Key: "river/rosario/1", Type: AlertRiverLevel, Severity: SeverityInfo, Port: "rosario", At: now, Title: "low", Message: "low water"}}
+	job := AlertsJob(sink, func() time.Time { return now }, risk, river)
+	if job.Name != "alerts" || job.Every != 5*time.Minute {
+		t.Errorf("job %s every %s", job.Name, job.Every)
+	}
+	res, err := job.Run(context.Background(), State{})
+	if err != nil || res.Rows != 3 || !res.Watermark.Equal(now) || !res.From.Equal(now.Add(-AlertLookback)) {
+		t.Fatalf("first run: %+v %v", res, err)
+	}
+	res, err = job.Run(context.Background(), State{Watermark: res.Watermark})
+	if err != nil || res.Rows != 0 {
+		t.Fatalf("second run: %+v %v", res, err)
+	}
+	for k, a := range sink.alerts {
+		switch {
+		case a.AccountID == 3:
+			t.Errorf("account 3 watches neither: %+v", a)
+		case a.Type == AlertRiverLevel && a.AccountID != 2:
+			t.Errorf("river alert for %v", k)
+		}
+	}
+}
