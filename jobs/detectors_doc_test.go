@@ -1,176 +1,369 @@
 package jobs
 
 import (
-	"bytes"
-	"flag"
 	"fmt"
 	"go/ast"
-	"go/doc"
-	"go/doc/comment"
 	"go/parser"
-	"go/printer"
 	"go/token"
 	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
-// docs/risk-detectors.md is rendered from the detectors' own doc comments
-// and threshold constants, so the published definitions are the code's:
-// this test fails when they differ, and `go test ./jobs -run
-// DetectorsDoc -update-detectors-doc` rewrites the page.
-var updateDetectorsDoc = flag.Bool("update-detectors-doc", false, "rewrite docs/risk-detectors.md from the code")
+// docs/risk-detectors.md is the published definition of the detectors,
+// written by hand. These tests keep it the code's: every threshold it
+// cites is in its table of thresholds with the constant's value, every
+// "`Name` = value" in its text agrees, every exported constant of a
+// detector is in the table, and every `detail` table lists exactly the
+// fields the detector emits.
 
 const detectorsDocPath = "../docs/risk-detectors.md"
 
-// detectorSection is one section of the page: an introduction, the
-// constants whose groups are tabled, and the functions whose doc
-// comments define the detector.
-type detectorSection struct {
-	title, intro string
-	consts       []string // a constant of each group to table
-	funcs        []string
+// detectorConstants are the constants the page may cite, by name. A
+// renamed or removed constant breaks the build of this test.
+func detectorConstants() map[string]any {
+	return map[string]any{
+		// event types
+		"EventGap": EventGap, "EventLoitering": EventLoitering, "EventSTS": EventSTS,
+		"EventSpoofing": EventSpoofing, "EventMismatch": EventMismatch, "EventIdentity": EventIdentity,
+		// gaps.go
+		"GapOffOn": GapOffOn, "GapMinimum": GapMinimum, "GapOffshoreNM": GapOffshoreNM,
+		"GapDenseWindow": GapDenseWindow, "GapDensePer12h": GapDensePer12h, "GapDenseMinimum": GapDenseMinimum,
+		"GapDraughtSettle": GapDraughtSettle, "GapDraughtChangeM": GapDraughtChangeM,
+		// loitering.go
+		"LoiterKnots": LoiterKnots, "LoiterShoreNM": LoiterShoreNM, "LoiterMinimum": LoiterMinimum,
+		"LoiterStationaryKnots": LoiterStationaryKnots, "LoiterStationaryKM": LoiterStationaryKM,
+		"PortApproachKM": PortApproachKM, "LoiterStationary": LoiterStationary, "LoiterSlowRoll": LoiterSlowRoll,
+		"ContextTransferArea": ContextTransferArea, "ContextAnchorage": ContextAnchorage,
+		"ContextPortApproach": ContextPortApproach, "ContextOffshore": ContextOffshore,
+		// portcalls.go and cargo.go, cited by the detectors
+		"MidwayGap": MidwayGap, "AnchorEntryKM": AnchorEntryKM, "MinDraftChangeM": MinDraftChangeM,
+		// sts.go
+		"STSMaxDistanceM": STSMaxDistanceM, "STSMinDuration": STSMinDuration, "STSMaxKnots": STSMaxKnots,
+		"STSAnchorageKM": STSAnchorageKM, "STSMaxGap": STSMaxGap, "STSDenseGap": STSDenseGap,
+		"STSDraughtLag": STSDraughtLag, "STSArrival": STSArrival,
+		"STSProximity": STSProximity, "STSPathIntersection": STSPathIntersection,
+		"ConfidenceHigh": ConfidenceHigh, "ConfidenceMedium": ConfidenceMedium, "ConfidenceLow": ConfidenceLow,
+		// spoofing.go
+		"SpoofKnots": SpoofKnots, "SpoofMinKM": SpoofMinKM, "SpoofReturnWindow": SpoofReturnWindow,
+		// mismatch.go
+		"MismatchSustained": MismatchSustained, "MismatchMaxDraftM": MismatchMaxDraftM,
+		"MismatchFactor": MismatchFactor, "MismatchJumpShare": MismatchJumpShare,
+		"MismatchCallGrace": MismatchCallGrace, "MismatchGap": MismatchGap,
+		"MismatchGapSettle": MismatchGapSettle, "MismatchStopLookback": MismatchStopLookback,
+		"MismatchDirectional": MismatchDirectional, "MismatchMagnitude": MismatchMagnitude,
+		"MismatchZeroChange": MismatchZeroChange,
+		// identity.go
+		"IdentityFlag": IdentityFlag, "IdentityName": IdentityName, "IdentityMMSI": IdentityMMSI,
+		"IdentityFlapWindow": IdentityFlapWindow,
+		// hotspots.go
+		"HotspotWindow": HotspotWindow, "HotspotActiveWindow": HotspotActiveWindow,
+		"DefaultHotspotCellDeg": DefaultHotspotCellDeg, "HotspotMinEvents": HotspotMinEvents,
+		"HotspotMinVessels": HotspotMinVessels, "HotspotCriticalPoints": HotspotCriticalPoints,
+		"HotspotHighPoints": HotspotHighPoints, "HotspotMediumPoints": HotspotMediumPoints,
+		// baselines.go, risk_scores_job.go
+		"AreaOpenOcean": AreaOpenOcean, "OpenOceanKM": OpenOceanKM, "CategoryAll": CategoryAll,
+		"BaselineWindow": BaselineWindow,
+		// risk_job.go and the windows it and risk_scores read
+		"TrailingDays": TrailingDays, "RiskLookback": RiskLookback, "RiskMaxReread": RiskMaxReread,
+		"RiskCallsBack": RiskCallsBack, "ScoreWindow": ScoreWindow, "IdentityWindow": IdentityWindow,
+		"PortCallsWindow": PortCallsWindow,
+	}
 }
 
-var detectorSections = []detectorSection{
-	{"AIS gaps and intentional disabling (`ais_gap`)",
-		"",
-		[]string{"GapOffOn", "GapDenseMinimum"}, []string{"DetectGaps"}},
-	{"Loitering (`loitering`: `stationary`, `slow_roll`)",
-		"",
-		[]string{"LoiterKnots", "LoiterStationary", "ContextTransferArea"}, []string{"DetectLoitering", "TransferAreas"}},
-	{"Ship-to-ship transfers (`sts_transfer`: `proximity`, `path_intersection`)",
-		"After Global Fishing Watch's encounter events: two vessels within 500 m of each other at under 2 kn for 2 hours or more, away from ports and anchorages.",
-		[]string{"STSMaxDistanceM", "STSProximity", "ConfidenceHigh"}, []string{"STSCandidates", "DetectSTS"}},
-	{"Spoofing (`spoofing`)", "Impossible jumps in the reported positions.",
-		[]string{"SpoofKnots"}, []string{"DetectSpoofing"}},
-	{"Identity changes (`identity_change`: `flag`, `name`, `mmsi`)",
-		"From the vessel's identity history (`/v1/risk/identity/history`): every static report's MMSI, name, call sign, flag and ship type.",
-		[]string{"IdentityFlag", "IdentityFlapWindow"}, []string{"IdentityChanges"}},
-	{"Draught mismatches (`draught_mismatch`: `directional`, `magnitude`, `zero_change`)",
-		"What a vessel reports of its draught against what its port calls explain (the escalators of METHODS.md's dark-fleet section).",
-		[]string{"MismatchSustained", "MismatchDirectional"}, []string{"DetectMismatches"}},
-	{"Sanctions matches (`sanctions_match`)",
-		"The score, the lists and the matching rules are in [risk.md](risk.md); the event:",
-		nil, []string{"SanctionsEvent"}},
-	{"How the jobs run", "The `risk_events` job runs every detector; `risk_scores` and `risk_baselines` follow (see [risk.md](risk.md) for the score, hotspots and baselines).",
-		[]string{"RiskLookback", "RiskMaxReread"}, []string{"EventDay", "RiskEventsJob", "DeriveRiskEvents", "riskRereads", "unseenBefore", "RiskScoresJob", "RiskBaselinesJob"}},
+// detectorFiles are the detectors' sources: each exported constant they
+// declare must be in the page's table.
+var detectorFiles = []string{"gaps.go", "loitering.go", "spoofing.go", "sts.go", "sts_encounter.go", "sts_areas.go",
+	"mismatch.go", "identity.go", "hotspots.go", "baselines.go", "risk_job.go", "risk_scores_job.go"}
+
+// detailFiles are, per event type, the sources that build its Detail.
+var detailFiles = map[string][]string{
+	EventGap:       {"gaps.go"},
+	EventLoitering: {"loitering.go"},
+	EventSTS:       {"sts_encounter.go"},
+	EventSpoofing:  {"spoofing.go"},
+	EventMismatch:  {"mismatch.go"},
+	EventIdentity:  {"identity.go"},
 }
 
-func TestDetectorsDoc(t *testing.T) {
-	got := renderDetectorsDoc(t)
-	if *updateDetectorsDoc {
-		if err := os.WriteFile(detectorsDocPath, got, 0o644); err != nil {
+// docValue is a constant's value as the page writes it: durations in
+// hours ("6 h"), or in days from a week up ("30 d"); numbers as Go's
+// shortest form ("50", "0.5"); strings in backticks.
+func docValue(v any) string {
+	switch v := v.(type) {
+	case time.Duration:
+		switch {
+		case v >= 7*day && v%day == 0:
+			return fmt.Sprintf("%d d", v/day)
+		case v%time.Hour == 0:
+			return fmt.Sprintf("%d h", v/time.Hour)
+		case v%time.Minute == 0:
+			return fmt.Sprintf("%d min", v/time.Minute)
+		}
+		return v.String()
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case int:
+		return strconv.Itoa(v)
+	case string:
+		return "`" + v + "`"
+	}
+	panic(fmt.Sprintf("docValue: %T", v))
+}
+
+// docSection is the text between begin and end.
+func docSection(t *testing.T, doc, begin, end string) string {
+	t.Helper()
+	i := strings.Index(doc, begin)
+	if i < 0 {
+		t.Fatalf("%s has no %q", detectorsDocPath, begin)
+	}
+	j := strings.Index(doc[i:], end)
+	if j < 0 {
+		t.Fatalf("%s has no %q after %q", detectorsDocPath, end, begin)
+	}
+	return doc[i+len(begin) : i+j]
+}
+
+// tableRows are the first two cells of each row of a Markdown table,
+// header and separator skipped, the first cell without its backticks.
+func tableRows(section string) [][2]string {
+	var out [][2]string
+	for n, line := range strings.Split(strings.TrimSpace(section), "\n") {
+		cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
+		if n < 2 || len(cells) < 2 {
+			continue
+		}
+		out = append(out, [2]string{strings.Trim(strings.TrimSpace(cells[0]), "`"), strings.TrimSpace(cells[1])})
+	}
+	return out
+}
+
+func readDetectorsDoc(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(detectorsDocPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func parseJobsFile(t *testing.T, fset *token.FileSet, name string) *ast.File {
+	t.Helper()
+	f, err := parser.ParseFile(fset, name, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// The table of thresholds gives every constant its value in the code.
+func TestDetectorsDocThresholds(t *testing.T) {
+	consts := detectorConstants()
+	rows := tableRows(docSection(t, readDetectorsDoc(t), "<!-- thresholds -->", "<!-- /thresholds -->"))
+	seen := map[string]bool{}
+	for _, r := range rows {
+		name, got := r[0], r[1]
+		if seen[name] {
+			t.Errorf("%s is in the table twice", name)
+		}
+		seen[name] = true
+		v, ok := consts[name]
+		if !ok {
+			t.Errorf("the table lists %s, which is not a constant of detectorConstants", name)
+			continue
+		}
+		if want := docValue(v); got != want {
+			t.Errorf("the table gives %s as %q; the code has %q", name, got, want)
+		}
+	}
+	for name := range consts {
+		if !seen[name] {
+			t.Errorf("%s is missing from the table of thresholds", name)
+		}
+	}
+	if len(rows) == 0 {
+		t.Error("the table of thresholds is empty")
+	}
+}
+
+// Every exported constant of a detector is in the table, so a new
+// threshold cannot go unpublished.
+func TestDetectorsDocCoversConstants(t *testing.T) {
+	consts := detectorConstants()
+	fset := token.NewFileSet()
+	for _, name := range detectorFiles {
+		for _, d := range parseJobsFile(t, fset, name).Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, s := range g.Specs {
+				for _, id := range s.(*ast.ValueSpec).Names {
+					if _, ok := consts[id.Name]; id.IsExported() && !ok {
+						t.Errorf("%s (%s) is not in docs/risk-detectors.md: add it to detectorConstants and the page's table", id.Name, name)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Each "`Name` = value" of the page's text is the constant's value, and
+// every constant of the package named in the page is in the table.
+func TestDetectorsDocCitations(t *testing.T) {
+	doc := readDetectorsDoc(t)
+	consts := detectorConstants()
+	cited := regexp.MustCompile("`([A-Z][A-Za-z0-9]*)` = ")
+	n := 0
+	for _, m := range cited.FindAllStringSubmatchIndex(doc, -1) {
+		name, rest := doc[m[2]:m[3]], doc[m[1]:]
+		v, ok := consts[name]
+		if !ok {
+			t.Errorf("the page cites %s, which is not in its table", name)
+			continue
+		}
+		want := docValue(v)
+		after := strings.TrimPrefix(rest, want)
+		if len(after) == len(rest) || after != "" && (after[0] >= '0' && after[0] <= '9' ||
+			after[0] == '.' && len(after) > 1 && after[1] >= '0' && after[1] <= '9') {
+			line, _, _ := strings.Cut(rest, "\n")
+			t.Errorf("the page says %s = %s...; the code has %s", name, line, want)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Error("the page cites no constant as `Name` = value")
+	}
+
+	// Every constant of the package the page names in backticks.
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := map[string]bool{}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		for _, d := range parseJobsFile(t, fset, name).Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+				for _, s := range g.Specs {
+					for _, id := range s.(*ast.ValueSpec).Names {
+						all[id.Name] = true
+					}
+				}
+			}
+		}
+	}
+	for _, m := range regexp.MustCompile("`([A-Za-z][A-Za-z0-9]*)`").FindAllStringSubmatch(doc, -1) {
+		if _, ok := consts[m[1]]; all[m[1]] && !ok {
+			t.Errorf("the page names the constant %s, which is not in its table", m[1])
+		}
+	}
+}
+
+// Each `detail` table of the page lists exactly the keys its detector's
+// source puts in the Detail map.
+func TestDetectorsDocDetailFields(t *testing.T) {
+	doc := readDetectorsDoc(t)
+	fset := token.NewFileSet()
+	for typ, files := range detailFiles {
+		want := map[string]bool{}
+		for _, name := range files {
+			detailKeys(parseJobsFile(t, fset, name), want)
+		}
+		got := map[string]bool{}
+		for _, r := range tableRows(docSection(t, doc, "<!-- detail "+typ+" -->", "<!-- /detail -->")) {
+			got[r[0]] = true
+		}
+		for k := range want {
+			if !got[k] {
+				t.Errorf("%s: the detector emits detail %q, which the page does not list", typ, k)
+			}
+		}
+		for k := range got {
+			if !want[k] {
+				t.Errorf("%s: the page lists detail %q, which the detector does not emit", typ, k)
+			}
+		}
+		if len(want) == 0 {
+			t.Errorf("%s: no detail keys found in %v", typ, files)
+		}
+	}
+	if n := strings.Count(doc, "<!-- detail "); n != len(detailFiles) {
+		t.Errorf("the page has %d detail tables; the test knows %d", n, len(detailFiles))
+	}
+}
+
+// detailKeys adds the keys a source file puts in Detail maps: the string
+// keys of map[string]any literals, and the string indices assigned to
+// (d["k"] = ..., ev.Detail["k"] = ...).
+func detailKeys(f *ast.File, into map[string]bool) {
+	add := func(e ast.Expr) {
+		if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			if s, err := strconv.Unquote(lit.Value); err == nil {
+				into[s] = true
+			}
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CompositeLit:
+			mt, ok := n.Type.(*ast.MapType)
+			if !ok || !isIdent(mt.Key, "string") || !(isIdent(mt.Value, "any") || isEmptyInterface(mt.Value)) {
+				return true
+			}
+			for _, el := range n.Elts {
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					add(kv.Key)
+				}
+			}
+		case *ast.AssignStmt:
+			for _, lhs := range n.Lhs {
+				ix, ok := lhs.(*ast.IndexExpr)
+				if !ok {
+					continue
+				}
+				if isIdent(ix.X, "d") || isSelector(ix.X, "Detail") {
+					add(ix.Index)
+				}
+			}
+		}
+		return true
+	})
+}
+
+func isIdent(e ast.Expr, name string) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == name
+}
+
+func isSelector(e ast.Expr, name string) bool {
+	s, ok := e.(*ast.SelectorExpr)
+	return ok && s.Sel.Name == name
+}
+
+func isEmptyInterface(e ast.Expr) bool {
+	it, ok := e.(*ast.InterfaceType)
+	return ok && (it.Methods == nil || len(it.Methods.List) == 0)
+}
+
+// The page is linked from docs/risk.md and README.md.
+func TestDetectorsDocLinked(t *testing.T) {
+	for _, path := range []string{"../docs/risk.md", "../README.md"} {
+		b, err := os.ReadFile(path)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return
-	}
-	want, err := os.ReadFile(detectorsDocPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is not what the code says: run go test ./jobs -run DetectorsDoc -update-detectors-doc", detectorsDocPath)
-	}
-}
-
-// renderDetectorsDoc renders the page from the package's source.
-func renderDetectorsDoc(t *testing.T) []byte {
-	t.Helper()
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var files []*ast.File
-	for _, f := range pkgs["jobs"].Files {
-		files = append(files, f)
-	}
-	p, err := doc.NewFromFiles(fset, files, "overwatch/jobs", doc.AllDecls)
-	if err != nil {
-		t.Fatal(err)
-	}
-	funcs := map[string]*doc.Func{}
-	for _, f := range p.Funcs {
-		funcs[f.Name] = f
-	}
-	for _, ty := range p.Types {
-		for _, f := range ty.Funcs {
-			funcs[f.Name] = f
+		if !slices.ContainsFunc([]string{"(risk-detectors.md)", "(docs/risk-detectors.md)"}, func(l string) bool { return strings.Contains(string(b), l) }) {
+			t.Errorf("%s does not link docs/risk-detectors.md", path)
 		}
 	}
-	consts := map[string]*doc.Value{}
-	for _, groups := range [][]*doc.Value{p.Consts, p.Vars} {
-		for _, v := range groups {
-			for _, n := range v.Names {
-				consts[n] = v
-			}
-		}
-	}
-	for _, ty := range p.Types {
-		for _, v := range ty.Consts {
-			for _, n := range v.Names {
-				consts[n] = v
-			}
-		}
-	}
-	var b bytes.Buffer
-	b.WriteString(`# Risk detectors: definitions and thresholds
-
-<!-- Generated from the doc comments and constants of jobs/*.go by
-     jobs/detectors_doc_test.go; do not edit: change the code and run
-     go test ./jobs -run DetectorsDoc -update-detectors-doc -->
-
-Every risk event of the ` + "`/v1/risk`" + ` endpoints comes from one of the detectors
-below, run over the position history by the ` + "`risk_events`" + ` job. This page is
-their definition, generated from the code's own documentation and constants,
-so it is exactly what runs. Severity tiers are ` + "`critical`, `high`, `medium`, `low`" + `.
-The score that weighs the events, the sanctions matching, the hotspots and the
-baselines are in [risk.md](risk.md); the endpoints in [risk-api.md](risk-api.md).
-`)
-	for _, s := range detectorSections {
-		fmt.Fprintf(&b, "\n## %s\n", s.title)
-		if s.intro != "" {
-			fmt.Fprintf(&b, "\n%s\n", s.intro)
-		}
-		for _, name := range s.consts {
-			v := consts[name]
-			if v == nil {
-				t.Fatalf("no constant %s", name)
-			}
-			b.WriteString("\n" + markdown(p, v.Doc))
-			b.WriteString("\n| name | value | meaning |\n|---|---|---|\n")
-			for _, spec := range v.Decl.Specs {
-				vs := spec.(*ast.ValueSpec)
-				value := ""
-				if len(vs.Values) > 0 {
-					var e bytes.Buffer
-					printer.Fprint(&e, fset, vs.Values[0])
-					value = "`" + e.String() + "`"
-				}
-				meaning := strings.Join(strings.Fields(vs.Doc.Text()+" "+vs.Comment.Text()), " ")
-				for _, n := range vs.Names {
-					fmt.Fprintf(&b, "| `%s` | %s | %s |\n", n.Name, value, strings.ReplaceAll(meaning, "|", "\\|"))
-				}
-			}
-		}
-		for _, name := range s.funcs {
-			f := funcs[name]
-			if f == nil {
-				t.Fatalf("no function %s", name)
-			}
-			fmt.Fprintf(&b, "\n### `%s`\n\n%s", name, markdown(p, f.Doc))
-		}
-	}
-	return b.Bytes()
-}
-
-// markdown renders a doc comment as Markdown, headings demoted below the
-// page's.
-func markdown(p *doc.Package, text string) string {
-	if strings.TrimSpace(text) == "" {
-		return ""
-	}
-	pr := &comment.Printer{HeadingLevel: 4}
-	return string(pr.Markdown(p.Parser().Parse(text)))
 }

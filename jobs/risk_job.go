@@ -44,8 +44,9 @@ type RiskStore interface {
 // window's start.
 const RiskLookback = GapDenseWindow + day
 
-// RiskMaxReread is how far before a run's first day the vessels of ongoing
-// events, and of calls under way at that day, are read from at most.
+// RiskMaxReread is how far before a run's first day the vessels of calls
+// under way at that day are read from at most (those of stored events
+// under way are read from the event's start, however long ago).
 // RiskCallsBack is how far before the tracks the calls are read (the
 // mismatch detector compares a call with the one before it).
 const (
@@ -112,9 +113,12 @@ func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *overwatch.Por
 	}
 	from := start.Add(-RiskLookback)
 	imos := make([]uint32, 0, len(reread))
+	byDay := map[time.Time][]uint32{} // the re-read vessels by the day they are read from
 	for imo, t := range reread {
 		imos = append(imos, imo)
-		from = minTime(from, t.Add(-RiskLookback))
+		d := minTime(start, t).Add(-RiskLookback).UTC().Truncate(day)
+		byDay[d] = append(byDay[d], imo)
+		from = minTime(from, d)
 	}
 	calls, err := store.Calls(ctx, from.Add(-RiskCallsBack), last.Add(day))
 	if err != nil {
@@ -138,10 +142,16 @@ func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *overwatch.Por
 		draughts.Add(imo, track)
 		return ctx.Err()
 	}
-	if len(imos) > 0 {
-		// Read together from the earliest: a vessel's positions before its
-		// own event only add events that ended before start (not written).
-		if err := store.Tracks(ctx, from, last, TrackFilter{Only: imos}, detect); err != nil {
+	// The re-read vessels together by the day they are read from, so that
+	// one vessel dark for months does not make the others be read from
+	// then.
+	days0 := make([]time.Time, 0, len(byDay))
+	for d := range byDay {
+		days0 = append(days0, d)
+	}
+	slices.SortFunc(days0, func(a, b time.Time) int { return a.Compare(b) })
+	for _, d := range days0 {
+		if err := store.Tracks(ctx, d, last, TrackFilter{Only: byDay[d]}, detect); err != nil {
 			return Result{}, err
 		}
 	}
@@ -200,22 +210,20 @@ func unseenBefore(e *RiskEvent, start time.Time, reread map[uint32]time.Time) bo
 // riskRereads are the vessels to read apart, with the time to read each
 // from (less RiskLookback): those of stored events under way at start
 // (both vessels of a transfer) from the event's start, those in a call
-// under way at start from its arrival, at most RiskMaxReread before start.
+// under way at start from its arrival (at most RiskMaxReread before start).
 func riskRereads(ctx context.Context, store RiskStore, start time.Time) (map[uint32]time.Time, error) {
 	out := map[uint32]time.Time{}
-	floor := start.Add(-RiskMaxReread)
 	add := func(imo uint32, t time.Time) {
 		if imo == 0 {
 			return
 		}
-		t = maxTime(t, floor)
 		if prev, ok := out[imo]; !ok || t.Before(prev) {
 			out[imo] = t
 		}
 	}
 	// The events stored under the run's days (they ended at or after
-	// start, or go on) that started before it: RiskEvents with from after
-	// to selects exactly those.
+	// start, or go on) that started before it: RiskEvents(start, start)
+	// selects exactly those.
 	open, err := store.RiskEvents(ctx, start, start)
 	if err != nil {
 		return nil, err
@@ -230,8 +238,13 @@ func riskRereads(ctx context.Context, store RiskStore, start time.Time) (map[uin
 	if err != nil {
 		return nil, err
 	}
+	// Calls from their arrival, at most RiskMaxReread back (a vessel laid
+	// up in port for months has no mismatch to find). Events from their
+	// start however long ago: a vessel dark for months has few positions
+	// to read, and its gap must be found again to stay stored.
+	floor := start.Add(-RiskMaxReread)
 	for _, c := range across {
-		add(c.IMO, c.Arrival)
+		add(c.IMO, maxTime(c.Arrival, floor))
 	}
 	return out, nil
 }

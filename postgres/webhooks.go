@@ -197,12 +197,27 @@ func (db *DB) RecordAttempt(ctx context.Context, d jobs.Delivery, r jobs.Attempt
 				WHERE id = $1`, d.ID, status, r.Err); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, `UPDATE webhooks SET consecutive_failures = consecutive_failures + 1,
+			var (
+				failures int
+				url      string
+				reason   string
+			)
+			err := tx.QueryRow(ctx, `UPDATE webhooks SET consecutive_failures = consecutive_failures + 1,
 				disabled_at = CASE WHEN consecutive_failures + 1 >= $2 THEN $3 ELSE disabled_at END,
 				disabled_reason = CASE WHEN consecutive_failures + 1 >= $2
 				  THEN format('disabled after %s deliveries in a row failed every attempt; last: %s', consecutive_failures + 1, $4::text)
 				  ELSE disabled_reason END
-				WHERE id = $1`, d.WebhookID, jobs.WebhookDisableAfter, now.UTC(), r.Err)
+				WHERE id = $1 RETURNING consecutive_failures, url, disabled_reason`, d.WebhookID, jobs.WebhookDisableAfter, now.UTC(), r.Err).
+				Scan(&failures, &url, &reason)
+			if err != nil || failures != jobs.WebhookDisableAfter {
+				return err
+			}
+			// Disabled now: the owner gets an alert.
+			_, err = tx.Exec(ctx, `INSERT INTO alerts (account_id, type, severity, title, message, event_key, event_at)
+				VALUES ($1, 'webhook_disabled', 'warning', $2, $3, $4, $5) ON CONFLICT (account_id, event_key) DO NOTHING`,
+				d.AccountID, fmt.Sprintf("Webhook %d disabled", d.WebhookID),
+				fmt.Sprintf("Webhook %d (%s) was %s. Fix the endpoint, then POST /v1/webhooks/%d/resume.", d.WebhookID, url, reason, d.WebhookID),
+				fmt.Sprintf("webhook_disabled/%d/%d", d.WebhookID, now.UnixNano()), now.UTC())
 			return err
 		default:
 			_, err := tx.Exec(ctx, `UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = $2, last_status = $3, last_error = $4

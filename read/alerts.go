@@ -124,7 +124,8 @@ func nonEmpty(s string) *string {
 // ListAlerts serves GET /v1/alerts: the account's platform alerts, newest
 // first (at most 100 and the plan's results per call): severity
 // (critical, warning, info), type (sanctions_match, river_level,
-// dark_fleet), unacknowledged ('true': neither read nor resolved). count
+// dark_fleet, and webhook_disabled: one of the account's webhooks was
+// disabled after repeated failure), unacknowledged ('true': neither read nor resolved). count
 // is the alerts listed, unacknowledged how many of them are.
 func ListAlerts(store AlertQuery, now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
@@ -133,7 +134,7 @@ func ListAlerts(store AlertQuery, now func() time.Time) fiber.Handler {
 		if f.Severity, err = enumParam(c, "severity", "critical", "warning", "info"); err != nil {
 			return err
 		}
-		if f.Type, err = enumParam(c, "type", "sanctions_match", "river_level", "dark_fleet"); err != nil {
+		if f.Type, err = enumParam(c, "type", "sanctions_match", "river_level", "dark_fleet", "webhook_disabled"); err != nil {
 			return err
 		}
 		if f.Unacknowledged, err = boolParam(c, "unacknowledged", false); err != nil {

@@ -72,7 +72,9 @@ func recreate(db string) error {
 		return err
 	}
 	defer conn.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// Dropping a database that an accuracy run filled (millions of rows)
+	// takes ClickHouse 18.16 a while on a busy machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	if err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+db); err != nil {
 		return fmt.Errorf("drop %s: %w", db, err)

@@ -161,6 +161,8 @@ func TestWebhooksEndToEnd(t *testing.T) {
 	if len(hooks.Webhooks) != 1 || hooks.Webhooks[0].DisabledAt == nil || !strings.Contains(hooks.Webhooks[0].DisabledReason, "failed every attempt") {
 		t.Errorf("not disabled: %+v", hooks)
 	}
+	expect(do(a, "GET", "/v1/alerts?type=webhook_disabled", ""), 200, fmt.Sprintf(`"title":"Webhook %d disabled"`, created.ID))
+	expect(do(b, "POST", "/v1/webhooks/"+strconv.FormatInt(created.ID, 10)+"/resume", ""), 404, "no webhook")
 	expect(do(a, "POST", "/v1/webhooks/"+strconv.FormatInt(created.ID, 10)+"/resume", ""), 200, `"paused":false`)
 	mustUnmarshal(t, do(a, "GET", "/v1/webhooks", "").body, &hooks)
 	if hooks.Webhooks[0].DisabledAt != nil || hooks.Webhooks[0].ConsecutiveFailures != 0 {
