@@ -122,3 +122,24 @@ func TestAlertsJobOncePerAccountAndEvent(t *testing.T) {
 		}
 	}
 }
+
+// countingSource counts how often it is read.
+type countingSource struct{ reads *int }
+
+func (countingSource) Name() string { return "counting" }
+
+func (c countingSource) Events(context.Context, time.Time, time.Time) ([]AlertEvent, error) {
+	*c.reads++
+	return nil, nil
+}
+
+// With no watchers the job reads no source and still advances.
+func TestAlertsJobWithoutWatchers(t *testing.T) {
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	reads := 0
+	job := AlertsJob(&memSink{alerts: map[[2]any]Alert{}}, func() time.Time { return now }, countingSource{&reads})
+	res, err := job.Run(context.Background(), State{})
+	if err != nil || res.Rows != 0 || !res.Watermark.Equal(now) || reads != 0 {
+		t.Errorf("%+v %v, %d reads", res, err, reads)
+	}
+}

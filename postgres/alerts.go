@@ -215,10 +215,10 @@ func scanAlert(row interface{ Scan(...any) error }) (read.AlertRow, error) {
 	return a, err
 }
 
-// Alerts returns the account's alerts matching f, newest first, at most
-// f.Limit after the cursor (f.Before: created_at, id), with the watch
-// and state filters applied as of f.Now.
-func (db *DB) Alerts(ctx context.Context, accountID int64, f read.AlertFilter) ([]read.AlertRow, error) {
+// alertWhere is the WHERE clause (and its bound arguments) of the
+// account's alerts matching f: the filters, the watch set, the state as of
+// f.Now and the cursor.
+func alertWhere(accountID int64, f read.AlertFilter) (string, []any) {
 	args := []any{accountID}
 	where := "account_id = $1"
 	add := func(cond string, v any) {
@@ -253,6 +253,25 @@ func (db *DB) Alerts(ctx context.Context, accountID int64, f read.AlertFilter) (
 		args = append(args, f.BeforeAt.UTC(), f.BeforeID)
 		where += fmt.Sprintf(" AND (created_at, id) < ($%d, $%d)", len(args)-1, len(args))
 	}
+	return where, args
+}
+
+// CountAlerts counts all the account's alerts matching f (its limit
+// aside).
+func (db *DB) CountAlerts(ctx context.Context, accountID int64, f read.AlertFilter) (int, error) {
+	where, args := alertWhere(accountID, f)
+	var n int
+	if err := db.pool.QueryRow(ctx, `SELECT count(*) FROM alerts WHERE `+where, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("postgres: count alerts: %w", err)
+	}
+	return n, nil
+}
+
+// Alerts returns the account's alerts matching f, newest first, at most
+// f.Limit after the cursor (f.Before: created_at, id), with the watch
+// and state filters applied as of f.Now.
+func (db *DB) Alerts(ctx context.Context, accountID int64, f read.AlertFilter) ([]read.AlertRow, error) {
+	where, args := alertWhere(accountID, f)
 	args = append(args, f.Limit)
 	rows, err := db.pool.Query(ctx, `SELECT `+alertColumns+` FROM alerts WHERE `+where+
 		fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT $%d`, len(args)), args...)

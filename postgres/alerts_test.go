@@ -191,6 +191,21 @@ func TestRaiseAlertsOncePerEventAndFeed(t *testing.T) {
 	if n := len(count(read.AlertFilter{Unacknowledged: true})); n != 2 {
 		t.Errorf("unacknowledged: %d", n)
 	}
+	// Counts ignore the limit: all the matching alerts.
+	for _, c := range []struct {
+		f    read.AlertFilter
+		want int
+	}{
+		{read.AlertFilter{Now: now, Limit: 1}, 3},
+		{read.AlertFilter{Now: now, Limit: 1, Unacknowledged: true}, 2},
+		{read.AlertFilter{Now: now, Severity: "warning", Unacknowledged: true}, 1},
+		{read.AlertFilter{Now: now, Severity: "info", Unacknowledged: true}, 0},
+		{read.AlertFilter{Now: now, Type: jobs.AlertSanctions}, 1},
+	} {
+		if n, err := db.CountAlerts(ctx, a, c.f); err != nil || n != c.want {
+			t.Errorf("count %+v: %d %v, want %d", c.f, n, err, c.want)
+		}
+	}
 	rowsB, err := db.Alerts(ctx, b, read.AlertFilter{Now: now, Limit: 10})
 	if err != nil || len(rowsB) != 1 {
 		t.Fatalf("b: %+v %v", rowsB, err)

@@ -60,6 +60,8 @@ type AlertQuery interface {
 	Portfolios(ctx context.Context, accountID int64) ([]Portfolio, error)
 	Portfolio(ctx context.Context, accountID int64, id string) (Portfolio, error)
 	Alerts(ctx context.Context, accountID int64, f AlertFilter) ([]AlertRow, error)
+	// CountAlerts counts all the alerts matching f, its limit aside.
+	CountAlerts(ctx context.Context, accountID int64, f AlertFilter) (int, error)
 }
 
 // GetWatchlist serves GET /v1/watchlist.
@@ -125,8 +127,10 @@ func nonEmpty(s string) *string {
 // first (at most 100 and the plan's results per call): severity
 // (critical, warning, info), type (sanctions_match, river_level,
 // dark_fleet, and webhook_disabled: one of the account's webhooks was
-// disabled after repeated failure), unacknowledged ('true': neither read nor resolved). count
-// is the alerts listed, unacknowledged how many of them are.
+// disabled after repeated failure), unacknowledged ('true': neither read
+// nor resolved). count is the alerts listed; unacknowledged is how many of
+// the account's alerts of that severity and type are unacknowledged in
+// all, beyond the listed 100 too (a badge count).
 func ListAlerts(store AlertQuery, now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		var f AlertFilter
@@ -145,12 +149,15 @@ func ListAlerts(store AlertQuery, now func() time.Time) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		out, unack := make([]Alert, len(rows)), 0
+		all := f
+		all.Unacknowledged = true
+		unack, err := store.CountAlerts(c.UserContext(), overwatch.CallerFrom(c.UserContext()).AccountID, all)
+		if err != nil {
+			return err
+		}
+		out := make([]Alert, len(rows))
 		for i, r := range rows {
 			ack := r.Times.ReadAt != nil || r.Times.ResolvedAt != nil
-			if !ack {
-				unack++
-			}
 			out[i] = Alert{ID: r.ID, Type: r.Type, Severity: r.Severity, Title: r.Title, Message: r.Message, IMO: nonEmpty(r.IMO),
 				Port: nonEmpty(r.Port), EventAt: r.EventAt.UTC(), CreatedAt: r.CreatedAt.UTC(), Acknowledged: ack}
 		}

@@ -5,9 +5,11 @@ import (
 	"time"
 )
 
-// The Standard Webhooks reference vector, as the reference libraries test
-// it (for example svix-webhooks' "testSignFunctionWorks"): a receiver's
-// library must verify what we send.
+// The Standard Webhooks reference vector: secret, id, timestamp, body and
+// signature as in the specification's Go library test
+// (github.com/standard-webhooks/standard-webhooks,
+// libraries/go/webhook_test.go, TestWebhookSign; the same values are Svix's
+// "testSignFunctionWorks"): a receiver's library must verify what we send.
 func TestSignWebhookVector(t *testing.T) {
 	const secret, id = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek"
 	ts := time.Unix(1614265330, 0)

@@ -397,3 +397,41 @@ func TestAlertsCrossAccount(t *testing.T) {
 	expect(do(a, "DELETE", "/v1/portfolios/"+pf, ""), 200, `"deleted":true`)
 	expect(do(a, "GET", "/v1/portfolios/"+pf, ""), 404, "no portfolio")
 }
+
+// GET /v1/alerts counts the unacknowledged alerts in all, not only those
+// listed: a Free key lists 20 of 25 alerts and counts 24 unacknowledged
+// once one is read.
+func TestAlertsUnacknowledgedCount(t *testing.T) {
+	s := startServer(t, nil)
+	key, account := s.newKey(t, uniqueEmail(t), overwatch.PlanFree)
+	ids := raiseFor(t, s, account, 25)
+	do := func(method, path, body string) response {
+		t.Helper()
+		return s.do(t, request{method: method, path: path, ip: freshIP(), key: key, body: body})
+	}
+	if r := do("POST", "/v1/alerts/unified/state", `{"alert_id":"`+ids[24]+`","action":"read"}`); r.StatusCode != 200 {
+		t.Fatalf("read: %d %s", r.StatusCode, r.body)
+	}
+	var l struct {
+		Alerts         []read.Alert
+		Count          int
+		Unacknowledged int
+	}
+	mustUnmarshal(t, do("GET", "/v1/alerts", "").body, &l)
+	if l.Count != 20 || len(l.Alerts) != 20 || l.Unacknowledged != 24 {
+		t.Errorf("alerts: count %d (%d listed), unacknowledged %d; want 20, 24", l.Count, len(l.Alerts), l.Unacknowledged)
+	}
+	mustUnmarshal(t, do("GET", "/v1/alerts?unacknowledged=true&severity=warning", "").body, &l)
+	if l.Count != 20 || l.Unacknowledged != 24 {
+		t.Errorf("unacknowledged warnings: count %d, unacknowledged %d", l.Count, l.Unacknowledged)
+	}
+	for _, a := range l.Alerts {
+		if a.Acknowledged {
+			t.Errorf("unacknowledged=true lists an acknowledged alert: %+v", a)
+		}
+	}
+	mustUnmarshal(t, do("GET", "/v1/alerts?severity=critical", "").body, &l)
+	if l.Count != 0 || l.Unacknowledged != 0 {
+		t.Errorf("critical: count %d, unacknowledged %d", l.Count, l.Unacknowledged)
+	}
+}

@@ -21,6 +21,7 @@ func TestRefusal(t *testing.T) {
 		{"fd00:ec2::254", "private"}, {"224.0.0.1", "multicast"}, {"ff02::1", "multicast"}, {"239.1.1.1", "multicast"},
 		{"0.0.0.0", "unspecified"}, {"::", "unspecified"}, {"0.1.2.3", "this network"}, {"100.64.0.1", "carrier-grade"},
 		{"255.255.255.255", "broadcast"}, {"240.0.0.1", "reserved"}, {"192.0.2.1", "documentation"},
+		{"::7f00:1", "IPv4-compatible"}, {"2002:7f00:1::", "6to4"}, {"2001:0:4136:e378::1", "Teredo"}, {"fec0::1", "site-local"},
 		{"8.8.8.8", ""}, {"1.1.1.1", ""}, {"2606:4700:4700::1111", ""}, {"::ffff:8.8.8.8", ""},
 	} {
 		got := Refusal(netip.MustParseAddr(c.addr))

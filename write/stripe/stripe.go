@@ -92,7 +92,6 @@ func (c *Client) CheckoutURL(ctx context.Context, r write.CheckoutRequest) (stri
 	}
 	req.Header.Set("Authorization", "Bearer "+c.cfg.SecretKey)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Idempotency-Key", fmt.Sprintf("checkout-%d-%s-%d", r.AccountID, r.Plan, time.Now().UnixNano()))
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return "", fmt.Errorf("stripe: %w", err)
