@@ -16,7 +16,7 @@ var derivedTables = []string{"port_calls", "congestion_daily", "berth_weekly", "
 // derivedBatch writes rows to a derived table in one batch; fill appends
 // them through add.
 func (db *DB) derivedBatch(ctx context.Context, table, columns string, fill func(add func(...any) error) error) error {
-	batch, err := db.conn.PrepareBatch(ctx, "INSERT INTO "+table+" ("+columns+")")
+	batch, err := db.prepareBatch(ctx, "INSERT INTO "+table+" ("+columns+")")
 	if err != nil {
 		return fmt.Errorf("clickhouse: %s: %w", table, err)
 	}

@@ -106,7 +106,7 @@ func (db *DB) InsertRowsForTest(ctx context.Context, table string, columns []str
 			return fmt.Errorf("clickhouse: bad column name %q", c)
 		}
 	}
-	batch, err := db.conn.PrepareBatch(ctx, "INSERT INTO "+table+" ("+strings.Join(columns, ", ")+")")
+	batch, err := db.prepareBatch(ctx, "INSERT INTO "+table+" ("+strings.Join(columns, ", ")+")")
 	if err != nil {
 		return fmt.Errorf("clickhouse: insert %s: %w", table, err)
 	}

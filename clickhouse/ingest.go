@@ -51,7 +51,7 @@ func (db *DB) WriteBatch(ctx context.Context, b *ingest.Batch) error {
 
 // columns appends each slice to its column of a prepared batch and sends it.
 func (db *DB) columns(ctx context.Context, insert string, cols ...any) error {
-	batch, err := db.conn.PrepareBatch(ctx, insert)
+	batch, err := db.prepareBatch(ctx, insert)
 	if err != nil {
 		return err
 	}

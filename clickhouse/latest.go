@@ -49,7 +49,7 @@ func (db *DB) LatestChanges(ctx context.Context, since time.Time, fn func(read.L
 
 // InsertLatest appends rows to the latest-position store in one batch.
 func (db *DB) InsertLatest(ctx context.Context, rows []ingest.LatestRow) error {
-	batch, err := db.conn.PrepareBatch(ctx, "INSERT INTO latest_positions ("+latestColumns+", received_at)")
+	batch, err := db.prepareBatch(ctx, "INSERT INTO latest_positions ("+latestColumns+", received_at)")
 	if err != nil {
 		return fmt.Errorf("clickhouse: insert latest: %w", err)
 	}

@@ -64,7 +64,7 @@ func (db *DB) Migrate(ctx context.Context) ([]string, error) {
 				return applied, fmt.Errorf("clickhouse: migration %s: %w", version, err)
 			}
 		}
-		batch, err := db.conn.PrepareBatch(ctx, "INSERT INTO schema_migrations (version, applied_at)")
+		batch, err := db.prepareBatch(ctx, "INSERT INTO schema_migrations (version, applied_at)")
 		if err != nil {
 			return applied, err
 		}

@@ -18,9 +18,11 @@ type Deps struct {
 	Alerts       AlertSink
 	AlertSources []AlertSource
 	// Deliveries is the webhook delivery queue (Postgres) and Poster what
-	// sends them; nil: no delivery job.
-	Deliveries DeliveryStore
-	Poster     Poster
+	// sends them; nil: no delivery job. WebhookLease is how long a
+	// delivery claim holds (0: WebhookLease).
+	Deliveries   DeliveryStore
+	Poster       Poster
+	WebhookLease time.Duration
 	// PurgeRateWindows deletes expired rate-limit windows (Postgres).
 	PurgeRateWindows func(ctx context.Context) (int64, error)
 
@@ -65,7 +67,7 @@ func All(d Deps) []Job {
 		PurgeJob("rate_window_purge", d.PurgeRateWindows),
 	}
 	if d.Deliveries != nil && d.Poster != nil {
-		all = append(all, WebhooksJob(d.Deliveries, d.Poster, time.Now))
+		all = append(all, WebhooksJob(d.Deliveries, d.Poster, time.Now, d.WebhookLease))
 	}
 	if d.Alerts != nil {
 		all = append(all, AlertsJob(d.Alerts, time.Now, append([]AlertSource{RiskAlerts{Store: d.Risk}}, d.AlertSources...)...))

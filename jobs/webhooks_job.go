@@ -57,7 +57,8 @@ type Poster interface {
 }
 
 // WebhookLease is how long a claimed delivery is held before another
-// worker may take it (longer than an attempt's timeout).
+// worker may take it, by default (longer than an attempt's timeout): the
+// claims of a worker that crashed come due again after it.
 const WebhookLease = time.Minute
 
 // WebhooksJob delivers the due webhook deliveries every 5 seconds,
@@ -65,9 +66,10 @@ const WebhookLease = time.Minute
 // least once (an attempt the receiver got but the worker did not record,
 // a stop or a crash in between, is sent again with the same webhook-id:
 // receivers de-duplicate by it).
-func WebhooksJob(store DeliveryStore, poster Poster, now func() time.Time) Job {
+// lease is how long its claims hold (WebhookLease when 0).
+func WebhooksJob(store DeliveryStore, poster Poster, now func() time.Time, lease time.Duration) Job {
 	return Job{Name: "webhook_delivery", Every: 5 * time.Second, Run: func(ctx context.Context, _ State) (Result, error) {
-		n, err := DrainDeliveries(ctx, store, poster, now, WebhookRunBudget)
+		n, err := DrainDeliveries(ctx, store, poster, now, lease, WebhookRunBudget)
 		return Result{Rows: n, Watermark: now().UTC()}, err
 	}}
 }
@@ -77,12 +79,13 @@ func WebhooksJob(store DeliveryStore, poster Poster, now func() time.Time) Job {
 const WebhookRunBudget = 4 * time.Second
 
 // DrainDeliveries runs DeliverDue in batches of 200 until nothing is due
-// or the budget is spent; it returns how many were delivered.
-func DrainDeliveries(ctx context.Context, store DeliveryStore, poster Poster, now func() time.Time, budget time.Duration) (int, error) {
+// or the budget is spent, each claim held for lease (WebhookLease when
+// 0); it returns how many were delivered.
+func DrainDeliveries(ctx context.Context, store DeliveryStore, poster Poster, now func() time.Time, lease, budget time.Duration) (int, error) {
 	deadline := time.Now().Add(budget)
 	total := 0
 	for time.Now().Before(deadline) && ctx.Err() == nil {
-		n, claimed, err := deliverBatch(ctx, store, poster, now, 200)
+		n, claimed, err := deliverBatch(ctx, store, poster, now, lease, 200)
 		total += n
 		if err != nil || claimed == 0 {
 			return total, err
@@ -95,12 +98,15 @@ func DrainDeliveries(ctx context.Context, store DeliveryStore, poster Poster, no
 // records it; it returns how many were delivered. Claims it could not
 // finish because ctx ended are released at once.
 func DeliverDue(ctx context.Context, store DeliveryStore, poster Poster, now func() time.Time, max int) (int, error) {
-	n, _, err := deliverBatch(ctx, store, poster, now, max)
+	n, _, err := deliverBatch(ctx, store, poster, now, WebhookLease, max)
 	return n, err
 }
 
-func deliverBatch(ctx context.Context, store DeliveryStore, poster Poster, now func() time.Time, max int) (delivered, claimed int, err error) {
-	due, err := store.ClaimDeliveries(ctx, now(), WebhookLease, max)
+func deliverBatch(ctx context.Context, store DeliveryStore, poster Poster, now func() time.Time, lease time.Duration, max int) (delivered, claimed int, err error) {
+	if lease <= 0 {
+		lease = WebhookLease
+	}
+	due, err := store.ClaimDeliveries(ctx, now(), lease, max)
 	if err != nil || len(due) == 0 {
 		return 0, 0, err
 	}

@@ -164,28 +164,51 @@ SELECT account_id, array_agg(DISTINCT v) FILTER (WHERE k = 'vessel'), array_agg(
 	return out, rows.Err()
 }
 
-// RaiseAlerts stores the alerts, each once per account and event key,
+// severityRank orders the alert severities in SQL (info < warning <
+// critical).
+func severityRank(col string) string {
+	return `(CASE ` + col + ` WHEN 'critical' THEN 3 WHEN 'warning' THEN 2 ELSE 1 END)`
+}
+
+// RaiseAlerts stores the alerts, each once per account and event key, and
 // queues each new one for the account's webhooks subscribed to its type
-// (event id "alert_<id>"), and returns how many were new.
+// (event id "alert_<id>"). An alert raised again with a higher severity
+// (an ongoing event that got worse) is escalated unless the account
+// resolved it: its severity, title and message are replaced, it is open
+// again (read and snooze cleared), and it is queued again (event id
+// "alert_<id>_<severity>", "escalated": true). It returns how many alerts
+// were new or escalated.
 func (db *DB) RaiseAlerts(ctx context.Context, alerts []jobs.Alert) (int, error) {
 	n := 0
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		for _, a := range alerts {
 			var id int64
 			var created time.Time
+			eventID := ""
 			err := tx.QueryRow(ctx, `INSERT INTO alerts (account_id, type, severity, title, message, imo, port, event_key, event_at)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (account_id, event_key) DO NOTHING RETURNING id, created_at`,
 				a.AccountID, a.Type, a.Severity, a.Title, a.Message, a.IMO, a.Port, a.EventKey, a.EventAt.UTC()).Scan(&id, &created)
-			if errors.Is(err, pgx.ErrNoRows) {
-				continue // raised before
-			}
-			if err != nil {
+			switch {
+			case err == nil:
+				eventID = fmt.Sprintf("alert_%d", id)
+			case errors.Is(err, pgx.ErrNoRows): // raised before: escalated?
+				err = tx.QueryRow(ctx, `UPDATE alerts SET severity = $3, title = $4, message = $5, read_at = NULL, snoozed_until = NULL
+					WHERE account_id = $1 AND event_key = $2 AND resolved_at IS NULL AND `+severityRank("severity")+` < `+severityRank("$3::text")+`
+					RETURNING id, created_at`, a.AccountID, a.EventKey, a.Severity, a.Title, a.Message).Scan(&id, &created)
+				if errors.Is(err, pgx.ErrNoRows) {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				eventID = fmt.Sprintf("alert_%d_%s", id, a.Severity)
+			default:
 				return err
 			}
 			n++
 			// The alert's webhook deliveries, queued in the same
 			// transaction (an outbox: an alert is never without them).
-			payload, err := json.Marshal(map[string]any{"type": a.Type, "alert": map[string]any{
+			payload, err := json.Marshal(map[string]any{"type": a.Type, "escalated": eventID != fmt.Sprintf("alert_%d", id), "alert": map[string]any{
 				"alert_id": fmt.Sprintf("overwatch:%d", id), "type": a.Type, "severity": a.Severity, "title": a.Title,
 				"message": a.Message, "imo": a.IMO, "port": a.Port, "event_at": a.EventAt.UTC(), "created_at": created.UTC()}})
 			if err != nil {
@@ -194,7 +217,7 @@ func (db *DB) RaiseAlerts(ctx context.Context, alerts []jobs.Alert) (int, error)
 			if _, err := tx.Exec(ctx, `INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, payload)
 				SELECT id, $3, $2, $4 FROM webhooks
 				 WHERE account_id = $1 AND $2 = ANY(event_types) AND NOT paused AND disabled_at IS NULL
-				ON CONFLICT (webhook_id, event_id) DO NOTHING`, a.AccountID, a.Type, fmt.Sprintf("alert_%d", id), string(payload)); err != nil {
+				ON CONFLICT (webhook_id, event_id) DO NOTHING`, a.AccountID, a.Type, eventID, string(payload)); err != nil {
 				return err
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -373,4 +374,85 @@ func TestAlertStateConcurrentStore(t *testing.T) {
 		t.Errorf("%d resolutions and %d reopenings succeeded, final state %s %+v", r, o, final, rows[0].Times)
 	}
 	t.Logf("%d resolutions and %d reopenings succeeded, final %s", r, o, final)
+}
+
+// An alert raised again with a higher severity is escalated in place
+// (open again, queued again); a lower or equal severity, or a resolved
+// alert, changes nothing.
+func TestRaiseAlertsEscalation(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	a := newAccount(t, db)
+	hook := newHook(t, db, a, jobs.AlertDarkFleet)
+	at := time.Now().Add(-time.Hour)
+	alert := func(key, severity string) jobs.Alert {
+		return jobs.Alert{AccountID: a, Type: jobs.AlertDarkFleet, Severity: severity, Title: key + " " + severity, Message: "m " + severity,
+			IMO: "9321483", EventKey: key, EventAt: at}
+	}
+	raiseN := func(want int, as ...jobs.Alert) {
+		t.Helper()
+		if n, err := db.RaiseAlerts(ctx, as); err != nil || n != want {
+			t.Fatalf("raise %+v: %d %v, want %d", as, n, err, want)
+		}
+	}
+	get := func(key string) read.AlertRow {
+		t.Helper()
+		rows, err := db.Alerts(ctx, a, read.AlertFilter{Now: time.Now(), Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if strings.HasPrefix(r.Title, key+" ") {
+				return r
+			}
+		}
+		t.Fatalf("no alert %s", key)
+		return read.AlertRow{}
+	}
+	raiseN(2, alert("gap", jobs.SeverityInfo), alert("sts", jobs.SeverityWarning))
+	gap := get("gap")
+	now := time.Now()
+	if _, err := db.SetAlertState(ctx, a, gap.ID, overwatch.ActionSnooze, now, now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	raiseN(0, alert("gap", jobs.SeverityInfo))
+	raiseN(1, alert("gap", jobs.SeverityWarning))
+	if g := get("gap"); g.ID != gap.ID || g.Severity != jobs.SeverityWarning || g.Title != "gap warning" || g.Times != (overwatch.AlertTimes{}) || !g.CreatedAt.Equal(gap.CreatedAt) {
+		t.Errorf("escalated to warning: %+v", g)
+	}
+	if _, err := db.SetAlertState(ctx, a, gap.ID, overwatch.ActionRead, now, now); err != nil {
+		t.Fatal(err)
+	}
+	raiseN(1, alert("gap", jobs.SeverityCritical))
+	raiseN(0, alert("gap", jobs.SeverityWarning), alert("gap", jobs.SeverityInfo), alert("gap", jobs.SeverityCritical))
+	if g := get("gap"); g.Severity != jobs.SeverityCritical || g.Times.ReadAt != nil {
+		t.Errorf("escalated to critical: %+v", g)
+	}
+	if n, err := db.CountAlerts(ctx, a, read.AlertFilter{Now: time.Now(), Unacknowledged: true}); err != nil || n != 2 {
+		t.Errorf("unacknowledged after the escalation: %d %v", n, err)
+	}
+	// A resolved alert stays as the account left it.
+	sts := get("sts")
+	if _, err := db.SetAlertState(ctx, a, sts.ID, overwatch.ActionResolve, now, now); err != nil {
+		t.Fatal(err)
+	}
+	raiseN(0, alert("sts", jobs.SeverityCritical))
+	if s := get("sts"); s.Severity != jobs.SeverityWarning || s.Times.ResolvedAt == nil {
+		t.Errorf("a resolved alert changed: %+v", s)
+	}
+	// The webhook got the new alerts and each escalation.
+	log, err := db.Deliveries(ctx, a, hook, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, d := range log {
+		ids = append(ids, d.EventID)
+	}
+	slices.Sort(ids)
+	want := []string{fmt.Sprintf("alert_%d", gap.ID), fmt.Sprintf("alert_%d_critical", gap.ID), fmt.Sprintf("alert_%d_warning", gap.ID), fmt.Sprintf("alert_%d", sts.ID)}
+	slices.Sort(want)
+	if !slices.Equal(ids, want) {
+		t.Errorf("deliveries %v, want %v", ids, want)
+	}
 }

@@ -30,8 +30,14 @@ type PaymentEvent struct {
 	Paid      bool
 }
 
-// CheckoutCompleted is the event type that changes an account's plan.
+// CheckoutCompleted is the event of a finished checkout; it changes the
+// account's plan when the session is paid.
 const CheckoutCompleted = "checkout.session.completed"
+
+// CheckoutAsyncSucceeded is the event of a delayed payment (a bank debit)
+// that succeeded after its checkout completed unpaid; it changes the plan
+// then.
+const CheckoutAsyncSucceeded = "checkout.session.async_payment_succeeded"
 
 // PaymentProvider creates payment pages and verifies the provider's
 // signed events (write/stripe implements it).
@@ -142,8 +148,9 @@ type WebhookAnswer struct {
 
 // BillingWebhook serves POST /v1/billing/webhook, the payment provider's
 // signed events (no API key: the signature is the authentication). A
-// checkout.session.completed event of a paid session changes the
-// account's plan at once, once per event id (the provider retries until
+// checkout.session.completed event of a paid session, or the
+// checkout.session.async_payment_succeeded event of a delayed payment that
+// cleared, changes the account's plan at once, once per event id (the provider retries until
 // it gets a 2xx); other events are acknowledged and ignored. A bad
 // signature is a 400; an event for an unknown account is acknowledged
 // with applied false (retrying would not help).
@@ -156,7 +163,7 @@ func BillingWebhook(provider PaymentProvider, store PlanChanger, now func() time
 		if err != nil {
 			return overwatch.Wrap(overwatch.Invalid, err, "the event's signature does not verify")
 		}
-		if ev.Type != CheckoutCompleted || !ev.Paid || ev.AccountID <= 0 || ev.Plan == "" || ev.Plan == overwatch.PlanFree {
+		if (ev.Type != CheckoutCompleted && ev.Type != CheckoutAsyncSucceeded) || !ev.Paid || ev.AccountID <= 0 || ev.Plan == "" || ev.Plan == overwatch.PlanFree {
 			return c.JSON(WebhookAnswer{Received: true})
 		}
 		applied, err := store.ApplyPayment(c.UserContext(), ev.ID, ev.AccountID, ev.Plan)

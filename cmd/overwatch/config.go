@@ -41,6 +41,7 @@ type config struct {
 	SanctionsList      string        // its list_source
 	Stripe             stripe.Config
 	OutboundAllow      []netip.Prefix // tests only
+	WebhookLease       time.Duration
 }
 
 // settings documents every environment variable with its default; the
@@ -71,6 +72,7 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_SANCTIONS_REFRESH", "24h", "how often the sanctions list is re-imported from OVERWATCH_SANCTIONS_URL"},
 	{"OVERWATCH_SANCTIONS_LIST", "OFAC SDN", "the list_source the refreshed list is stored and matched under"},
 	{"OVERWATCH_OUTBOUND_ALLOW", "", "TESTS ONLY: comma-separated CIDRs that webhook deliveries and the chat test may reach although private or loopback (and over http); never set in production"},
+	{"OVERWATCH_WEBHOOK_LEASE", "1m", "how long a delivery worker holds a claimed webhook delivery: a crashed worker's deliveries are sent again after it; keep it above the 15 s attempt timeout"},
 	{"STRIPE_SECRET_KEY", "", "Stripe secret API key for Checkout Sessions; empty: /v1/billing/checkout answers 503"},
 	{"STRIPE_WEBHOOK_SECRET", "", "signing secret of the Stripe webhook endpoint /v1/billing/webhook; empty: it answers 503"},
 	{"STRIPE_API_URL", "https://api.stripe.com", "Stripe's API base URL (stripe-mock in tests)"},
@@ -127,6 +129,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		SanctionsURL:       strings.TrimSpace(getenv("OVERWATCH_SANCTIONS_URL")),
 		SanctionsRefresh:   duration("OVERWATCH_SANCTIONS_REFRESH"),
 		SanctionsList:      get("OVERWATCH_SANCTIONS_LIST"),
+		WebhookLease:       duration("OVERWATCH_WEBHOOK_LEASE"),
 		Stripe: stripe.Config{SecretKey: strings.TrimSpace(getenv("STRIPE_SECRET_KEY")),
 			WebhookSecret: strings.TrimSpace(getenv("STRIPE_WEBHOOK_SECRET")), API: get("STRIPE_API_URL"),
 			Prices: map[overwatch.Plan]string{}},

@@ -97,6 +97,29 @@ func TestBilling(t *testing.T) {
 	if r := event(id+"-ghost", 999_999_999, "pro", signed); r.StatusCode != 200 || !strings.Contains(string(r.body), `"applied":false`) {
 		t.Errorf("unknown account: %d %s", r.StatusCode, r.body)
 	}
+
+	// A delayed payment: the checkout completes unpaid (no change), then
+	// the payment succeeds (the plan changes).
+	key2, account2 := s.newKey(t, uniqueEmail(t), overwatch.PlanFree)
+	session := func(id, typ, status string) response {
+		t.Helper()
+		payload := stripetest.SessionEvent(id, typ, account2, "starter", status)
+		return s.do(t, request{method: http.MethodPost, path: "/v1/billing/webhook", ip: ip, body: string(payload),
+			header: map[string]string{"Stripe-Signature": signed(payload)}})
+	}
+	plan2 := func() string {
+		t.Helper()
+		r := s.do(t, request{path: "/v1/billing/entitlements", ip: ip, key: key2})
+		var e write.Entitlements
+		mustUnmarshal(t, r.body, &e)
+		return string(e.Entitlements.Plan)
+	}
+	if r := session(id+"-unpaid", write.CheckoutCompleted, "unpaid"); r.StatusCode != 200 || string(r.body) != `{"received":true,"applied":false}` || plan2() != "free" {
+		t.Errorf("an unpaid completed checkout: %d %s, plan %s", r.StatusCode, r.body, plan2())
+	}
+	if r := session(id+"-async", write.CheckoutAsyncSucceeded, "paid"); r.StatusCode != 200 || string(r.body) != `{"received":true,"applied":true}` || plan2() != "starter" {
+		t.Errorf("a delayed payment that succeeded: %d %s, plan %s", r.StatusCode, r.body, plan2())
+	}
 }
 
 // Without Stripe keys, checkout and the provider's events are 503.

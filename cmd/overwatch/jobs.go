@@ -21,12 +21,13 @@ import (
 // derives, Postgres keeps the jobs' state and their distributed lock.
 func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logger) (*jobs.Scheduler, error) {
 	all := jobs.All(jobs.Deps{
-		Store:      ch,
-		Risk:       ch,
-		Alerts:     pg,
-		Deliveries: pg,
-		Poster:     webhookPoster{newOutbound(cfg)},
-		Ports:      overwatch.NewPortIndex(overwatch.Ports()),
+		Store:        ch,
+		Risk:         ch,
+		Alerts:       pg,
+		Deliveries:   pg,
+		Poster:       webhookPoster{newOutbound(cfg)},
+		WebhookLease: cfg.WebhookLease,
+		Ports:        overwatch.NewPortIndex(overwatch.Ports()),
 		PurgeRateWindows: func(ctx context.Context) (int64, error) {
 			return pg.PurgeRateWindows(ctx, time.Now().Add(-time.Hour))
 		},

@@ -85,8 +85,15 @@ func find() string {
 }
 
 // Event is a checkout.session.completed event of a paid session for the
-// account and plan, as Stripe posts it.
+// account and plan.
 func Event(id string, accountID int64, plan string) []byte {
-	return []byte(fmt.Sprintf(`{"id":%q,"object":"event","type":"checkout.session.completed","data":{"object":{"id":"cs_test_1","object":"checkout.session","client_reference_id":"%d","metadata":{"plan":%q,"account_id":"%d"},"payment_status":"paid","mode":"subscription"}}}`,
-		id, accountID, plan, accountID))
+	return SessionEvent(id, "checkout.session.completed", accountID, plan, "paid")
+}
+
+// SessionEvent is a checkout session event of the given type (completed,
+// async_payment_succeeded, ...) whose session's payment_status is status
+// ("paid", or "unpaid" for a delayed payment method).
+func SessionEvent(id, eventType string, accountID int64, plan, status string) []byte {
+	return []byte(fmt.Sprintf(`{"id":%q,"object":"event","type":%q,"data":{"object":{"id":"cs_test_1","object":"checkout.session","client_reference_id":"%d","metadata":{"plan":%q,"account_id":"%d"},"payment_status":%q,"mode":"subscription"}}}`,
+		id, eventType, accountID, plan, accountID, status))
 }
