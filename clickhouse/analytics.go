@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -305,12 +306,8 @@ func estimatesSQL(f read.EstimateFilter) (string, []any) {
 
 // estimates implements read.EstimateQuery.
 func (db *DB) estimates(ctx context.Context, f read.EstimateFilter) ([]read.EstimateRow, error) {
-	var out []read.EstimateRow
-	err := db.ExportEstimates(ctx, read.ExportFilter{Port: f.Port, Since: f.From, Limit: f.Limit}, func(r read.EstimateRow) error {
-		out = append(out, r)
-		return nil
-	})
-	return out, err
+	rows, err := db.ExportEstimates(ctx, read.ExportFilter{Port: f.Port, Since: f.From, Limit: f.Limit})
+	return slices.Clone(rows), err
 }
 
 // exportEstimates implements read.ExportQuery.

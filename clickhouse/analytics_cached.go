@@ -77,38 +77,24 @@ func (db *DB) DestinationReliability(ctx context.Context, f read.ReliabilityFilt
 }
 
 // ExportVisits implements read.ExportQuery: the rows come from the cache
-// (or ClickHouse), then go to fn one by one.
-func (db *DB) ExportVisits(ctx context.Context, f read.ExportFilter, fn func(read.VisitRow) error) error {
+// (or ClickHouse); the same slice until the data changes.
+func (db *DB) ExportVisits(ctx context.Context, f read.ExportFilter) ([]read.VisitRow, error) {
 	f.Since = minute(f.Since)
-	rows, err := cached(ctx, db, fmt.Sprintf("exportVisits|%s|%d|%d", f.Port, f.Limit, f.Since.Unix()), sliceLen,
+	return cached(ctx, db, fmt.Sprintf("exportVisits|%s|%d|%d", f.Port, f.Limit, f.Since.Unix()), sliceLen,
 		func() ([]read.VisitRow, error) {
 			var out []read.VisitRow
 			err := db.exportVisits(ctx, f, func(r read.VisitRow) error { out = append(out, r); return nil })
 			return out, err
 		})
-	return replay(rows, err, fn)
 }
 
 // ExportEstimates implements read.ExportQuery.
-func (db *DB) ExportEstimates(ctx context.Context, f read.ExportFilter, fn func(read.EstimateRow) error) error {
+func (db *DB) ExportEstimates(ctx context.Context, f read.ExportFilter) ([]read.EstimateRow, error) {
 	f.Since = minute(f.Since)
-	rows, err := cached(ctx, db, fmt.Sprintf("exportEstimates|%s|%d|%d", f.Port, f.Limit, f.Since.Unix()), sliceLen,
+	return cached(ctx, db, fmt.Sprintf("exportEstimates|%s|%d|%d", f.Port, f.Limit, f.Since.Unix()), sliceLen,
 		func() ([]read.EstimateRow, error) {
 			var out []read.EstimateRow
 			err := db.exportEstimates(ctx, f, func(r read.EstimateRow) error { out = append(out, r); return nil })
 			return out, err
 		})
-	return replay(rows, err, fn)
-}
-
-func replay[T any](rows []T, err error, fn func(T) error) error {
-	if err != nil {
-		return err
-	}
-	for _, r := range rows {
-		if err := fn(r); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -56,11 +56,12 @@ func insertCalls(t *testing.T, db *clickhouse.DB, gen uint64, calls ...clickhous
 func exportIMOs(t *testing.T, db *clickhouse.DB, f read.ExportFilter) []uint32 {
 	t.Helper()
 	var got []uint32
-	if err := db.ExportVisits(context.Background(), f, func(r read.VisitRow) error {
-		got = append(got, r.IMO)
-		return nil
-	}); err != nil {
+	rows, err := db.ExportVisits(context.Background(), f)
+	if err != nil {
 		t.Fatal(err)
+	}
+	for _, r := range rows {
+		got = append(got, r.IMO)
 	}
 	return got
 }

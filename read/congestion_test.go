@@ -89,24 +89,14 @@ func (f *fakeAnalytics) DestinationReliability(_ context.Context, flt Reliabilit
 	return f.reliability, f.err
 }
 
-func (f *fakeAnalytics) ExportVisits(_ context.Context, flt ExportFilter, fn func(VisitRow) error) error {
+func (f *fakeAnalytics) ExportVisits(_ context.Context, flt ExportFilter) ([]VisitRow, error) {
 	f.exportFilter = flt
-	for _, r := range f.visits {
-		if err := fn(r); err != nil {
-			return err
-		}
-	}
-	return f.err
+	return f.visits, f.err
 }
 
-func (f *fakeAnalytics) ExportEstimates(_ context.Context, flt ExportFilter, fn func(EstimateRow) error) error {
+func (f *fakeAnalytics) ExportEstimates(_ context.Context, flt ExportFilter) ([]EstimateRow, error) {
 	f.exportFilter = flt
-	for _, r := range f.estimates {
-		if err := fn(r); err != nil {
-			return err
-		}
-	}
-	return f.err
+	return f.estimates, f.err
 }
 
 // testNow is a Wednesday afternoon.

@@ -1,7 +1,6 @@
 package read
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"strconv"
@@ -51,13 +50,15 @@ type VisitRow struct {
 	Declared               string // the destination declared on the way in
 }
 
-// ExportQuery streams the rows of the CSV exports to fn as they are read,
-// stopping at fn's first error: visits newest arrival first (arrival at or
-// after Since), estimates as EstimateQuery orders them (weeks starting on
-// or after Since).
+// ExportQuery returns the rows of the CSV exports, at most f.Limit:
+// visits newest arrival first (arrival at or after Since), estimates as
+// EstimateQuery orders them (weeks starting on or after Since). The store
+// hands out the same slice for the same filter until its data changes (its
+// read cache), and a new slice after: callers must not modify it, and may
+// keep what they made of it until the slice changes.
 type ExportQuery interface {
-	ExportVisits(ctx context.Context, f ExportFilter, fn func(VisitRow) error) error
-	ExportEstimates(ctx context.Context, f ExportFilter, fn func(EstimateRow) error) error
+	ExportVisits(ctx context.Context, f ExportFilter) ([]VisitRow, error)
+	ExportEstimates(ctx context.Context, f ExportFilter) ([]EstimateRow, error)
 }
 
 // The columns of the exports.
@@ -72,10 +73,13 @@ var (
 
 // Export serves GET /v1/export: port (slug), type (visits, the default, or
 // estimates), limit (default 100, at most 10,000 and the plan's CSV rows).
-// A CSV file streamed as the rows are read, for plans with CSV export
-// (403 naming the cheapest such plan otherwise). Text typed by crews is
+// A CSV file streamed as it is written, for plans with CSV export (403
+// naming the cheapest such plan otherwise). Text typed by crews is
 // protected against spreadsheet formula injection (see reports.CSVWriter).
+// A file is written once per store answer: until the store's rows change,
+// the same request streams the bytes already written (see csvMemo).
 func Export(store ExportQuery, now func() time.Time) fiber.Handler {
+	memo := &csvMemo{}
 	return func(c *fiber.Ctx) error {
 		caller := overwatch.CallerFrom(c.UserContext())
 		info := overwatch.PlanFree.Info()
@@ -112,21 +116,30 @@ func Export(store ExportQuery, now func() time.Time) fiber.Handler {
 		if port != nil {
 			f.Port, name = port.Slug, port.Slug
 		}
-		header, run := VisitColumns, func(ctx context.Context, emit func(...reports.Cell) error) error {
-			return store.ExportVisits(ctx, f, func(r VisitRow) error { return emit(visitCells(r)...) })
-		}
-		if kind == "estimates" {
-			f.Since = laterDay(time.Time{}, f.Since)
-			header, run = EstimateColumns, func(ctx context.Context, emit func(...reports.Cell) error) error {
-				return store.ExportEstimates(ctx, f, func(r EstimateRow) error { return emit(estimateCells(r)...) })
+		ctx, cancel := context.WithTimeout(c.UserContext(), ExportTimeout)
+		defer cancel()
+		var body []byte
+		if kind == "visits" {
+			rows, qerr := store.ExportVisits(ctx, f)
+			if qerr != nil {
+				return qerr
 			}
+			body, err = csvOf(memo, kind, rows, limit, VisitColumns, visitCells)
+		} else {
+			f.Since = laterDay(time.Time{}, f.Since)
+			rows, qerr := store.ExportEstimates(ctx, f)
+			if qerr != nil {
+				return qerr
+			}
+			body, err = csvOf(memo, kind, rows, limit, EstimateColumns, estimateCells)
 		}
-		if err := streamCSV(c, header, limit, run); err != nil {
+		if err != nil {
 			return err
 		}
 		c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")
 		c.Set(fiber.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="overwatch-%s-%s-%s.csv"`, kind, name, t.Format("20060102")))
 		c.Set(fiber.HeaderCacheControl, "no-store")
+		c.Context().SetBodyStreamWriter(streamBytes(body))
 		return nil
 	}
 }
@@ -139,57 +152,6 @@ func csvPlanName() string {
 		}
 	}
 	return "a paid"
-}
-
-// streamCSV writes the export as the response body while it runs. fasthttp
-// runs the body writer in its own goroutine as soon as it is set; the
-// handler waits until the first bytes of the file are about to go out (the
-// CSV writer flushes every reports.DefaultFlushRows rows) or the export has
-// ended, so that an error before then (a bad query, a store that is down)
-// is answered with its status by the error path: a small export is
-// complete before the status is sent. An error after the first bytes can
-// only end the file early.
-func streamCSV(c *fiber.Ctx, header []string, maxRows int, run func(ctx context.Context, emit func(...reports.Cell) error) error) error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.UserContext()), ExportTimeout)
-	started := make(chan error, 1)
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		defer cancel()
-		sw := &startWriter{w: w, started: started}
-		out := reports.NewCSV(sw, header, reports.CSVOptions{MaxRows: maxRows})
-		err := run(ctx, out.WriteRow)
-		if err == nil {
-			err = out.Flush()
-		}
-		sw.start(err) // a no-op once bytes went out: a client that went away, or a store failing mid-file
-	})
-	return <-started
-}
-
-// startWriter tells the handler, once, that the body is starting (or that
-// the export ended, with its error) before the first bytes go to w.
-type startWriter struct {
-	w       *bufio.Writer
-	started chan<- error
-	done    bool
-}
-
-func (s *startWriter) start(err error) {
-	if !s.done {
-		s.done = true
-		s.started <- err
-	}
-}
-
-// Write writes to w, after telling the handler that the body starts.
-func (s *startWriter) Write(p []byte) (int, error) {
-	s.start(nil)
-	return s.w.Write(p)
-}
-
-// Flush flushes w, so that the CSV writer's flushes reach the client.
-func (s *startWriter) Flush() error {
-	s.start(nil)
-	return s.w.Flush()
 }
 
 // Cells of the exports: timestamps RFC 3339 UTC, unknown values empty.

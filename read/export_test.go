@@ -3,6 +3,7 @@ package read
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -81,18 +82,14 @@ func TestExportStoreErrors(t *testing.T) {
 	if status != 500 || body != `{"error":"internal error"}` || h.Get("Content-Disposition") != "" {
 		t.Errorf("%d %s %v", status, body, h)
 	}
-	// After rows, but before any byte went out: still an error status.
+	// With rows: the file is written before any byte goes out, so a
+	// failing store is always an error status, never half a file.
 	store.visits = []VisitRow{{IMO: 1, Port: "santos", Arrival: testNow, Confidence: 2}}
-	if status, body, _ := serve(t, overwatch.PlanStarter, Export(store, fixedNow), "/v1/export"); status != 500 {
-		t.Errorf("%d %s", status, body)
-	}
-	// After the first flush: the file ends early.
 	for len(store.visits) < 600 {
 		store.visits = append(store.visits, store.visits[0])
 	}
-	status, body, _ = serve(t, overwatch.PlanPro, Export(store, fixedNow), "/v1/export?limit=10000")
-	if lines := strings.Count(body, "\r\n"); status != 200 || lines < 2 || lines > 600 || !strings.HasPrefix(body, "imo,name") {
-		t.Errorf("%d, %d lines", status, lines)
+	if status, body, h := serve(t, overwatch.PlanPro, Export(store, fixedNow), "/v1/export?limit=10000"); status != 500 || h.Get("Content-Disposition") != "" {
+		t.Errorf("%d %s", status, body)
 	}
 	// A store that takes its time still streams.
 	slow := &slowExport{fakeAnalytics: &fakeAnalytics{}}
@@ -101,15 +98,55 @@ func TestExportStoreErrors(t *testing.T) {
 	}
 }
 
-// slowExport yields rows slowly, beyond the row cap.
+// slowExport answers slowly, with rows beyond the row cap.
 type slowExport struct{ *fakeAnalytics }
 
-func (s *slowExport) ExportVisits(ctx context.Context, f ExportFilter, fn func(VisitRow) error) error {
+func (s *slowExport) ExportVisits(ctx context.Context, f ExportFilter) ([]VisitRow, error) {
+	var rows []VisitRow
 	for i := range 5 {
 		time.Sleep(5 * time.Millisecond)
-		if err := fn(VisitRow{IMO: uint32(1000000 + i), Port: "santos", Arrival: testNow, Confidence: 2}); err != nil {
-			return err
+		rows = append(rows, VisitRow{IMO: uint32(1000000 + i), Port: "santos", Arrival: testNow, Confidence: 2})
+	}
+	return rows, ctx.Err()
+}
+
+// The file is written once per store answer: the same slice gives the same
+// bytes, a new slice (the data changed) a new file, and the memo keeps at
+// most csvMemoFiles files.
+func TestExportMemo(t *testing.T) {
+	row := func(imo uint32) VisitRow { return VisitRow{IMO: imo, Port: "santos", Arrival: testNow, Confidence: 2} }
+	store := &fakeAnalytics{visits: []VisitRow{row(1000001), row(1000002)}}
+	h := Export(store, fixedNow)
+	_, first, _ := serve(t, overwatch.PlanPro, h, "/v1/export")
+	_, again, _ := serve(t, overwatch.PlanPro, h, "/v1/export")
+	if first != again || !strings.Contains(first, "1000002") {
+		t.Errorf("the same answer twice:\n%s\n%s", first, again)
+	}
+	if _, capped, _ := serve(t, overwatch.PlanPro, h, "/v1/export?limit=1"); strings.Contains(capped, "1000002") {
+		t.Errorf("another cap served the kept file:\n%s", capped)
+	}
+	store.visits = []VisitRow{row(1000003)}
+	if _, changed, _ := serve(t, overwatch.PlanPro, h, "/v1/export"); !strings.Contains(changed, "1000003") || strings.Contains(changed, "1000001") {
+		t.Errorf("a new answer:\n%s", changed)
+	}
+	store.visits = nil
+	if _, empty, _ := serve(t, overwatch.PlanPro, h, "/v1/export"); strings.Count(empty, "\r\n") != 1 {
+		t.Errorf("no rows:\n%q", empty)
+	}
+	store.estimates = nil
+	if _, empty, _ := serve(t, overwatch.PlanPro, h, "/v1/export?type=estimates"); !strings.HasPrefix(empty, "port,iso_year") {
+		t.Errorf("no estimates after no visits (the same empty answer):\n%q", empty)
+	}
+
+	m := &csvMemo{}
+	for i := range 3 * csvMemoFiles {
+		rows := []VisitRow{row(uint32(2000000 + i))}
+		body, err := csvOf(m, "visits", rows, 10, VisitColumns, visitCells)
+		if err != nil || !strings.Contains(string(body), strconv.Itoa(2000000+i)) {
+			t.Fatalf("file %d: %v %q", i, err, body)
 		}
 	}
-	return nil
+	if n := len(m.entries); n != csvMemoFiles {
+		t.Errorf("%d files kept, want %d", n, csvMemoFiles)
+	}
 }
