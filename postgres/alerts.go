@@ -184,7 +184,7 @@ func (db *DB) RaiseAlerts(ctx context.Context, alerts []jobs.Alert) (int, error)
 		for _, a := range alerts {
 			var id int64
 			var created time.Time
-			eventID := ""
+			eventID, escalated := "", false
 			err := tx.QueryRow(ctx, `INSERT INTO alerts (account_id, type, severity, title, message, imo, port, event_key, event_at)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (account_id, event_key) DO NOTHING RETURNING id, created_at`,
 				a.AccountID, a.Type, a.Severity, a.Title, a.Message, a.IMO, a.Port, a.EventKey, a.EventAt.UTC()).Scan(&id, &created)
@@ -201,14 +201,14 @@ func (db *DB) RaiseAlerts(ctx context.Context, alerts []jobs.Alert) (int, error)
 				if err != nil {
 					return err
 				}
-				eventID = fmt.Sprintf("alert_%d_%s", id, a.Severity)
+				eventID, escalated = fmt.Sprintf("alert_%d_%s", id, a.Severity), true
 			default:
 				return err
 			}
 			n++
 			// The alert's webhook deliveries, queued in the same
 			// transaction (an outbox: an alert is never without them).
-			payload, err := json.Marshal(map[string]any{"type": a.Type, "escalated": eventID != fmt.Sprintf("alert_%d", id), "alert": map[string]any{
+			payload, err := json.Marshal(map[string]any{"type": a.Type, "escalated": escalated, "alert": map[string]any{
 				"alert_id": fmt.Sprintf("overwatch:%d", id), "type": a.Type, "severity": a.Severity, "title": a.Title,
 				"message": a.Message, "imo": a.IMO, "port": a.Port, "event_at": a.EventAt.UTC(), "created_at": created.UTC()}})
 			if err != nil {

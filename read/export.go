@@ -13,7 +13,8 @@ import (
 )
 
 // Export limits: rows by default and at most (further capped by the plan's
-// CSV rows), and how long a streamed export may take.
+// CSV rows), and how long reading an export's rows from the store may
+// take.
 const (
 	ExportDefaultRows = 100
 	ExportMaxRows     = 10000

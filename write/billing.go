@@ -150,8 +150,9 @@ type WebhookAnswer struct {
 // signed events (no API key: the signature is the authentication). A
 // checkout.session.completed event of a paid session, or the
 // checkout.session.async_payment_succeeded event of a delayed payment that
-// cleared, changes the account's plan at once, once per event id (the provider retries until
-// it gets a 2xx); other events are acknowledged and ignored. A bad
+// cleared, changes the account's plan at once, once per event id (the
+// provider retries until it gets a 2xx); other events are acknowledged and
+// ignored. A bad
 // signature is a 400; an event for an unknown account is acknowledged
 // with applied false (retrying would not help).
 func BillingWebhook(provider PaymentProvider, store PlanChanger, now func() time.Time) fiber.Handler {

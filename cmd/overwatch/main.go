@@ -14,14 +14,22 @@ import (
 )
 
 func main() {
+	os.Exit(execute(os.Args))
+}
+
+// execute runs the command of args with the process's environment and
+// standard streams until it ends or the process is interrupted (SIGINT,
+// SIGTERM), and returns the exit status.
+func execute(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr); err != nil {
+	if err := run(ctx, args, os.Getenv, os.Stdout, os.Stderr); err != nil {
 		if !errors.Is(err, errUsage) {
 			fmt.Fprintln(os.Stderr, "overwatch:", err)
 		}
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }
 
 var errUsage = errors.New("usage")
