@@ -1,10 +1,9 @@
 // Package overwatch is the shared vocabulary of the Overwatch service: the
-// error kinds of the one error path, the calling account and its tier, the
-// AIS providers, the API-key format, the MID-to-flag table and IMO check
-// digits, ship type categories, and the geography every part works on: the
-// 40 reference ports with their areas, anchorages and berth zones, the
-// Natural Earth land mask (on land, distance to shore, crossings), and the
-// sea-lane graph that routes voyages between the ports.
+// error kinds of the one error path, the calling account, its plan and what
+// the plan allows, the AIS providers, the IMO number, the API-key format,
+// rate-limit windows, commodities and the per-user alert states.
 //
-// It imports nothing of the project, so every other package may use it.
+// It holds types and small rules only: nothing here knows about storage,
+// HTTP or the maritime algorithms, which live under maritime/. It imports
+// nothing of the project, so every other package may use it.
 package overwatch

@@ -7,7 +7,7 @@ import (
 	"math"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/emissions"
 )
 
 // The result column of voyage_emissions holds a voyage's result in a
@@ -24,23 +24,23 @@ import (
 const resultCodecV1 = 1
 
 // resultFloats lists the result's numbers in their stored order.
-func resultFloats(v *overwatch.VoyageEmissions) []*float64 {
+func resultFloats(v *emissions.Voyage) []*float64 {
 	out := []*float64{&v.DistanceNM, &v.FactorTTW, &v.FactorWTW, &v.MainEngineFuelTonnes, &v.AuxiliaryFuelTonnes,
 		&v.BoilerFuelTonnes, &v.MainEnginePowerKW, &v.DesignSpeedKnots, &v.MainEngineLoad}
-	for _, b := range []*overwatch.Bounds{&v.CargoTonnes, &v.TonneMiles, &v.FuelTonnes, &v.TTW, &v.WTW, &v.IntensityTTW, &v.IntensityWTW} {
+	for _, b := range []*emissions.Bounds{&v.CargoTonnes, &v.TonneMiles, &v.FuelTonnes, &v.TTW, &v.WTW, &v.IntensityTTW, &v.IntensityWTW} {
 		out = append(out, &b.Low, &b.Central, &b.High)
 	}
 	return out
 }
 
 // resultStrings lists the result's strings in their stored order.
-func resultStrings(v *overwatch.VoyageEmissions) []*string {
+func resultStrings(v *emissions.Voyage) []*string {
 	return []*string{&v.IMO, &v.Name, (*string)(&v.Class), &v.From, &v.To, &v.Commodity, (*string)(&v.Fuel), (*string)(&v.Method),
 		&v.DistanceSource, &v.SpeedSource, &v.Reason}
 }
 
 // encodeVoyageResult encodes a result (without its factor names).
-func encodeVoyageResult(v overwatch.VoyageEmissions) []byte {
+func encodeVoyageResult(v emissions.Voyage) []byte {
 	b := make([]byte, 0, 400)
 	b = append(b, resultCodecV1)
 	b = binary.LittleEndian.AppendUint64(b, uint64(unixNano(v.Departure)))
@@ -103,8 +103,8 @@ func (in interner) get(b []byte) string {
 }
 
 // decodeVoyageResult decodes a result of either version.
-func decodeVoyageResult(b []byte, in interner) (overwatch.VoyageEmissions, error) {
-	var v overwatch.VoyageEmissions
+func decodeVoyageResult(b []byte, in interner) (emissions.Voyage, error) {
+	var v emissions.Voyage
 	if len(b) > 0 && b[0] == '{' {
 		err := json.Unmarshal(b, &v)
 		v.Departure, v.Arrival = v.Departure.UTC(), v.Arrival.UTC()
@@ -146,13 +146,13 @@ func decodeVoyageResult(b []byte, in interner) (overwatch.VoyageEmissions, error
 		return v, errResultCodec
 	}
 	b = b[k:]
-	v.Flags = make([]overwatch.Flag, n)
+	v.Flags = make([]emissions.Flag, n)
 	for i := range v.Flags {
 		s, ok := next()
 		if !ok {
 			return v, errResultCodec
 		}
-		v.Flags[i] = overwatch.Flag(s)
+		v.Flags[i] = emissions.Flag(s)
 	}
 	return v, nil
 }

@@ -9,21 +9,21 @@ import (
 	"testing"
 	"time"
 
-	"overwatch"
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
+	"overwatch/maritime/emissions"
 	"overwatch/read"
 )
 
 func voyageRecord(imo string, dep, arr time.Time, from, to string) jobs.VoyageRecord {
-	in := overwatch.VoyageInput{IMO: imo, Name: "V" + imo, ShipType: 70, From: from, To: to, Departure: dep, Arrival: arr,
-		DWT: 50000, TrackDistanceNM: 1000, TrackCoverage: 0.9, SeaLaneDistanceNM: 1050, CargoTonnes: 40000, CargoQuality: overwatch.CargoHigh}
+	in := emissions.VoyageInput{IMO: imo, Name: "V" + imo, ShipType: 70, From: from, To: to, Departure: dep, Arrival: arr,
+		DWT: 50000, TrackDistanceNM: 1000, TrackCoverage: 0.9, SeaLaneDistanceNM: 1050, CargoTonnes: 40000, CargoQuality: emissions.CargoHigh}
 	var n uint32
 	for _, c := range imo {
 		n = n*10 + uint32(c-'0')
 	}
-	return jobs.VoyageRecord{ID: jobs.VoyageID(n, dep), Input: in, Result: overwatch.ComputeVoyage(in)}
+	return jobs.VoyageRecord{ID: jobs.VoyageID(n, dep), Input: in, Result: emissions.ComputeVoyage(in)}
 }
 
 // The voyage_emissions table: written by generations per arrival day, read
@@ -64,12 +64,12 @@ func TestVoyageEmissionsRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(v.Result, want) || len(v.Input) == 0 {
 		t.Errorf("read back %+v\nwant %+v", v.Result, want)
 	}
-	var in overwatch.VoyageInput
-	if err := json.Unmarshal(v.Input, &in); err != nil || !reflect.DeepEqual(overwatch.ComputeVoyage(in).TTW, want.TTW) {
+	var in emissions.VoyageInput
+	if err := json.Unmarshal(v.Input, &in); err != nil || !reflect.DeepEqual(emissions.ComputeVoyage(in).TTW, want.TTW) {
 		t.Errorf("input %s (%v)", v.Input, err)
 	}
 	names, err := db.EmissionsFactorNames(ctx, read.EmissionsFilter{From: d1, To: h(d2, 48)})
-	if err != nil || len(names) == 0 || len(overwatch.EmissionFactorsNamed(names)) != len(names) {
+	if err != nil || len(names) == 0 || len(emissions.FactorsNamed(names)) != len(names) {
 		t.Errorf("factor names %v (%v)", names, err)
 	}
 	for _, n := range rows[0].Result.Factors {

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"time"
 
-	"overwatch"
 	"overwatch/jobs"
+	"overwatch/maritime/emissions"
 )
 
 var _ jobs.EmissionsStore = (*DB)(nil)
@@ -47,7 +47,7 @@ func (db *DB) WriteVoyageEmissions(ctx context.Context, gen uint64, days []time.
 			counts[d]++
 			if err := add(d, gen, r.ID, uint32(imo), r.Input.From, r.Input.To, r.Input.Departure.UTC(), r.Input.Arrival.UTC(),
 				string(r.Result.Class), r.Result.Commodity, string(r.Result.Method), r.Result.TTW.Central, r.Result.WTW.Central,
-				string(input), string(encodeVoyageResult(r.Result)), factors, overwatch.EmissionsModelVersion); err != nil {
+				string(input), string(encodeVoyageResult(r.Result)), factors, emissions.ModelVersion); err != nil {
 				return err
 			}
 		}

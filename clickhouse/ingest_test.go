@@ -12,6 +12,7 @@ import (
 	"overwatch"
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
+	"overwatch/maritime/seaport"
 	"overwatch/write/ingest"
 )
 
@@ -191,7 +192,7 @@ func TestPipelineDeduplicatesAndTagsPorts(t *testing.T) {
 	db := openDB(t)
 	p := startPipeline(t, db, ingest.Options{})
 	mmsi := nextMMSI()
-	port := overwatch.Ports()[0]
+	port := seaport.All()[0]
 	t0 := time.Now().UTC().Truncate(time.Second)
 	r := position(mmsi, 18, t0, port.Area.Lat, port.Area.Lon)
 	other := r

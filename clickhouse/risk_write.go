@@ -7,8 +7,8 @@ import (
 	"math"
 	"time"
 
-	"overwatch"
 	"overwatch/jobs"
+	"overwatch/maritime/vessel"
 )
 
 // The risk tables (migrations/006_risk.sql): what the risk job writes and
@@ -88,7 +88,7 @@ func identityOf(identity map[uint32]jobs.VesselProfile, imo uint32) vesselIdenti
 	}
 	p := identity[imo]
 	out := vesselIdentity{VesselProfile: p}
-	if c, ok := overwatch.ShipCategoryOf(p.ShipType); ok {
+	if c, ok := vessel.CategoryOf(p.ShipType); ok {
 		out.category = c.Name
 	}
 	return out

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/seaport"
 	"overwatch/read"
 )
 
@@ -31,7 +31,7 @@ SELECT imo,
 
 // inArea is the condition that the freshest position lies in the area:
 // a bounding box the primary filter, then the great-circle distance.
-func inArea(z overwatch.Zone) (string, []any) {
+func inArea(z seaport.Zone) (string, []any) {
 	dLat := z.RadiusKM / 111.0
 	dLon := z.RadiusKM / (111.0 * math.Max(0.01, math.Cos(z.Lat*math.Pi/180)))
 	return "la BETWEEN ? AND ? AND lo BETWEEN ? AND ? AND greatCircleDistance(lo, la, ?, ?) <= ?",
@@ -39,7 +39,7 @@ func inArea(z overwatch.Zone) (string, []any) {
 }
 
 // PortPositions implements read.PortPositionQuery.
-func (db *DB) PortPositions(ctx context.Context, port overwatch.Port, since time.Time, limit int) ([]read.LatestRow, error) {
+func (db *DB) PortPositions(ctx context.Context, port seaport.Port, since time.Time, limit int) ([]read.LatestRow, error) {
 	cond, args := inArea(port.Area)
 	q := "SELECT imo, la, lo, sp, co, dr, ns, nm, vt, t FROM (" + freshestLatest + ") WHERE " + cond + " ORDER BY imo LIMIT ?"
 	rows, err := db.conn.Query(ctx, q, append(append([]any{since.UTC()}, args...), uint64(limit))...)

@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/seaport"
+	"overwatch/maritime/vessel"
 )
 
 // Tests of the derivations over hand-built port calls: congestion, berth
@@ -25,7 +26,7 @@ func hptr(base time.Time, h float64) *time.Time { return ptr(hours(base, h)) }
 
 func approx(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
-var allTypes = append([]string{AllTypes}, overwatch.ShipCategoryNames()...)
+var allTypes = append([]string{AllTypes}, vessel.CategoryNames()...)
 
 // D is the day of the congestion tests, a Monday.
 var D = time.Date(2025, 3, 10, 0, 0, 0, 0, time.UTC)
@@ -69,10 +70,10 @@ func TestCongestion(t *testing.T) {
 		}
 		got[k] = r
 	}
-	if want := len(overwatch.Ports()) * len(days) * len(allTypes); len(rows) != want {
+	if want := len(seaport.All()) * len(days) * len(allTypes); len(rows) != want {
 		t.Errorf("%d rows, want %d (every port × day × type)", len(rows), want)
 	}
-	for _, p := range overwatch.Ports() {
+	for _, p := range seaport.All() {
 		for _, d := range days {
 			for _, vt := range allTypes {
 				if _, ok := got[key{p.Slug, vt, d}]; !ok {
@@ -178,7 +179,7 @@ func TestBerthWeeks(t *testing.T) {
 	dataEnd := hours(W, 240)
 	rows := BerthWeeks(calls, weeks, dataEnd)
 	nBerths := 0
-	for _, p := range overwatch.Ports() {
+	for _, p := range seaport.All() {
 		nBerths += len(p.Berths)
 	}
 	if len(rows) != nBerths*len(weeks) {
@@ -276,7 +277,7 @@ func TestFleetAgeWeeks(t *testing.T) {
 		{IMO: 8, Port: "paranagua", Category: "cargo", Confidence: 4, BuildYear: 2024, Arrival: hours(W, 3), Departure: hptr(W, 5)},
 	}
 	rows := FleetAgeWeeks(calls, []time.Time{W})
-	if want := len(overwatch.Ports()) * len(allTypes) * len(AgeBuckets); len(rows) != want {
+	if want := len(seaport.All()) * len(allTypes) * len(AgeBuckets); len(rows) != want {
 		t.Errorf("%d rows, want %d", len(rows), want)
 	}
 	type key struct{ vt, bucket string }
@@ -322,7 +323,7 @@ func TestEstimateWeeksISOWeek(t *testing.T) {
 		{time.Date(2021, 1, 4, 0, 0, 0, 0, time.UTC), 2021, 1},
 	} {
 		rows := EstimateWeeks(nil, []time.Time{tc.monday})
-		if len(rows) != len(overwatch.Ports()) {
+		if len(rows) != len(seaport.All()) {
 			t.Fatalf("%d rows, want one per port", len(rows))
 		}
 		for _, r := range rows {
@@ -376,7 +377,7 @@ func TestEstimateWeeks(t *testing.T) {
 func TestDestinationReliability(t *testing.T) {
 	call := func(imo uint32, port, declared string, arrival float64, conf uint8, name string) PortCall {
 		c := PortCall{IMO: imo, Port: port, Declared: declared, Arrival: hours(D, arrival), Confidence: conf, Name: name, Category: "cargo"}
-		c.DeclaredPort, _ = overwatch.PortOfDestination(declared)
+		c.DeclaredPort, _ = seaport.OfDestination(declared)
 		return c
 	}
 	calls := []PortCall{

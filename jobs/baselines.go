@@ -5,7 +5,8 @@ import (
 	"sort"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/geo"
+	"overwatch/maritime/seaport"
 )
 
 // Baseline areas: the region (ports.json's `region`) of the nearest
@@ -25,8 +26,8 @@ func BaselineArea(lat, lon float64) string {
 		return AreaOpenOcean
 	}
 	best, area := math.Inf(1), AreaOpenOcean
-	for _, p := range overwatch.Ports() {
-		if d := overwatch.DistanceKM(lat, lon, p.Lat, p.Lon); d < best && d <= OpenOceanKM {
+	for _, p := range seaport.All() {
+		if d := geo.DistanceKM(lat, lon, p.Lat, p.Lon); d < best && d <= OpenOceanKM {
 			best, area = d, p.Region
 		}
 	}

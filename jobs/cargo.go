@@ -3,7 +3,7 @@ package jobs
 import (
 	"math"
 
-	"overwatch"
+	"overwatch/maritime/vessel"
 )
 
 // VesselProfile is what the registry knows of a vessel, for the cargo
@@ -54,7 +54,7 @@ const (
 func EstimateCargo(c *PortCall, v VesselProfile) {
 	c.Operation, c.CargoTonnes, c.CargoQuality, c.DWTEstimate = OpUnknown, 0, CargoNoDraught, 0
 	design := math.Max(v.MaxDraftM, math.Max(c.DraftBefore, c.DraftAfter))
-	if dwt, ok := overwatch.EstimateDWT(v.ShipType, v.LengthM, v.BeamM, design); ok {
+	if dwt, ok := vessel.EstimateDWT(v.ShipType, v.LengthM, v.BeamM, design); ok {
 		c.DWTEstimate = dwt
 	}
 	if c.DraftBefore <= 0 || c.DraftAfter <= 0 || c.DWTEstimate <= 0 {

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"overwatch"
+	"overwatch/maritime/vessel"
 )
 
 // panamax is a Panamax bulk carrier (ITU type 70, cargo) whose reported
@@ -19,7 +19,7 @@ func dwtFormula(cb, ratio, length, beam, draught float64) float64 {
 }
 
 func TestEstimateCargoPanamaxFullLoad(t *testing.T) {
-	dwt, ok := overwatch.EstimateDWT(70, 225, 32.2, 14.1)
+	dwt, ok := vessel.EstimateDWT(70, 225, 32.2, 14.1)
 	if !ok {
 		t.Fatal("EstimateDWT: no estimate")
 	}
@@ -41,7 +41,7 @@ func TestEstimateCargoPanamaxFullLoad(t *testing.T) {
 }
 
 func TestEstimateCargo(t *testing.T) {
-	dwt, _ := overwatch.EstimateDWT(70, 225, 32.2, 14.1)
+	dwt, _ := vessel.EstimateDWT(70, 225, 32.2, 14.1)
 	payload := 0.96 * dwt        // PayloadShare
 	assumedBallast := 0.5 * 14.1 // DefaultBallastShare of the design draught
 	noDims := panamax
@@ -101,7 +101,7 @@ func TestEstimateCargo(t *testing.T) {
 func TestEstimateCargoDeeperThanProfile(t *testing.T) {
 	c := PortCall{DraftBefore: 7.0, DraftAfter: 14.6}
 	EstimateCargo(&c, panamax)
-	dwt, _ := overwatch.EstimateDWT(70, 225, 32.2, 14.6)
+	dwt, _ := vessel.EstimateDWT(70, 225, 32.2, 14.6)
 	if c.DWTEstimate != dwt {
 		t.Errorf("DWT %.0f, want %.0f (at the call's 14.6 m)", c.DWTEstimate, dwt)
 	}
@@ -118,7 +118,7 @@ func TestEnrich(t *testing.T) {
 	if c.Name != v.Name || c.Flag != v.Flag || c.ShipType != 70 || c.Category != "cargo" {
 		t.Errorf("identity %q %q %d %q", c.Name, c.Flag, c.ShipType, c.Category)
 	}
-	if c.BuildYear != overwatch.BuildYearFromIMO(9500000) || !c.BuildYearEstimated || c.BuildYear != 2010 {
+	if c.BuildYear != vessel.BuildYearFromIMO(9500000) || !c.BuildYearEstimated || c.BuildYear != 2010 {
 		t.Errorf("build year %d estimated %v, want 2010 from the IMO number", c.BuildYear, c.BuildYearEstimated)
 	}
 	if c.DeclaredPort != "santos" {

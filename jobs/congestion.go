@@ -5,7 +5,8 @@ import (
 	"slices"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/seaport"
+	"overwatch/maritime/vessel"
 )
 
 // CongestionDay is a row of congestion_daily: one port, day and vessel
@@ -59,9 +60,9 @@ var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 // category (every port and day has its rows, zeros included) from the
 // calls that overlap them.
 func Congestion(calls []PortCall, days []time.Time) []CongestionDay {
-	types := append([]string{AllTypes}, overwatch.ShipCategoryNames()...)
+	types := append([]string{AllTypes}, vessel.CategoryNames()...)
 	var out []CongestionDay
-	for _, p := range overwatch.Ports() {
+	for _, p := range seaport.All() {
 		var mine []*PortCall
 		for i := range calls {
 			if c := &calls[i]; c.Port == p.Slug && c.Published() {

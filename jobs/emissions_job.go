@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/emissions"
 )
 
 // EmissionsTrailingDays is how far before its watermark each run of the
@@ -46,7 +46,7 @@ func EmissionsJob(store EmissionsStore) Job {
 
 // DeriveEmissions recomputes the voyages that arrived on the days from
 // start (a day boundary) to the one holding last, with their emissions
-// (overwatch.ComputeVoyage), and writes them as a new generation.
+// (emissions.ComputeVoyage), and writes them as a new generation.
 func DeriveEmissions(ctx context.Context, store EmissionsStore, start, last time.Time) (Result, error) {
 	days := Days(start, last)
 	end := days[len(days)-1].Add(day)
@@ -87,7 +87,7 @@ func DeriveEmissions(ctx context.Context, store EmissionsStore, start, last time
 			if v.Input.Arrival.Before(start) || !v.Input.Arrival.Before(end) {
 				continue
 			}
-			rows = append(rows, VoyageRecord{ID: v.ID, Input: v.Input, Result: overwatch.ComputeVoyage(v.Input)})
+			rows = append(rows, VoyageRecord{ID: v.ID, Input: v.Input, Result: emissions.ComputeVoyage(v.Input)})
 		}
 		delete(byIMO, imo)
 	}

@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/geo"
 )
 
 // AIS-gap thresholds (METHODS.md, after Global Fishing Watch's AIS
@@ -86,7 +86,7 @@ func DetectGaps(imo uint32, track []TrackPoint, dataEnd time.Time) []RiskEvent {
 func gapEvent(imo uint32, track []TrackPoint, a, b int, dataEnd time.Time) RiskEvent {
 	s := &track[a]
 	dense := denseBefore(track, a)
-	startShore := overwatch.DistanceToShoreKM(s.Lat, s.Lon) / kmPerNM
+	startShore := geo.DistanceToShoreKM(s.Lat, s.Lon) / kmPerNM
 	e := RiskEvent{Type: EventGap, IMO: imo, Start: s.TS, Lat: s.Lat, Lon: s.Lon, EndLat: s.Lat, EndLon: s.Lon}
 	before := gapDraughtAt(track, a, -1, s.TS.Add(-GapOffOn))
 	d := map[string]any{
@@ -110,9 +110,9 @@ func gapEvent(imo uint32, track []TrackPoint, a, b int, dataEnd time.Time) RiskE
 		end := p.TS
 		e.End, e.EndLat, e.EndLon = &end, p.Lat, p.Lon
 		hours = end.Sub(s.TS).Hours()
-		endShore := overwatch.DistanceToShoreKM(p.Lat, p.Lon) / kmPerNM
+		endShore := geo.DistanceToShoreKM(p.Lat, p.Lon) / kmPerNM
 		offshore = startShore > GapOffshoreNM && endShore > GapOffshoreNM
-		nm := overwatch.DistanceKM(s.Lat, s.Lon, p.Lat, p.Lon) / kmPerNM
+		nm := geo.DistanceKM(s.Lat, s.Lon, p.Lat, p.Lon) / kmPerNM
 		after := gapDraughtAfter(track, b)
 		d["end_position"] = eventPosition(p.Lat, p.Lon)
 		d["end_distance_shore_nm"] = eventRound(endShore)

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/geo"
 )
 
 // Synthetic tracks for the single-vessel risk detectors (gaps, loitering,
@@ -67,8 +67,8 @@ func (b *rkBuilder) reports(n int, every time.Duration, knots float64) *rkBuilde
 func rkShorePoint(t *testing.T, nm float64) ll {
 	t.Helper()
 	lo, hi := 5.0, 14.4 // lo far at sea, hi near the coast
-	shore := func(lon float64) float64 { return overwatch.DistanceToShoreKM(-24, lon) / kmPerNM }
-	if shore(hi) > nm || shore(lo) < nm || overwatch.OnLand(-24, hi) {
+	shore := func(lon float64) float64 { return geo.DistanceToShoreKM(-24, lon) / kmPerNM }
+	if shore(hi) > nm || shore(lo) < nm || geo.OnLand(-24, hi) {
 		t.Fatalf("the coast off Namibia is not where the test expects: %.1f nm at %.1f E, %.1f at %.1f E", shore(hi), hi, shore(lo), lo)
 	}
 	for i := 0; i < 60; i++ {
@@ -82,7 +82,7 @@ func rkShorePoint(t *testing.T, nm float64) ll {
 	return ll{-24, (lo + hi) / 2}
 }
 
-func rkShoreNM(p ll) float64 { return overwatch.DistanceToShoreKM(p.lat, p.lon) / kmPerNM }
+func rkShoreNM(p ll) float64 { return geo.DistanceToShoreKM(p.lat, p.lon) / kmPerNM }
 
 func TestGapBoundaries(t *testing.T) {
 	for _, c := range []struct {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/seaport"
 )
 
 // Deps are what the jobs work on.
@@ -12,7 +12,7 @@ type Deps struct {
 	Store Store
 	// Risk is the store of the risk jobs (the same analytics store).
 	Risk  RiskStore
-	Ports *overwatch.PortIndex
+	Ports *seaport.Index
 	// Alerts is where the alerts job raises alerts (Postgres); nil: no
 	// alerts job. AlertSources are sources besides the risk events.
 	Alerts       AlertSink

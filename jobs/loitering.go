@@ -4,7 +4,8 @@ import (
 	"math"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/geo"
+	"overwatch/maritime/seaport"
 )
 
 // Loitering thresholds (METHODS.md, after Global Fishing Watch's loitering
@@ -74,7 +75,7 @@ func TransferAreas() []TransferArea {
 // and whether there is one.
 func TransferAreaAt(lat, lon float64) (TransferArea, bool) {
 	for _, a := range transferAreas {
-		if overwatch.DistanceKM(lat, lon, a.Lat, a.Lon) <= a.RadiusKM {
+		if geo.DistanceKM(lat, lon, a.Lat, a.Lon) <= a.RadiusKM {
 			return a, true
 		}
 	}
@@ -114,7 +115,7 @@ func TransferAreaAt(lat, lon float64) (TransferArea, bool) {
 // offshore, high from 24 h, medium from 12 h and low below; at an
 // anchorage or a port approach, where waiting is normal, medium from 48 h
 // and low below.
-func DetectLoitering(imo uint32, track []TrackPoint, ports *overwatch.PortIndex, dataEnd time.Time) []RiskEvent {
+func DetectLoitering(imo uint32, track []TrackPoint, ports *seaport.Index, dataEnd time.Time) []RiskEvent {
 	var out []RiskEvent
 	n := len(track)
 	speed := make([]float64, n)
@@ -123,7 +124,7 @@ func DetectLoitering(imo uint32, track []TrackPoint, ports *overwatch.PortIndex,
 		speed[i] = pointSpeed(track, i)
 		p := &track[i]
 		ok[i] = speed[i] < LoiterKnots && onEarth(p.Lat, p.Lon) && ports.PortAt(p.Lat, p.Lon) == "" &&
-			(overwatch.DistanceToShoreKM(p.Lat, p.Lon) >= LoiterShoreNM*kmPerNM || inTransferArea(p.Lat, p.Lon))
+			(geo.DistanceToShoreKM(p.Lat, p.Lon) >= LoiterShoreNM*kmPerNM || inTransferArea(p.Lat, p.Lon))
 	}
 	for i := 0; i < n; {
 		if !ok[i] {
@@ -150,7 +151,7 @@ func loiterLink(a, b *TrackPoint) bool {
 	if dt < 0 || dt > GapOffOn {
 		return false
 	}
-	km := overwatch.DistanceKM(a.Lat, a.Lon, b.Lat, b.Lon)
+	km := geo.DistanceKM(a.Lat, a.Lon, b.Lat, b.Lon)
 	if dt == 0 {
 		return km < 0.5
 	}
@@ -178,7 +179,7 @@ func pointSpeed(track []TrackPoint, i int) float64 {
 		q := &track[j]
 		dt := math.Abs(p.TS.Sub(q.TS).Hours())
 		if dt > 0 && dt <= GapOffOn.Hours() {
-			if w := overwatch.DistanceKM(p.Lat, p.Lon, q.Lat, q.Lon) / kmPerNM / dt; !math.IsNaN(w) && !(w >= v) {
+			if w := geo.DistanceKM(p.Lat, p.Lon, q.Lat, q.Lon) / kmPerNM / dt; !math.IsNaN(w) && !(w >= v) {
 				v = w
 			}
 		}
@@ -214,7 +215,7 @@ func loiterEvent(imo uint32, track []TrackPoint, speed []float64, i, j int, data
 	lat, lon := lat/cnt, math.Remainder(a.Lon+dlon/cnt, 360)
 	spread := 0.0
 	for k := i; k <= j; k++ {
-		spread = math.Max(spread, overwatch.DistanceKM(lat, lon, track[k].Lat, track[k].Lon))
+		spread = math.Max(spread, geo.DistanceKM(lat, lon, track[k].Lat, track[k].Lon))
 	}
 	hours := end.Sub(start).Hours()
 	e := RiskEvent{Type: EventLoitering, Subtype: LoiterSlowRoll, IMO: imo, Start: start, Lat: a.Lat, Lon: a.Lon, EndLat: b.Lat, EndLon: b.Lon}
@@ -227,8 +228,8 @@ func loiterEvent(imo uint32, track []TrackPoint, speed []float64, i, j int, data
 	d := map[string]any{
 		"hours":                  eventRound(hours),
 		"mean_speed_kn":          eventRound(mean),
-		"displacement_nm":        eventRound(overwatch.DistanceKM(a.Lat, a.Lon, b.Lat, b.Lon) / kmPerNM),
-		"distance_from_shore_nm": eventRound(overwatch.DistanceToShoreKM(a.Lat, a.Lon) / kmPerNM),
+		"displacement_nm":        eventRound(geo.DistanceKM(a.Lat, a.Lon, b.Lat, b.Lon) / kmPerNM),
+		"distance_from_shore_nm": eventRound(geo.DistanceToShoreKM(a.Lat, a.Lon) / kmPerNM),
 		"positions":              j - i + 1,
 		"ongoing":                ongoing,
 	}
@@ -275,7 +276,7 @@ func loiterEdge(out, in *TrackPoint, start bool) time.Time {
 		if in.SOG >= 0 && in.SOG < LoiterKnots {
 			slow = in.SOG
 		}
-		nm := overwatch.DistanceKM(out.Lat, out.Lon, in.Lat, in.Lon) / kmPerNM
+		nm := geo.DistanceKM(out.Lat, out.Lon, in.Lat, in.Lon) / kmPerNM
 		sail := time.Duration((nm - slow*span.Hours()) / (out.SOG - slow) * float64(time.Hour))
 		switch {
 		case !(sail <= span): // faster than reported (or NaN): as late (early) as can be
@@ -299,14 +300,14 @@ func loiterEdge(out, in *TrackPoint, start bool) time.Time {
 // detail.
 func loiterContext(lat, lon float64, d map[string]any) string {
 	approach, best := "", math.Inf(1)
-	for _, p := range overwatch.Ports() {
+	for _, p := range seaport.All() {
 		for _, z := range p.Anchorages {
-			if overwatch.DistanceKM(lat, lon, z.Lat, z.Lon) <= math.Max(z.RadiusKM, AnchorEntryKM) {
+			if geo.DistanceKM(lat, lon, z.Lat, z.Lon) <= math.Max(z.RadiusKM, AnchorEntryKM) {
 				d["port"] = p.Slug
 				return ContextAnchorage
 			}
 		}
-		if km := overwatch.DistanceKM(lat, lon, p.Area.Lat, p.Area.Lon) - p.Area.RadiusKM; km <= PortApproachKM && km < best {
+		if km := geo.DistanceKM(lat, lon, p.Area.Lat, p.Area.Lon) - p.Area.RadiusKM; km <= PortApproachKM && km < best {
 			approach, best = p.Slug, km
 		}
 	}

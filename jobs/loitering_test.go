@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/seaport"
 )
 
 // rkLoiter is a track that sails south at 12 kn, reporting every 6
@@ -102,7 +102,7 @@ func TestLoiteringWhere(t *testing.T) {
 	if laconia.Name != "Gulf of Laconia" || rkShoreNM(ll{laconia.Lat, laconia.Lon}) > 10 {
 		t.Fatalf("transfer area %+v", laconia)
 	}
-	santos, _ := overwatch.PortBySlug("santos")
+	santos, _ := seaport.BySlug("santos")
 	for _, c := range []struct {
 		name    string
 		at      ll
@@ -152,7 +152,7 @@ func TestLoiteringWhere(t *testing.T) {
 // area, within PortApproachKM of one.
 func rkApproachPoint(t *testing.T) ll {
 	t.Helper()
-	for _, p := range overwatch.Ports() {
+	for _, p := range seaport.All() {
 		for bearing := 0.0; bearing < 360; bearing += 15 {
 			for km := p.Area.RadiusKM + 5; km <= p.Area.RadiusKM+45; km += 5 {
 				rad := bearing * math.Pi / 180

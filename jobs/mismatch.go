@@ -7,6 +7,8 @@ import (
 	"sort"
 	"time"
 
+	"overwatch/maritime/seaport"
+
 	"overwatch"
 )
 
@@ -361,7 +363,7 @@ func (m *mmDetector) zeroChange(imo uint32) []RiskEvent {
 		if c.ShipType >= 80 && c.ShipType <= 89 {
 			m.bulk = true // a tanker: never a liner, every terminal a cargo berth
 		}
-		if p, ok := overwatch.PortBySlug(c.Port); ok {
+		if p, ok := seaport.BySlug(c.Port); ok {
 			for _, z := range p.Berths {
 				if z.ID == c.BerthZone && len(z.Cargo) > 0 {
 					containers := z.Handles(overwatch.CommodityContainers)
@@ -433,7 +435,7 @@ func (m *mmDetector) draughtAfter(i int) float64 {
 // without containers and at none with only containers (a bulk carrier).
 // Unknown zones count as cargo berths.
 func (m *mmDetector) cargoBerth(c *PortCall) bool {
-	p, ok := overwatch.PortBySlug(c.Port)
+	p, ok := seaport.BySlug(c.Port)
 	if !ok {
 		return true
 	}
@@ -447,7 +449,7 @@ func (m *mmDetector) cargoBerth(c *PortCall) bool {
 
 // mmBerthPoint is the centre of the call's berth zone, or of its port.
 func mmBerthPoint(c *PortCall) (lat, lon float64) {
-	p, ok := overwatch.PortBySlug(c.Port)
+	p, ok := seaport.BySlug(c.Port)
 	if !ok {
 		return 0, 0
 	}

@@ -4,7 +4,8 @@ import (
 	"math"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/geo"
+	"overwatch/maritime/seaport"
 )
 
 // Port-call thresholds (METHODS.md, after GFW's anchorages pipeline): a
@@ -103,11 +104,11 @@ func (c *PortCall) WaitHours() float64 {
 
 // detector finds one vessel's port calls in its track.
 type detector struct {
-	ports   *overwatch.PortIndex
-	bySlug  map[string]*overwatch.Port
+	ports   *seaport.Index
+	bySlug  map[string]*seaport.Port
 	calls   []PortCall
 	cur     *PortCall
-	port    *overwatch.Port
+	port    *seaport.Port
 	prev    *TrackPoint
 	lastIn  *TrackPoint
 	zone    string // the anchorage or berth zone the vessel is at, if any
@@ -121,9 +122,9 @@ type detector struct {
 // DetectPortCalls returns the calls in a vessel's track, sorted by time.
 // dataEnd is the end of the data: a call whose last position is within
 // EdgeGap of it is still going on.
-func DetectPortCalls(imo uint32, track []TrackPoint, ports *overwatch.PortIndex, dataEnd time.Time) []PortCall {
-	d := &detector{ports: ports, bySlug: map[string]*overwatch.Port{}}
-	for _, p := range overwatch.Ports() {
+func DetectPortCalls(imo uint32, track []TrackPoint, ports *seaport.Index, dataEnd time.Time) []PortCall {
+	d := &detector{ports: ports, bySlug: map[string]*seaport.Port{}}
+	for _, p := range seaport.All() {
 		p := p
 		d.bySlug[p.Slug] = &p
 	}
@@ -228,7 +229,7 @@ func (d *detector) finish(next *TrackPoint, closed bool) {
 func (d *detector) zones(p *TrackPoint) {
 	if d.zone != "" {
 		z := d.zoneByID(d.zone)
-		if overwatch.DistanceKM(p.Lat, p.Lon, z.Lat, z.Lon) > d.zoneEnd || !p.stopped(d.stop) {
+		if geo.DistanceKM(p.Lat, p.Lon, z.Lat, z.Lon) > d.zoneEnd || !p.stopped(d.stop) {
 			d.endZone(p)
 		}
 	}
@@ -288,17 +289,17 @@ func midway(a, b time.Time) time.Time {
 
 // nearestZone is the anchorage or berth zone whose entry threshold the
 // point is within, the nearest centre winning, with its exit distance.
-func (d *detector) nearestZone(p *TrackPoint) (overwatch.Zone, bool, float64, bool) {
-	var best overwatch.Zone
+func (d *detector) nearestZone(p *TrackPoint) (seaport.Zone, bool, float64, bool) {
+	var best seaport.Zone
 	bestD, exit, berth := math.Inf(1), 0.0, false
 	for _, a := range d.port.Anchorages {
-		dist := overwatch.DistanceKM(p.Lat, p.Lon, a.Lat, a.Lon)
+		dist := geo.DistanceKM(p.Lat, p.Lon, a.Lat, a.Lon)
 		if dist <= math.Max(AnchorEntryKM, a.RadiusKM) && dist < bestD {
 			best, bestD, exit, berth = a, dist, math.Max(AnchorExitKM, a.RadiusKM+AnchorExitKM-AnchorEntryKM), false
 		}
 	}
 	for _, b := range d.port.Berths {
-		dist := overwatch.DistanceKM(p.Lat, p.Lon, b.Lat, b.Lon)
+		dist := geo.DistanceKM(p.Lat, p.Lon, b.Lat, b.Lon)
 		entry := math.Min(AnchorEntryKM, b.RadiusKM+BerthEntryKM)
 		if dist <= entry && dist < bestD {
 			best, bestD, exit, berth = b, dist, entry+BerthExitKM, true
@@ -307,7 +308,7 @@ func (d *detector) nearestZone(p *TrackPoint) (overwatch.Zone, bool, float64, bo
 	return best, berth, exit, !math.IsInf(bestD, 1)
 }
 
-func (d *detector) zoneByID(id string) overwatch.Zone {
+func (d *detector) zoneByID(id string) seaport.Zone {
 	for _, z := range d.port.Anchorages {
 		if z.ID == id {
 			return z
@@ -318,12 +319,12 @@ func (d *detector) zoneByID(id string) overwatch.Zone {
 			return z
 		}
 	}
-	return overwatch.Zone{}
+	return seaport.Zone{}
 }
 
 // edgeTime interpolates when the vessel crossed the area's edge between two
 // positions, one inside and one outside, by bisection on the straight line.
-func edgeTime(area overwatch.Zone, a, b *TrackPoint) time.Time {
+func edgeTime(area seaport.Zone, a, b *TrackPoint) time.Time {
 	inA := area.Contains(a.Lat, a.Lon)
 	lo, hi := 0.0, 1.0
 	for i := 0; i < 20; i++ {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/seaport"
 )
 
 // FuzzDetectPortCalls runs the detector on tracks decoded from the fuzz
@@ -19,8 +19,8 @@ import (
 //
 //	go test ./jobs -run '^$' -fuzz FuzzDetectPortCalls -fuzztime 60s
 func FuzzDetectPortCalls(f *testing.F) {
-	santos := slices.IndexFunc(overwatch.Ports(), func(p overwatch.Port) bool { return p.Slug == "santos" })
-	hedland := slices.IndexFunc(overwatch.Ports(), func(p overwatch.Port) bool { return p.Slug == "port-hedland" })
+	santos := slices.IndexFunc(seaport.All(), func(p seaport.Port) bool { return p.Slug == "santos" })
+	hedland := slices.IndexFunc(seaport.All(), func(p seaport.Port) bool { return p.Slug == "port-hedland" })
 	f.Add([]byte{})
 	f.Add([]byte{byte(santos)})
 	// a whole call at santos: approach, anchor, berth, leave
@@ -76,7 +76,7 @@ func fzHours(h int) uint16   { return 0x8000 | uint16(h*60) } // minutes
 // fzPointLen bytes per position (fuzzPoint); a trailing byte sets how long
 // after the last position the data ends (in 10 minutes).
 func fuzzTrack(data []byte) ([]TrackPoint, time.Time) {
-	ports := overwatch.Ports()
+	ports := seaport.All()
 	if len(data) == 0 {
 		return nil, t0
 	}
@@ -141,7 +141,7 @@ func checkCalls(t *testing.T, track []TrackPoint, calls []PortCall) {
 	for i := range calls {
 		c := &calls[i]
 		positions += c.Positions
-		port, ok := overwatch.PortBySlug(c.Port)
+		port, ok := seaport.BySlug(c.Port)
 		if !ok {
 			t.Fatalf("call %d at unknown port %q", i, c.Port)
 		}
@@ -179,10 +179,10 @@ func checkCalls(t *testing.T, track []TrackPoint, calls []PortCall) {
 		} else if c.BerthStart != nil && c.BerthEnd.Before(*c.BerthStart) {
 			t.Errorf("call %d: berth period ends %v before it starts %v", i, *c.BerthEnd, *c.BerthStart)
 		}
-		if c.Anchorage != "" && !slices.ContainsFunc(port.Anchorages, func(z overwatch.Zone) bool { return z.ID == c.Anchorage }) {
+		if c.Anchorage != "" && !slices.ContainsFunc(port.Anchorages, func(z seaport.Zone) bool { return z.ID == c.Anchorage }) {
 			t.Errorf("call %d at %s: anchorage %q is not one of its own", i, c.Port, c.Anchorage)
 		}
-		if c.BerthZone != "" && !slices.ContainsFunc(port.Berths, func(z overwatch.Zone) bool { return z.ID == c.BerthZone }) {
+		if c.BerthZone != "" && !slices.ContainsFunc(port.Berths, func(z seaport.Zone) bool { return z.ID == c.BerthZone }) {
 			t.Errorf("call %d at %s: berth zone %q is not one of its own", i, c.Port, c.BerthZone)
 		}
 		if c.Positions < 1 || c.InPortGaps < 0 || c.InPortGaps >= c.Positions {
@@ -224,7 +224,7 @@ func fuzzSeedCall(port int) []byte {
 
 // The seed decodes into what it is meant to be.
 func TestFuzzSeedCall(t *testing.T) {
-	santos := slices.IndexFunc(overwatch.Ports(), func(p overwatch.Port) bool { return p.Slug == "santos" })
+	santos := slices.IndexFunc(seaport.All(), func(p seaport.Port) bool { return p.Slug == "santos" })
 	track, end := fuzzTrack(fuzzSeedCall(santos))
 	if len(track) != 1+6+30+1+40+1 {
 		t.Fatalf("%d positions", len(track))

@@ -5,7 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/seaport"
+	"overwatch/maritime/vessel"
 )
 
 // TrailingDays is how far before its watermark each run of the port-call
@@ -20,7 +21,7 @@ const day = 24 * time.Hour
 // recomputes whole days, from TrailingDays before the watermark (the
 // newest position it has seen) to the end of the data: the calls that
 // departed in them or go on. The first run covers the whole history.
-func PortCalls(store Store, ports *overwatch.PortIndex) Job {
+func PortCalls(store Store, ports *seaport.Index) Job {
 	return Job{Name: "port_calls", Every: 10 * time.Minute, Run: func(ctx context.Context, prev State) (Result, error) {
 		first, last, err := store.DataSpan(ctx)
 		if err != nil || last.IsZero() {
@@ -41,7 +42,7 @@ func PortCalls(store Store, ports *overwatch.PortIndex) Job {
 // and writes them as a new generation. A vessel in port at start (a call
 // that arrived before it) is read from that call's arrival, so the call is
 // detected whole; the others from start.
-func DerivePortCalls(ctx context.Context, store Store, ports *overwatch.PortIndex, start, last time.Time) (Result, error) {
+func DerivePortCalls(ctx context.Context, store Store, ports *seaport.Index, start, last time.Time) (Result, error) {
 	across, err := store.CallsAcross(ctx, start)
 	if err != nil {
 		return Result{}, err
@@ -96,14 +97,14 @@ func CallDay(c *PortCall, dataEnd time.Time) time.Time {
 // declared destination names, and the cargo estimate.
 func Enrich(c *PortCall, v VesselProfile) {
 	c.Name, c.Flag, c.ShipType = v.Name, v.Flag, v.ShipType
-	if cat, ok := overwatch.ShipCategoryOf(v.ShipType); ok {
+	if cat, ok := vessel.CategoryOf(v.ShipType); ok {
 		c.Category = cat.Name
 	}
 	c.BuildYear, c.BuildYearEstimated = v.BuildYear, false
 	if c.BuildYear == 0 {
-		c.BuildYear, c.BuildYearEstimated = overwatch.BuildYearFromIMO(c.IMO), true
+		c.BuildYear, c.BuildYearEstimated = vessel.BuildYearFromIMO(c.IMO), true
 	}
-	c.DeclaredPort, _ = overwatch.PortOfDestination(c.Declared)
+	c.DeclaredPort, _ = seaport.OfDestination(c.Declared)
 	EstimateCargo(c, v)
 }
 

@@ -5,7 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/geo"
+	"overwatch/maritime/seaport"
 )
 
 // Tests of the port-call detector on synthetic tracks laid over the real
@@ -14,7 +15,7 @@ import (
 // reports its position every `every`, and keeps the continuous path so the
 // true edge-crossing times can be computed independently of the detector.
 
-var testPortIndex = overwatch.NewPortIndex(overwatch.Ports())
+var testPortIndex = seaport.NewIndex(seaport.All())
 
 const kmPerDegLat = 111.195
 
@@ -29,9 +30,9 @@ func offset(p ll, northKM, eastKM float64) ll {
 	}
 }
 
-func zonePoint(z overwatch.Zone) ll { return ll{z.Lat, z.Lon} }
+func zonePoint(z seaport.Zone) ll { return ll{z.Lat, z.Lon} }
 
-func distKM(a, b ll) float64 { return overwatch.DistanceKM(a.lat, a.lon, b.lat, b.lon) }
+func distKM(a, b ll) float64 { return geo.DistanceKM(a.lat, a.lon, b.lat, b.lon) }
 
 // segment is a piece of the continuous path: the vessel goes from a to b
 // in a straight line (linear in latitude and longitude) from t0 to t1.
@@ -130,7 +131,7 @@ func constSOG(v float64) func() float64 { return func() float64 { return v } }
 
 // crossings are the true times the continuous path entered and left the
 // area (1 s resolution): the first entry, and the first exit after it.
-func (b *trackBuilder) crossings(area overwatch.Zone) (entry, exit time.Time) {
+func (b *trackBuilder) crossings(area seaport.Zone) (entry, exit time.Time) {
 	in := false
 	for _, s := range b.segs {
 		for t := s.t0; !t.After(s.t1); t = t.Add(time.Second) {
@@ -148,9 +149,9 @@ func (b *trackBuilder) crossings(area overwatch.Zone) (entry, exit time.Time) {
 	return entry, exit
 }
 
-func mustPort(t testing.TB, slug string) overwatch.Port {
+func mustPort(t testing.TB, slug string) seaport.Port {
 	t.Helper()
-	p, ok := overwatch.PortBySlug(slug)
+	p, ok := seaport.BySlug(slug)
 	if !ok {
 		t.Fatalf("no port %q", slug)
 	}
@@ -159,7 +160,7 @@ func mustPort(t testing.TB, slug string) overwatch.Port {
 
 // outside is the point dist km outside the port area, south of its centre
 // (then shifted east by eastKM).
-func outside(p overwatch.Port, distKM, eastKM float64) ll {
+func outside(p seaport.Port, distKM, eastKM float64) ll {
 	return offset(zonePoint(p.Area), -(p.Area.RadiusKM + distKM), eastKM)
 }
 
@@ -410,8 +411,8 @@ func TestDetectZoneEntry(t *testing.T) {
 	santos, hedland := mustPort(t, "santos"), mustPort(t, "port-hedland")
 	for _, tc := range []struct {
 		name     string
-		port     overwatch.Port
-		zone     overwatch.Zone
+		port     seaport.Port
+		zone     seaport.Zone
 		berth    bool
 		km       float64 // from the zone's point, west
 		inZone   bool
@@ -712,7 +713,7 @@ func TestDetectNaNSpeed(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		nav    uint8
-		zone   overwatch.Zone
+		zone   seaport.Zone
 		berth  bool
 		stops  bool
 		confid uint8

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/seaport"
 )
 
 // RiskStore is what the risk jobs need of the analytics store: the
@@ -79,7 +79,7 @@ func EventDay(e *RiskEvent, dataEnd time.Time) time.Time {
 // watermark to the end of the data: the events that ended in them or go
 // on. The first run covers the whole history. It runs after port_calls,
 // whose calls the mismatch detector compares draughts with.
-func RiskEventsJob(store RiskStore, ports *overwatch.PortIndex) Job {
+func RiskEventsJob(store RiskStore, ports *seaport.Index) Job {
 	return Job{Name: "risk_events", Every: 30 * time.Minute, Run: func(ctx context.Context, prev State) (Result, error) {
 		first, last, err := store.DataSpan(ctx)
 		if err != nil || last.IsZero() {
@@ -102,7 +102,7 @@ func RiskEventsJob(store RiskStore, ports *overwatch.PortIndex) Job {
 // of the vessels of events under way at start (riskRereads), and of calls
 // under way at start, from the event's start or the call's arrival (at most
 // RiskMaxReread before start), so that those are detected whole.
-func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *overwatch.PortIndex, start, last time.Time) (Result, error) {
+func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *seaport.Index, start, last time.Time) (Result, error) {
 	profiles, err := store.VesselProfiles(ctx)
 	if err != nil {
 		return Result{}, err

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/vessel"
 )
 
 // BaselineWindow is the period the baselines are computed over: the 30
@@ -80,7 +80,7 @@ func RiskBaselinesJob(store RiskStore) Job {
 		}
 		categories := map[uint32]string{}
 		for imo, p := range profiles {
-			if c, ok := overwatch.ShipCategoryOf(p.ShipType); ok {
+			if c, ok := vessel.CategoryOf(p.ShipType); ok {
 				categories[imo] = c.Name
 			}
 		}

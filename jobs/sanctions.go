@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"overwatch/maritime/vessel"
+
 	"overwatch"
 )
 
@@ -71,7 +73,7 @@ func MatchSanctions(entries []SanctionsEntry, vessels []VesselProfile, identitie
 	}
 	byIMO, byMMSI, byName := map[uint32][]int{}, map[uint32][]int{}, map[string][]listed{}
 	for i, e := range entries {
-		if overwatch.ValidIMO(e.IMO) {
+		if overwatch.IMO(e.IMO).Valid() {
 			byIMO[e.IMO] = append(byIMO[e.IMO], i)
 		}
 		if validMMSI(e.MMSI) {
@@ -114,7 +116,7 @@ func MatchSanctions(entries []SanctionsEntry, vessels []VesselProfile, identitie
 				best[i] = SanctionsMatch{IMO: v.IMO, Entry: entries[i], MatchType: kind, MatchedOn: on, Confidence: conf}
 			}
 		}
-		ourIMO := overwatch.ValidIMO(v.IMO)
+		ourIMO := overwatch.IMO(v.IMO).Valid()
 		if ourIMO {
 			for _, i := range byIMO[v.IMO] {
 				consider(i, MatchIMO, strconv.FormatUint(uint64(v.IMO), 10), ConfidenceIMO)
@@ -122,7 +124,7 @@ func MatchSanctions(entries []SanctionsEntry, vessels []VesselProfile, identitie
 		}
 		flags, cats := map[string]bool{}, map[string]bool{}
 		addType := func(t uint8) {
-			if c, ok := overwatch.ShipCategoryOf(t); ok {
+			if c, ok := vessel.CategoryOf(t); ok {
 				cats[c.Name] = true
 			}
 		}
@@ -132,11 +134,11 @@ func MatchSanctions(entries []SanctionsEntry, vessels []VesselProfile, identitie
 		for _, r := range rows {
 			names = append(names, r.Name)
 			flags[r.Flag] = true
-			flags[overwatch.FlagOfMMSI(r.MMSI)] = true
+			flags[vessel.FlagOfMMSI(r.MMSI)] = true
 			addType(r.ShipType)
 			for _, i := range byMMSI[r.MMSI] {
 				conf := ConfidenceMMSI
-				if e := entries[i]; ourIMO && overwatch.ValidIMO(e.IMO) && e.IMO != v.IMO {
+				if e := entries[i]; ourIMO && overwatch.IMO(e.IMO).Valid() && e.IMO != v.IMO {
 					conf = ConfidenceMMSIOtherIMO
 				}
 				consider(i, MatchMMSI, strconv.FormatUint(uint64(r.MMSI), 10), conf)
@@ -153,7 +155,7 @@ func MatchSanctions(entries []SanctionsEntry, vessels []VesselProfile, identitie
 				flag := e.Flag != "" && flags[strings.ToUpper(e.Flag)]
 				cat := SanctionsTypeCategory(e)
 				typ := cat != "" && cats[cat]
-				conf := nameConfidence(flag, typ, ourIMO && overwatch.ValidIMO(e.IMO) && e.IMO != v.IMO)
+				conf := nameConfidence(flag, typ, ourIMO && overwatch.IMO(e.IMO).Valid() && e.IMO != v.IMO)
 				if conf > 0 {
 					consider(l.entry, MatchName, l.name, conf)
 				}

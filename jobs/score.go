@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"overwatch/maritime/vessel"
+
 	"overwatch"
 )
 
@@ -99,7 +101,7 @@ func ScoreVessel(v VesselProfile, events []RiskEvent, calls []PortCall, matches 
 		}
 	}
 	r := VesselRisk{IMO: v.IMO, Name: v.Name, Flag: v.Flag, ShipType: v.ShipType, ComputedAt: now}
-	if c, ok := overwatch.ShipCategoryOf(v.ShipType); ok {
+	if c, ok := vessel.CategoryOf(v.ShipType); ok {
 		r.Category = c.Name
 	}
 	sanction, direct, sanctionWhy := sanctionsFactor(v.IMO, matches)
@@ -216,8 +218,8 @@ func flagFactor(flag string) (float64, string) {
 // estimated from the IMO number.
 func ageFactor(v VesselProfile, now time.Time) (age, step float64, why string) {
 	year, how := v.BuildYear, ""
-	if year <= 0 && overwatch.ValidIMO(v.IMO) {
-		year, how = overwatch.BuildYearFromIMO(v.IMO), " (estimated from the IMO number)"
+	if year <= 0 && overwatch.IMO(v.IMO).Valid() {
+		year, how = vessel.BuildYearFromIMO(v.IMO), " (estimated from the IMO number)"
 	}
 	if year <= 0 || year > now.Year()+1 {
 		return 0, 0, "build year unknown"
@@ -247,7 +249,7 @@ func destinationFactor(r *Reliability) (float64, string) {
 func highRiskCalls(v VesselProfile, calls []PortCall, now time.Time) (float64, string) {
 	from := now.Add(-PortCallsWindow)
 	tanker := false
-	if c, ok := overwatch.ShipCategoryOf(v.ShipType); ok {
+	if c, ok := vessel.CategoryOf(v.ShipType); ok {
 		tanker = c.Name == "tanker"
 	}
 	n := 0

@@ -3,7 +3,7 @@ package jobs
 import (
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/geo"
 )
 
 // RiskFactorSpec documents one factor of the risk score: a vessel's value
@@ -173,7 +173,7 @@ func NearSanctionedArea(lat, lon float64) *SanctionedArea {
 	}
 	for i := range SanctionedAreas {
 		a := &SanctionedAreas[i]
-		if overwatch.DistanceKM(lat, lon, a.Lat, a.Lon) <= SanctionedAreaRadiusKM {
+		if geo.DistanceKM(lat, lon, a.Lat, a.Lon) <= SanctionedAreaRadiusKM {
 			return a
 		}
 	}

@@ -3,7 +3,8 @@ package jobs
 import (
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/geo"
+	"overwatch/maritime/seaport"
 )
 
 // Spoofing thresholds.
@@ -95,7 +96,7 @@ func spoofReturn(track []TrackPoint, ref, first int) int {
 // impossibleJump reports whether going from a to b is impossible: 10 km or
 // more at over 50 kn, or between land (outside the port areas) and sea.
 func impossibleJump(a, b *TrackPoint) bool {
-	km := overwatch.DistanceKM(a.Lat, a.Lon, b.Lat, b.Lon)
+	km := geo.DistanceKM(a.Lat, a.Lon, b.Lat, b.Lon)
 	if !(km >= SpoofMinKM) {
 		return false
 	}
@@ -108,11 +109,11 @@ func impossibleJump(a, b *TrackPoint) bool {
 // spoofOnLand reports whether the position lies on land and outside every
 // port area (river ports lie where the land mask has land).
 func spoofOnLand(p *TrackPoint) bool {
-	return overwatch.OnLand(p.Lat, p.Lon) && spoofPorts.PortAt(p.Lat, p.Lon) == ""
+	return geo.OnLand(p.Lat, p.Lon) && spoofPorts.PortAt(p.Lat, p.Lon) == ""
 }
 
 // spoofPorts indexes the reference ports' areas for spoofOnLand.
-var spoofPorts = overwatch.NewPortIndex(overwatch.Ports())
+var spoofPorts = seaport.NewIndex(seaport.All())
 
 // spoofEvent is the event of the suspect positions track[first..back-1]
 // between the trusted track[ref] and track[back].
@@ -123,7 +124,7 @@ func spoofEvent(imo uint32, track []TrackPoint, ref, first, back int) RiskEvent 
 		lastSuspect--
 	}
 	end := track[lastSuspect].TS
-	km := overwatch.DistanceKM(r.Lat, r.Lon, f.Lat, f.Lon)
+	km := geo.DistanceKM(r.Lat, r.Lon, f.Lat, f.Lon)
 	land, n := false, 0
 	for k := first; k < back; k++ {
 		if onEarth(track[k].Lat, track[k].Lon) {

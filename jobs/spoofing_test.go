@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/geo"
 )
 
 // rkSailing is a track sailing east at 12 kn mid-ocean, reporting every 5
@@ -121,7 +121,7 @@ func TestSpoofOnLand(t *testing.T) {
 	// at sea in the Gulf of Lion, a report in Provence 2 h later (120 km
 	// at 32 kn: possible at sea), then back at sea
 	sea, land, back := ll{42.5, 5.0}, ll{43.55, 4.85}, ll{42.55, 5.0}
-	if overwatch.OnLand(sea.lat, sea.lon) || !overwatch.OnLand(land.lat, land.lon) || overwatch.OnLand(back.lat, back.lon) ||
+	if geo.OnLand(sea.lat, sea.lon) || !geo.OnLand(land.lat, land.lon) || geo.OnLand(back.lat, back.lon) ||
 		testPortIndex.PortAt(land.lat, land.lon) != "" {
 		t.Fatal("the test's points are not where it expects")
 	}

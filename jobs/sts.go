@@ -6,7 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/geo"
+	"overwatch/maritime/seaport"
 )
 
 // Ship-to-ship transfer thresholds (METHODS.md, after Miller et al. 2018
@@ -80,7 +81,7 @@ type SlowPoint struct {
 // from the edge of every anchorage of the reference ports, each run of
 // them with the position just before and just after it. A 30-day track of
 // a vessel under way keeps almost nothing.
-func STSCandidates(imo uint32, track []TrackPoint, ports *overwatch.PortIndex) []SlowPoint {
+func STSCandidates(imo uint32, track []TrackPoint, ports *seaport.Index) []SlowPoint {
 	var out []SlowPoint
 	last, inRun := -1, false // the index of the last position kept
 	for i := range track {
@@ -122,7 +123,7 @@ func stsSlow(track []TrackPoint, i int) bool {
 	if dt <= 0 || dt > STSMaxGap || !stsValid(q.Lat, q.Lon) {
 		return false
 	}
-	return overwatch.DistanceKM(q.Lat, q.Lon, p.Lat, p.Lon)/kmPerNM/dt.Hours() < STSMaxKnots
+	return geo.DistanceKM(q.Lat, q.Lon, p.Lat, p.Lon)/kmPerNM/dt.Hours() < STSMaxKnots
 }
 
 func stsValid(lat, lon float64) bool {
@@ -130,9 +131,9 @@ func stsValid(lat, lon float64) bool {
 }
 
 // stsAnchorages are the anchorages of the reference ports.
-var stsAnchorages = sync.OnceValue(func() []overwatch.Zone {
-	var out []overwatch.Zone
-	for _, p := range overwatch.Ports() {
+var stsAnchorages = sync.OnceValue(func() []seaport.Zone {
+	var out []seaport.Zone
+	for _, p := range seaport.All() {
 		out = append(out, p.Anchorages...)
 	}
 	return out
@@ -146,7 +147,7 @@ func stsNearAnchorage(lat, lon float64) bool {
 		if math.Abs(lat-a.Lat)*kmPerDegree > reach+1 {
 			continue
 		}
-		if overwatch.DistanceKM(lat, lon, a.Lat, a.Lon) < reach {
+		if geo.DistanceKM(lat, lon, a.Lat, a.Lon) < reach {
 			return true
 		}
 	}
@@ -154,7 +155,7 @@ func stsNearAnchorage(lat, lon float64) bool {
 }
 
 // kmPerDegree is the length of a degree of latitude on the sphere of
-// overwatch.DistanceKM.
+// geo.DistanceKM.
 const kmPerDegree = 6371.0088 * math.Pi / 180
 
 // DetectSTS returns the ship-to-ship transfers among the candidates of all
@@ -324,7 +325,7 @@ func stsJoins(p, q *SlowPoint) bool {
 	if dt <= STSDenseGap {
 		return true
 	}
-	return overwatch.DistanceKM(p.Lat, p.Lon, q.Lat, q.Lon)/kmPerNM/dt.Hours() < STSMaxKnots
+	return geo.DistanceKM(p.Lat, p.Lon, q.Lat, q.Lon)/kmPerNM/dt.Hours() < STSMaxKnots
 }
 
 // Spatial and temporal index of the runs: cells of stsCellDeg degrees and

@@ -1,6 +1,6 @@
 package jobs
 
-import "overwatch"
+import "overwatch/maritime/geo"
 
 // stsArea is a known ship-to-ship transfer area: open water where
 // transfers are routinely reported, a circle radiusKM around its point.
@@ -25,7 +25,7 @@ var stsAreas = []stsArea{
 // or "".
 func stsAreaAt(lat, lon float64) string {
 	for _, a := range stsAreas {
-		if overwatch.DistanceKM(lat, lon, a.lat, a.lon) <= a.radiusKM {
+		if geo.DistanceKM(lat, lon, a.lat, a.lon) <= a.radiusKM {
 			return a.name
 		}
 	}

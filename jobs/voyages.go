@@ -7,6 +7,11 @@ import (
 	"slices"
 	"time"
 
+	"overwatch/maritime/emissions"
+	"overwatch/maritime/geo"
+	"overwatch/maritime/sealane"
+	"overwatch/maritime/seaport"
+
 	"overwatch"
 )
 
@@ -37,15 +42,15 @@ const (
 // the departure call stays the same ("<imo>-<departure unix seconds>").
 type Voyage struct {
 	ID    string
-	Input overwatch.VoyageInput
+	Input emissions.VoyageInput
 }
 
 // VoyageRecord is a voyage with its computed emissions, as the emissions
 // job writes it.
 type VoyageRecord struct {
 	ID     string
-	Input  overwatch.VoyageInput
-	Result overwatch.VoyageEmissions
+	Input  emissions.VoyageInput
+	Result emissions.Voyage
 }
 
 // VoyageID is the ID of the voyage of imo that departed at dep.
@@ -80,9 +85,9 @@ func BuildVoyages(imo uint32, calls []PortCall, track []TrackPoint, v VesselProf
 }
 
 // voyageInput fills the model's inputs of the leg from a to b.
-func voyageInput(imo uint32, a, b *PortCall, track []TrackPoint, v VesselProfile) overwatch.VoyageInput {
+func voyageInput(imo uint32, a, b *PortCall, track []TrackPoint, v VesselProfile) emissions.VoyageInput {
 	dep, arr := a.Departure.UTC(), b.Arrival.UTC()
-	in := overwatch.VoyageInput{
+	in := emissions.VoyageInput{
 		IMO: fmt.Sprintf("%07d", imo), Name: cmp.Or(a.Name, b.Name, v.Name), ShipType: v.ShipType,
 		From: a.Port, To: b.Port, Departure: dep, Arrival: arr,
 		LengthM: v.LengthM, BeamM: v.BeamM, DesignDraughtM: v.MaxDraftM,
@@ -94,7 +99,7 @@ func voyageInput(imo uint32, a, b *PortCall, track []TrackPoint, v VesselProfile
 	in.Commodity = commodityOf(a, b, in.ShipType, in.Ballast)
 	in.Class = classOf(in.ShipType, in.Commodity)
 	if a.Port != b.Port {
-		if d, err := overwatch.RouteDistanceNM(a.Port, b.Port); err == nil {
+		if d, err := sealane.DistanceNM(a.Port, b.Port); err == nil {
 			in.SeaLaneDistanceNM = roundTo(d, 1)
 		}
 	}
@@ -113,7 +118,7 @@ func voyageInput(imo uint32, a, b *PortCall, track []TrackPoint, v VesselProfile
 // the departure call loaded, else what the arrival call discharged; a leg
 // that leaves a discharge without loading is in ballast; otherwise the
 // cargo is unknown (the model assumes a share of the deadweight).
-func cargoFromCalls(in *overwatch.VoyageInput, a, b *PortCall) {
+func cargoFromCalls(in *emissions.VoyageInput, a, b *PortCall) {
 	switch {
 	case a.Operation == OpLoad && a.CargoTonnes > 0:
 		in.CargoTonnes, in.CargoQuality = a.CargoTonnes, cargoQuality(a.CargoQuality)
@@ -125,14 +130,14 @@ func cargoFromCalls(in *overwatch.VoyageInput, a, b *PortCall) {
 }
 
 // cargoQuality maps a call's cargo-estimate quality onto the model's.
-func cargoQuality(q string) overwatch.CargoQuality {
+func cargoQuality(q string) emissions.CargoQuality {
 	switch q {
 	case CargoMeasured:
-		return overwatch.CargoHigh
+		return emissions.CargoHigh
 	case CargoAssumed:
-		return overwatch.CargoMedium
+		return emissions.CargoMedium
 	}
-	return overwatch.CargoLow
+	return emissions.CargoLow
 }
 
 // tankerCargo lists the commodities tankers carry; other vessels carry the rest.
@@ -151,7 +156,7 @@ func commodityOf(a, b *PortCall, shipType uint8, ballast bool) string {
 	if a.Operation != OpLoad && b.Operation == OpDischarge {
 		c, zone = b, b.BerthZone
 	}
-	p, ok := overwatch.PortBySlug(c.Port)
+	p, ok := seaport.BySlug(c.Port)
 	if !ok {
 		return ""
 	}
@@ -176,14 +181,14 @@ func commodityOf(a, b *PortCall, shipType uint8, ballast bool) string {
 
 // classOf is the model's vessel class from the AIS type, refined by the
 // commodity (an LNG cargo is an LNG carrier, containers a container ship).
-func classOf(shipType uint8, commodity string) overwatch.VesselClass {
+func classOf(shipType uint8, commodity string) emissions.VesselClass {
 	switch commodity {
 	case overwatch.CommodityLNG:
-		return overwatch.ClassLNGCarrier
+		return emissions.ClassLNGCarrier
 	case overwatch.CommodityContainers:
-		return overwatch.ClassContainer
+		return emissions.ClassContainer
 	}
-	return overwatch.VesselClassOf(shipType)
+	return emissions.VesselClassOf(shipType)
 }
 
 // legOf returns the positions of track in [from, to].
@@ -204,7 +209,7 @@ func legOf(track []TrackPoint, from, to time.Time) []TrackPoint {
 // than MaxTrackKnots left out), the share of the leg the track covers, the
 // speed profile and hours at sea, the hours manoeuvring and stopped at sea
 // (added to the anchor hours), and the median reported draught.
-func trackInputs(in *overwatch.VoyageInput, leg []TrackPoint) {
+func trackInputs(in *emissions.VoyageInput, leg []TrackPoint) {
 	span := in.Arrival.Sub(in.Departure).Hours()
 	if span <= 0 || len(leg) == 0 {
 		return
@@ -224,7 +229,7 @@ func trackInputs(in *overwatch.VoyageInput, leg []TrackPoint) {
 		if h <= 0 || h > CoverageGap.Hours() {
 			continue
 		}
-		nm := overwatch.DistanceKM(q.Lat, q.Lon, p.Lat, p.Lon) / 1.852
+		nm := geo.DistanceKM(q.Lat, q.Lon, p.Lat, p.Lon) / 1.852
 		kn := nm / h
 		if kn > MaxTrackKnots {
 			continue
@@ -258,7 +263,7 @@ func trackInputs(in *overwatch.VoyageInput, leg []TrackPoint) {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			in.SpeedBands = append(in.SpeedBands, overwatch.SpeedBand{Knots: k, Hours: roundTo(bands[k], 3)})
+			in.SpeedBands = append(in.SpeedBands, emissions.SpeedBand{Knots: k, Hours: roundTo(bands[k], 3)})
 		}
 	}
 	if len(drafts) > 0 {

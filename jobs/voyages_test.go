@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"overwatch/maritime/emissions"
+	"overwatch/maritime/sealane"
+
 	"overwatch"
 )
 
@@ -60,21 +63,21 @@ func TestBuildVoyagesFromTrack(t *testing.T) {
 		math.Abs(in.HoursAtSea-80) > 0.01 || math.Abs(in.MeanSpeedKnots-12) > 0.05 {
 		t.Errorf("speed profile %+v, %.2f h at sea, mean %.2f kn", in.SpeedBands, in.HoursAtSea, in.MeanSpeedKnots)
 	}
-	if in.CargoTonnes != 55000 || in.CargoQuality != overwatch.CargoHigh || in.Ballast {
+	if in.CargoTonnes != 55000 || in.CargoQuality != emissions.CargoHigh || in.Ballast {
 		t.Errorf("cargo %.0f %s ballast %v, want the loaded 55,000 t, high", in.CargoTonnes, in.CargoQuality, in.Ballast)
 	}
-	if in.Commodity != overwatch.CommodityGrain || in.Class != overwatch.ClassBulkCarrier {
+	if in.Commodity != overwatch.CommodityGrain || in.Class != emissions.ClassBulkCarrier {
 		t.Errorf("commodity %q class %q", in.Commodity, in.Class)
 	}
 	if in.HoursAtBerth != 28 || in.HoursAtAnchor != 12 || in.DraughtM != 12.1 || in.DesignDraughtM != 14.2 {
 		t.Errorf("berth %.1f h, anchor %.1f h, draught %.1f / %.1f", in.HoursAtBerth, in.HoursAtAnchor, in.DraughtM, in.DesignDraughtM)
 	}
-	want, err := overwatch.RouteDistanceNM("santos", "qingdao")
+	want, err := sealane.DistanceNM("santos", "qingdao")
 	if err != nil || in.SeaLaneDistanceNM == 0 || math.Abs(in.SeaLaneDistanceNM-want) > 0.1 {
 		t.Errorf("sea-lane distance %.1f, want %.1f (%v)", in.SeaLaneDistanceNM, want, err)
 	}
-	e := overwatch.ComputeVoyage(in)
-	if e.Method != overwatch.MethodBottomUp || e.DistanceSource != "ais" || e.TTW.Central <= 0 || !e.AISCargo {
+	e := emissions.ComputeVoyage(in)
+	if e.Method != emissions.MethodBottomUp || e.DistanceSource != "ais" || e.TTW.Central <= 0 || !e.AISCargo {
 		t.Errorf("emissions %+v", e)
 	}
 }
@@ -97,20 +100,20 @@ func TestBuildVoyagesCargoAndSparseTracks(t *testing.T) {
 	if !ballast.Ballast || ballast.CargoTonnes != 0 || ballast.Commodity != "" || ballast.TrackCoverage != 0 || ballast.TrackDistanceNM != 0 {
 		t.Errorf("leg after a discharge: %+v", ballast)
 	}
-	if laden.CargoTonnes != 80000 || laden.CargoQuality != overwatch.CargoMedium || laden.Commodity != overwatch.CommodityIronOre {
+	if laden.CargoTonnes != 80000 || laden.CargoQuality != emissions.CargoMedium || laden.Commodity != overwatch.CommodityIronOre {
 		t.Errorf("laden leg: cargo %.0f %s %q", laden.CargoTonnes, laden.CargoQuality, laden.Commodity)
 	}
 	if laden.TrackCoverage > 0.15 || laden.TrackCoverage < 0.05 || laden.SeaLaneDistanceNM == 0 {
 		t.Errorf("laden leg: coverage %.3f sea lane %.0f", laden.TrackCoverage, laden.SeaLaneDistanceNM)
 	}
-	e := overwatch.ComputeVoyage(laden)
-	if e.Method != overwatch.MethodDefaultIntensity || e.DistanceSource != "sea_lane" || !e.HasFlag(overwatch.FlagDefaultIntensity) || e.Reason == "" {
+	e := emissions.ComputeVoyage(laden)
+	if e.Method != emissions.MethodDefaultIntensity || e.DistanceSource != "sea_lane" || !e.HasFlag(emissions.FlagDefaultIntensity) || e.Reason == "" {
 		t.Errorf("sparse leg: %s from %s, flags %v, reason %q", e.Method, e.DistanceSource, e.Flags, e.Reason)
 	}
 }
 
 func TestTrackInputsPhasesAndJumps(t *testing.T) {
-	in := overwatch.VoyageInput{Departure: vh(0), Arrival: vh(10)}
+	in := emissions.VoyageInput{Departure: vh(0), Arrival: vh(10)}
 	track := []TrackPoint{
 		{TS: vh(0), SOG: 0.1, Lat: 0, Lon: 0},
 		{TS: vh(1), SOG: 0.1, Lat: 0, Lon: 0},      // stopped 1 h
@@ -201,7 +204,7 @@ func TestEmissionsJobWindow(t *testing.T) {
 		t.Errorf("tracks read from %s, calls from %s", store.trackFrom, store.callsRange[0])
 	}
 	for _, r := range store.written {
-		if r.Result.IMO != r.Input.IMO || r.Result.TTW.Central <= 0 && r.Result.Method != overwatch.MethodNone {
+		if r.Result.IMO != r.Input.IMO || r.Result.TTW.Central <= 0 && r.Result.Method != emissions.MethodNone {
 			t.Errorf("voyage %s: %+v", r.ID, r.Result)
 		}
 	}

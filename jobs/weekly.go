@@ -4,7 +4,8 @@ import (
 	"math"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/seaport"
+	"overwatch/maritime/vessel"
 )
 
 // BerthWeek is a row of berth_weekly: one berth zone and ISO week.
@@ -25,7 +26,7 @@ type BerthWeek struct {
 // week and their mean length.
 func BerthWeeks(calls []PortCall, weeks []time.Time, dataEnd time.Time) []BerthWeek {
 	var out []BerthWeek
-	for _, p := range overwatch.Ports() {
+	for _, p := range seaport.All() {
 		for _, z := range p.Berths {
 			for _, w := range weeks {
 				end := w.Add(7 * day)
@@ -86,9 +87,9 @@ type FleetAgeWeek struct {
 // vessels with a published call overlapping the week in each age bucket
 // (age = the week's year less the build year).
 func FleetAgeWeeks(calls []PortCall, weeks []time.Time) []FleetAgeWeek {
-	types := append([]string{AllTypes}, overwatch.ShipCategoryNames()...)
+	types := append([]string{AllTypes}, vessel.CategoryNames()...)
 	var out []FleetAgeWeek
-	for _, p := range overwatch.Ports() {
+	for _, p := range seaport.All() {
 		for _, w := range weeks {
 			end := w.Add(7 * day)
 			vessels := map[uint32]*PortCall{}
@@ -153,7 +154,7 @@ var draughtWeight = map[string]float64{CargoMeasured: 1, CargoAssumed: 0.75, Car
 // without draughts); 0 for a week without calls.
 func EstimateWeeks(calls []PortCall, weeks []time.Time) []EstimateWeek {
 	var out []EstimateWeek
-	for _, p := range overwatch.Ports() {
+	for _, p := range seaport.All() {
 		for _, w := range weeks {
 			end := w.Add(7 * day)
 			row := EstimateWeek{Week: w, Port: p.Slug}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch/maritime/seaport"
+
 	"overwatch"
 )
 
@@ -25,7 +27,7 @@ func TestBerthParams(t *testing.T) {
 }
 
 func TestBerthUtilizationItems(t *testing.T) {
-	santos, _ := overwatch.PortBySlug("santos")
+	santos, _ := seaport.BySlug("santos")
 	z1, z2 := santos.Berths[0], santos.Berths[1]
 	dwell := 30.04
 	store := &fakeAnalytics{usage: []BerthUsageRow{
@@ -56,7 +58,7 @@ func TestBerthUtilizationItems(t *testing.T) {
 	status, body, _ = serve(t, overwatch.PlanFree, BerthUtilization(&fakeAnalytics{}, fixedNow), "/v1/berth-utilization")
 	decode(t, body, &got)
 	zones := 0
-	for _, p := range overwatch.Ports() {
+	for _, p := range seaport.All() {
 		zones += len(p.Berths)
 	}
 	if status != 200 || len(got.Items) != zones || got.Items[0].Port != "alexandria" || got.Items[0].Utilization != 0 || got.Items[0].VesselsServed != 0 {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"time"
 
+	"overwatch/maritime/seaport"
+
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
@@ -139,7 +141,7 @@ func Congestion(store CongestionQuery, now func() time.Time) fiber.Handler {
 	}
 }
 
-func newPortCongestion(p overwatch.Port, vt string, t time.Time, l CongestionLiveRow, b CongestionBaselineRow) PortCongestion {
+func newPortCongestion(p seaport.Port, vt string, t time.Time, l CongestionLiveRow, b CongestionBaselineRow) PortCongestion {
 	item := PortCongestion{
 		Port: p.Slug, PortName: p.Name, Country: p.Country, VesselType: vt, AsOf: t.Format(time.RFC3339),
 		Waiting: l.Waiting, AtBerth: l.AtBerth, InPort: l.InPort,
@@ -251,14 +253,14 @@ func CongestionHistory(store CongestionHistoryQuery, now func() time.Time) fiber
 // Helpers shared by the analytics handlers.
 
 // portsOrAll is the port, or every reference port in slug order.
-func portsOrAll(p *overwatch.Port) []overwatch.Port {
+func portsOrAll(p *seaport.Port) []seaport.Port {
 	if p != nil {
-		return []overwatch.Port{*p}
+		return []seaport.Port{*p}
 	}
-	return overwatch.Ports()
+	return seaport.All()
 }
 
-func slugs(ports []overwatch.Port) []string {
+func slugs(ports []seaport.Port) []string {
 	out := make([]string, len(ports))
 	for i, p := range ports {
 		out[i] = p.Slug

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch/maritime/seaport"
+
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
@@ -200,7 +202,7 @@ func TestCongestionItems(t *testing.T) {
 		Congestion []map[string]any `json:"congestion"`
 	}
 	decode(t, body, &got)
-	if len(got.Congestion) != len(overwatch.Ports()) || got.Congestion[0]["port"] != "alexandria" {
+	if len(got.Congestion) != len(seaport.All()) || got.Congestion[0]["port"] != "alexandria" {
 		t.Fatalf("%d items, first %v", len(got.Congestion), got.Congestion[0])
 	}
 	var santos, empty map[string]any
@@ -225,7 +227,7 @@ func TestCongestionItems(t *testing.T) {
 		!strings.Contains(string(b), `"change_pct":{"arrivals_7d":null,"median_wait_hours":null,"waiting":null}`) || !strings.Contains(string(b), `"waiting":0`) {
 		t.Errorf("a port without data: %s", b)
 	}
-	if f := store.liveFilter; len(f.Ports) != len(overwatch.Ports()) || f.Category != "" || !f.Now.Equal(testNow) || !f.Since.Equal(testNow.Add(-7*24*time.Hour)) {
+	if f := store.liveFilter; len(f.Ports) != len(seaport.All()) || f.Category != "" || !f.Now.Equal(testNow) || !f.Since.Equal(testNow.Add(-7*24*time.Hour)) {
 		t.Errorf("live filter %+v", f)
 	}
 	today := time.Date(2026, 3, 18, 0, 0, 0, 0, time.UTC)

@@ -14,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/maritime/emissions"
 	"overwatch/reports"
 )
 
@@ -44,7 +45,7 @@ type EmissionsFilter struct {
 type StoredVoyage struct {
 	ID     string
 	Input  []byte
-	Result overwatch.VoyageEmissions
+	Result emissions.Voyage
 }
 
 // EmissionsQuery reads the stored voyages. EmissionsVoyages returns those
@@ -60,7 +61,7 @@ type EmissionsQuery interface {
 // EmissionsVoyage is a voyage of GET /v1/emissions: its ID and its emissions.
 type EmissionsVoyage struct {
 	ID string `json:"id"`
-	overwatch.VoyageEmissions
+	emissions.Voyage
 }
 
 // Pagination says whether more rows follow and the cursor of the next page
@@ -74,17 +75,17 @@ type Pagination struct {
 // parts, encoded once per computed answer). Fleet and Grouped are over
 // every voyage the query matches, not only the page.
 type EmissionsResponse struct {
-	Fleet      overwatch.EmissionsTotals  `json:"fleet"`
-	Grouped    []overwatch.EmissionsGroup `json:"grouped"`
-	Voyages    []EmissionsVoyage          `json:"voyages"`
-	Pagination Pagination                 `json:"pagination"`
+	Fleet      emissions.Totals  `json:"fleet"`
+	Grouped    []emissions.Group `json:"grouped"`
+	Voyages    []EmissionsVoyage `json:"voyages"`
+	Pagination Pagination        `json:"pagination"`
 }
 
 // emissionsParams are the parameters both emissions endpoints share.
 type emissionsParams struct {
 	filter    EmissionsFilter
 	start     time.Time // the period asked for (before the history clamp)
-	overrides overwatch.VoyageInput
+	overrides emissions.VoyageInput
 	override  bool
 	after     *emissionsCursor
 }
@@ -140,7 +141,7 @@ func parseEmissionsParams(c *fiber.Ctx, now time.Time, defaultSpan time.Duration
 	if port != nil {
 		p.filter.Port = port.Slug
 	}
-	p.overrides = overwatch.VoyageInput{Fuel: overwatch.FuelType(fuel), DistanceNM: dist, SpeedKnots: speed}
+	p.overrides = emissions.VoyageInput{Fuel: emissions.FuelType(fuel), DistanceNM: dist, SpeedKnots: speed}
 	p.override = fuel != "" || hasDist || hasSpeed
 	return p, nil
 }
@@ -196,7 +197,7 @@ func cursorParam(c *fiber.Ctx) (*emissionsCursor, error) {
 
 // after reports whether v comes after the cursor in the order of the rows
 // (newest arrival first, then IMO, then ID).
-func (k *emissionsCursor) after(v *overwatch.VoyageEmissions, id string) bool {
+func (k *emissionsCursor) after(v *emissions.Voyage, id string) bool {
 	a := v.Arrival.Unix()
 	switch {
 	case a != k.Arrival.Unix():
@@ -210,7 +211,7 @@ func (k *emissionsCursor) after(v *overwatch.VoyageEmissions, id string) bool {
 // VoyageRows is a sequence of computed voyages.
 type VoyageRows interface {
 	Len() int
-	At(i int) *overwatch.VoyageEmissions
+	At(i int) *emissions.Voyage
 }
 
 // voyageSet is every voyage a query matches, as computed for it: the
@@ -218,15 +219,15 @@ type VoyageRows interface {
 // the caller's overrides and the factors they used.
 type voyageSet struct {
 	stored     []StoredVoyage
-	recomputed []overwatch.VoyageEmissions
-	factors    []overwatch.EmissionFactor
+	recomputed []emissions.Voyage
+	factors    []emissions.Factor
 }
 
 // Len is the number of voyages.
 func (s *voyageSet) Len() int { return len(s.stored) }
 
 // At is voyage i.
-func (s *voyageSet) At(i int) *overwatch.VoyageEmissions {
+func (s *voyageSet) At(i int) *emissions.Voyage {
 	if s.recomputed != nil {
 		return &s.recomputed[i]
 	}
@@ -243,16 +244,16 @@ func computeVoyages(stored []StoredVoyage, p *emissionsParams) (voyageSet, error
 	if !p.override {
 		return s, nil
 	}
-	s.recomputed = make([]overwatch.VoyageEmissions, len(stored))
+	s.recomputed = make([]emissions.Voyage, len(stored))
 	for i := range stored {
-		var in overwatch.VoyageInput
+		var in emissions.VoyageInput
 		if err := json.Unmarshal(stored[i].Input, &in); err != nil {
 			return s, fmt.Errorf("read: voyage %s input: %w", stored[i].ID, err)
 		}
 		in.Fuel, in.DistanceNM, in.SpeedKnots = p.overrides.Fuel, p.overrides.DistanceNM, p.overrides.SpeedKnots
-		s.recomputed[i] = overwatch.ComputeVoyage(in)
+		s.recomputed[i] = emissions.ComputeVoyage(in)
 	}
-	s.factors = overwatch.EmissionFactorsUsed(s.recomputed)
+	s.factors = emissions.FactorsUsed(s.recomputed)
 	for i := range s.recomputed {
 		s.recomputed[i].Factors = nil
 	}
@@ -260,8 +261,8 @@ func computeVoyages(stored []StoredVoyage, p *emissionsParams) (voyageSet, error
 }
 
 // totalRows sums the voyages.
-func totalRows(rows VoyageRows) overwatch.EmissionsTotals {
-	var t overwatch.EmissionsTotals
+func totalRows(rows VoyageRows) emissions.Totals {
+	var t emissions.Totals
 	for i := 0; i < rows.Len(); i++ {
 		t.Add(rows.At(i))
 	}
@@ -270,9 +271,9 @@ func totalRows(rows VoyageRows) overwatch.EmissionsTotals {
 
 // groupRows totals the voyages by g, in key order, as
 // overwatch.GroupEmissions does; none for GroupNone.
-func groupRows(rows VoyageRows, g overwatch.EmissionsGroupBy) []overwatch.EmissionsGroup {
-	out := []overwatch.EmissionsGroup{}
-	if g == overwatch.GroupNone || g == "" {
+func groupRows(rows VoyageRows, g emissions.GroupBy) []emissions.Group {
+	out := []emissions.Group{}
+	if g == emissions.GroupNone || g == "" {
 		return out
 	}
 	at := map[string]int{}
@@ -283,11 +284,11 @@ func groupRows(rows VoyageRows, g overwatch.EmissionsGroupBy) []overwatch.Emissi
 		if !ok {
 			j = len(out)
 			at[k] = j
-			out = append(out, overwatch.EmissionsGroup{Key: k})
+			out = append(out, emissions.Group{Key: k})
 		}
 		out[j].Add(v)
 	}
-	slices.SortFunc(out, func(a, b overwatch.EmissionsGroup) int { return cmp.Compare(a.Key, b.Key) })
+	slices.SortFunc(out, func(a, b emissions.Group) int { return cmp.Compare(a.Key, b.Key) })
 	return out
 }
 
@@ -326,7 +327,7 @@ func Emissions(store EmissionsQuery, now func() time.Time) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		group, _ := overwatch.ParseEmissionsGroupBy(groupRaw)
+		group, _ := emissions.ParseGroupBy(groupRaw)
 		format, err := enumParam(c, "format", "json", "csv")
 		if err != nil {
 			return err
@@ -425,7 +426,7 @@ func writeEmissionsCSV(c *fiber.Ctx, s *voyageSet, from, to int, pg Pagination, 
 }
 
 // reportVoyage is a voyage as a row of the report (CSV, PDF, report JSON).
-func reportVoyage(v *overwatch.VoyageEmissions) reports.EmissionsVoyage {
+func reportVoyage(v *emissions.Voyage) reports.EmissionsVoyage {
 	flags := make([]string, len(v.Flags))
 	for i, f := range v.Flags {
 		flags[i] = string(f)
@@ -439,6 +440,6 @@ func reportVoyage(v *overwatch.VoyageEmissions) reports.EmissionsVoyage {
 	}
 }
 
-func emRange(b overwatch.Bounds) reports.EmissionsRange {
+func emRange(b emissions.Bounds) reports.EmissionsRange {
 	return reports.EmissionsRange{Low: b.Low, Central: b.Central, High: b.High}
 }

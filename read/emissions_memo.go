@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/emissions"
 )
 
 // emissionsMemoSize is how many computed answers (a store answer with one
@@ -27,7 +27,7 @@ type emissionsMemo struct {
 type memoKey struct {
 	first     *StoredVoyage
 	n         int
-	fuel      overwatch.FuelType
+	fuel      emissions.FuelType
 	dist, spd float64
 }
 
@@ -35,9 +35,9 @@ type memoEntry struct {
 	stored []StoredVoyage
 	ready  chan struct{}
 	set    voyageSet
-	fleet  overwatch.EmissionsTotals
-	groups map[overwatch.EmissionsGroupBy][]byte // JSON, guarded by the memo's mu
-	rows   []atomic.Pointer[[]byte]              // each voyage's JSON, once encoded
+	fleet  emissions.Totals
+	groups map[emissions.GroupBy][]byte // JSON, guarded by the memo's mu
+	rows   []atomic.Pointer[[]byte]     // each voyage's JSON, once encoded
 	err    error
 	at     time.Time
 }
@@ -55,7 +55,7 @@ func (m *emissionsMemo) computed(stored []StoredVoyage, p *emissionsParams) (*me
 	}
 	e, ok := m.entries[k]
 	if !ok {
-		e = &memoEntry{stored: stored, ready: make(chan struct{}), groups: map[overwatch.EmissionsGroupBy][]byte{},
+		e = &memoEntry{stored: stored, ready: make(chan struct{}), groups: map[emissions.GroupBy][]byte{},
 			rows: make([]atomic.Pointer[[]byte], len(stored)), at: time.Now()}
 		m.entries[k] = e
 		m.evict(k)
@@ -78,7 +78,7 @@ func (m *emissionsMemo) computed(stored []StoredVoyage, p *emissionsParams) (*me
 }
 
 // groupedJSON returns the entry's groups by g as JSON, computed once.
-func (m *emissionsMemo) groupedJSON(e *memoEntry, g overwatch.EmissionsGroupBy) ([]byte, error) {
+func (m *emissionsMemo) groupedJSON(e *memoEntry, g emissions.GroupBy) ([]byte, error) {
 	m.mu.Lock()
 	b, ok := e.groups[g]
 	m.mu.Unlock()
@@ -101,7 +101,7 @@ func (e *memoEntry) voyageJSON(i int) ([]byte, error) {
 	if b := e.rows[i].Load(); b != nil {
 		return *b, nil
 	}
-	b, err := json.Marshal(EmissionsVoyage{ID: e.set.id(i), VoyageEmissions: *e.set.At(i)})
+	b, err := json.Marshal(EmissionsVoyage{ID: e.set.id(i), Voyage: *e.set.At(i)})
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"overwatch"
+	"overwatch/maritime/emissions"
 	"overwatch/reports"
 )
 
@@ -94,7 +94,7 @@ func EmissionsReport(store EmissionsQuery, now func() time.Time) fiber.Handler {
 			if err != nil {
 				return err
 			}
-			factors = overwatch.EmissionFactorsNamed(names)
+			factors = emissions.FactorsNamed(names)
 		}
 		r := BuildEmissionsReport(entity, p.filter.From, p.filter.To, t.Truncate(time.Second), set, format != "json", factors, p.describeOverrides())
 		name := fmt.Sprintf("overwatch-emissions-report-%s", t.Format("20060102"))
@@ -152,19 +152,19 @@ var ReportAssumptions = []string{
 // BuildEmissionsReport makes the report of the voyages for entity over
 // [from, to), computed with the factors; with table, the voyage table
 // holds every voyage in order (else it is left empty).
-func BuildEmissionsReport(entity string, from, to, generated time.Time, rows VoyageRows, table bool, factors []overwatch.EmissionFactor,
+func BuildEmissionsReport(entity string, from, to, generated time.Time, rows VoyageRows, table bool, factors []emissions.Factor,
 	overrides []string) *reports.EmissionsReport {
 	tot := totalRows(rows)
 	r := &reports.EmissionsReport{
-		Entity: entity, PeriodStart: from, PeriodEnd: to, GeneratedAt: generated, ModelVersion: overwatch.EmissionsModelVersion,
+		Entity: entity, PeriodStart: from, PeriodEnd: to, GeneratedAt: generated, ModelVersion: emissions.ModelVersion,
 		Totals: reports.EmissionsTotals{
 			Voyages: tot.Voyages, DistanceNM: tot.DistanceNM, CargoTonnes: tot.CargoTonnes.Central, FuelTonnes: tot.FuelTonnes.Central,
 			TonneMiles: emRange(tot.TonneMiles), TTW: emRange(tot.TTW), WTW: emRange(tot.WTW),
 			IntensityTTW: emRange(tot.IntensityTTW), IntensityWTW: emRange(tot.IntensityWTW),
 		},
-		ByMonth:      breakdown(groupRows(rows, overwatch.GroupMonth)),
+		ByMonth:      breakdown(groupRows(rows, emissions.GroupMonth)),
 		VoyagesTotal: rows.Len(),
-		Methodology:  overwatch.EmissionsMethodology,
+		Methodology:  emissions.Methodology,
 		Assumptions:  ReportAssumptions,
 		Overrides:    overrides,
 		Factors:      []reports.EmissionsFactor{},
@@ -185,9 +185,9 @@ func BuildEmissionsReport(entity string, from, to, generated time.Time, rows Voy
 			commodities[v.Commodity] = true
 		}
 	}
-	by, group := "vessel type", overwatch.GroupVesselClass
+	by, group := "vessel type", emissions.GroupVesselClass
 	if len(commodities) > 1 {
-		by, group = "commodity", overwatch.GroupCommodity
+		by, group = "commodity", emissions.GroupCommodity
 	}
 	r.BreakdownBy, r.Breakdown = by, breakdown(groupRows(rows, group))
 	slices.SortStableFunc(r.Breakdown, func(a, b reports.EmissionsBreakdown) int { return cmp.Compare(b.TTW.Central, a.TTW.Central) })
@@ -210,7 +210,7 @@ func BuildEmissionsReport(entity string, from, to, generated time.Time, rows Voy
 }
 
 // breakdown maps groups onto the report's breakdown rows.
-func breakdown(groups []overwatch.EmissionsGroup) []reports.EmissionsBreakdown {
+func breakdown(groups []emissions.Group) []reports.EmissionsBreakdown {
 	out := make([]reports.EmissionsBreakdown, len(groups))
 	for i, g := range groups {
 		out[i] = reports.EmissionsBreakdown{Label: g.Key, Voyages: g.Voyages, TonneMiles: g.TonneMiles.Central, TTW: emRange(g.TTW), WTW: emRange(g.WTW)}

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch/maritime/emissions"
+
 	"overwatch"
 )
 
@@ -60,15 +62,15 @@ func fakeVoyages(t *testing.T, n int) *fakeEmissions {
 	f := &fakeEmissions{}
 	for i := 0; i < n; i++ {
 		arr := emNow.Add(-time.Duration(1+i/2*6) * time.Hour)
-		in := overwatch.VoyageInput{IMO: fmt.Sprintf("%07d", 9200000+i), Name: fmt.Sprintf("VESSEL %d", i), ShipType: 70,
+		in := emissions.VoyageInput{IMO: fmt.Sprintf("%07d", 9200000+i), Name: fmt.Sprintf("VESSEL %d", i), ShipType: 70,
 			From: "santos", To: []string{"rotterdam", "qingdao"}[i%2], Departure: arr.Add(-200 * time.Hour), Arrival: arr,
 			Commodity: []string{"grain", "iron_ore", "coal"}[i%3], DWT: 40000 + 1000*float64(i), TrackDistanceNM: 2400, TrackCoverage: 0.95,
-			MeanSpeedKnots: 12, HoursAtSea: 200, CargoTonnes: 30000, CargoQuality: overwatch.CargoMedium}
+			MeanSpeedKnots: 12, HoursAtSea: 200, CargoTonnes: 30000, CargoQuality: emissions.CargoMedium}
 		raw, err := json.Marshal(in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.rows = append(f.rows, StoredVoyage{ID: fmt.Sprintf("%s-%d", in.IMO, in.Departure.Unix()), Input: raw, Result: overwatch.ComputeVoyage(in)})
+		f.rows = append(f.rows, StoredVoyage{ID: fmt.Sprintf("%s-%d", in.IMO, in.Departure.Unix()), Input: raw, Result: emissions.ComputeVoyage(in)})
 	}
 	return f
 }
@@ -81,8 +83,8 @@ func TestEmissionsPagesAndTotals(t *testing.T) {
 	if status != 200 || json.Unmarshal([]byte(body), &all) != nil || len(all.Voyages) != 45 || all.Pagination.HasMore || all.Pagination.NextCursor != nil {
 		t.Fatalf("%d %s", status, body)
 	}
-	want := overwatch.SumEmissions(func() []overwatch.VoyageEmissions {
-		var out []overwatch.VoyageEmissions
+	want := emissions.Sum(func() []emissions.Voyage {
+		var out []emissions.Voyage
 		for _, r := range store.rows {
 			out = append(out, r.Result)
 		}
@@ -129,7 +131,7 @@ func TestEmissionsPagesAndTotals(t *testing.T) {
 		t.Fatalf("overrides: %s", body)
 	}
 	for _, v := range ov.Voyages {
-		if v.Fuel != overwatch.FuelMGO || v.DistanceNM != 1000 || v.SpeedSource != "override" {
+		if v.Fuel != emissions.FuelMGO || v.DistanceNM != 1000 || v.SpeedSource != "override" {
 			t.Errorf("override voyage %+v", v)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"overwatch/maritime/seaport"
+
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
@@ -61,7 +63,7 @@ func NewEstimate(r EstimateRow) Estimate {
 		Vessels: r.Vessels, Calls: r.Calls, CallsWithDraught: r.CallsWithDraught,
 		Tonnage: roundTo(r.Tonnage, 0), Confidence: roundTo(r.Confidence, 2), USDAActuals: roundPtr(finitePtr(r.Actuals), 0),
 	}
-	if p, ok := overwatch.PortBySlug(r.Port); ok {
+	if p, ok := seaport.BySlug(r.Port); ok {
 		e.PortName = p.Name
 	}
 	return e

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch/maritime/seaport"
+
 	"overwatch"
 )
 
@@ -56,7 +58,7 @@ func TestFleetAgeItems(t *testing.T) {
 		Items []map[string]any `json:"fleet_age"`
 	}
 	decode(t, body, &got)
-	if status != 200 || len(got.Items) != len(overwatch.Ports()) {
+	if status != 200 || len(got.Items) != len(seaport.All()) {
 		t.Fatalf("%d %s", status, body)
 	}
 	for _, it := range got.Items {
@@ -78,7 +80,7 @@ func TestFleetAgeItems(t *testing.T) {
 			}
 		}
 	}
-	if f := store.ageFilter; f.Category != "cargo" || f.Year != 2026 || !f.To.Equal(testNow) || !f.From.Equal(testNow.Add(-FleetAgeWindow)) || len(f.Ports) != len(overwatch.Ports()) {
+	if f := store.ageFilter; f.Category != "cargo" || f.Year != 2026 || !f.To.Equal(testNow) || !f.From.Equal(testNow.Add(-FleetAgeWindow)) || len(f.Ports) != len(seaport.All()) {
 		t.Errorf("filter %+v", f)
 	}
 	serve(t, overwatch.PlanFree, FleetAge(store, fixedNow), "/v1/fleet-age?port=santos")

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"overwatch/maritime/seaport"
+
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
@@ -93,7 +95,7 @@ func stringParam(c *fiber.Ctx, name string, maxLen int) (string, error) {
 // portParam reads a port slug (or, where legacy references are accepted,
 // the port's UUID). An absent optional port is nil; an unknown one is a
 // NotFound error naming it.
-func portParam(c *fiber.Ctx, name string, required, acceptUUID bool) (*overwatch.Port, error) {
+func portParam(c *fiber.Ctx, name string, required, acceptUUID bool) (*seaport.Port, error) {
 	raw := c.Query(name)
 	if raw == "" {
 		if required {
@@ -101,9 +103,9 @@ func portParam(c *fiber.Ctx, name string, required, acceptUUID bool) (*overwatch
 		}
 		return nil, nil
 	}
-	find := overwatch.PortBySlug
+	find := seaport.BySlug
 	if acceptUUID {
-		find = overwatch.PortByRef
+		find = seaport.ByRef
 	}
 	p, ok := find(raw)
 	if !ok {

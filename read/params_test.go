@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"overwatch/maritime/seaport"
+
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
@@ -64,7 +66,7 @@ func TestLimitParam(t *testing.T) {
 }
 
 func TestPortParam(t *testing.T) {
-	ports := overwatch.Ports()
+	ports := seaport.All()
 	if len(ports) == 0 {
 		t.Skip("no reference ports yet")
 	}

@@ -1,6 +1,8 @@
 package read
 
 import (
+	"overwatch/maritime/seaport"
+
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
@@ -9,25 +11,25 @@ import (
 // PortView is a port as a caller may see it. Coordinates and zones are for
 // paid plans only; Free and anonymous callers get port-level data.
 type PortView struct {
-	ID          string           `json:"id"`
-	Slug        string           `json:"slug"`
-	Name        string           `json:"name"`
-	Country     string           `json:"country"`
-	Region      string           `json:"region"`
-	LOCODE      string           `json:"locode"`
-	Kind        string           `json:"kind"`
-	Commodities []string         `json:"commodities"`
-	MaxDraftM   float64          `json:"max_draft_m"`
-	River       bool             `json:"river"`
-	Latitude    *float64         `json:"latitude,omitempty"`
-	Longitude   *float64         `json:"longitude,omitempty"`
-	Area        *overwatch.Zone  `json:"area,omitempty"`
-	Anchorages  []overwatch.Zone `json:"anchorages,omitempty"`
-	Berths      []overwatch.Zone `json:"berths,omitempty"`
+	ID          string         `json:"id"`
+	Slug        string         `json:"slug"`
+	Name        string         `json:"name"`
+	Country     string         `json:"country"`
+	Region      string         `json:"region"`
+	LOCODE      string         `json:"locode"`
+	Kind        string         `json:"kind"`
+	Commodities []string       `json:"commodities"`
+	MaxDraftM   float64        `json:"max_draft_m"`
+	River       bool           `json:"river"`
+	Latitude    *float64       `json:"latitude,omitempty"`
+	Longitude   *float64       `json:"longitude,omitempty"`
+	Area        *seaport.Zone  `json:"area,omitempty"`
+	Anchorages  []seaport.Zone `json:"anchorages,omitempty"`
+	Berths      []seaport.Zone `json:"berths,omitempty"`
 }
 
 // NewPortView returns the port as the caller may see it.
-func NewPortView(p overwatch.Port, caller *overwatch.Caller) PortView {
+func NewPortView(p seaport.Port, caller *overwatch.Caller) PortView {
 	v := PortView{
 		ID: p.ID, Slug: p.Slug, Name: p.Name, Country: p.Country, Region: p.Region,
 		LOCODE: p.LOCODE, Kind: p.Kind, Commodities: p.Commodities, MaxDraftM: p.MaxDraftM, River: p.River,
@@ -44,7 +46,7 @@ func NewPortView(p overwatch.Port, caller *overwatch.Caller) PortView {
 func Ports() fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		caller := overwatch.CallerFrom(c.UserContext())
-		ports := overwatch.Ports()
+		ports := seaport.All()
 		out := make([]PortView, len(ports))
 		for i, p := range ports {
 			out[i] = NewPortView(p, caller)

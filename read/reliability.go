@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"overwatch/maritime/vessel"
+
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
@@ -65,7 +67,7 @@ func NewReliability(r ReliabilityRow) Reliability {
 		LastCall: r.LastCall.UTC().Format(time.RFC3339),
 	}
 	if out.VesselType == nil && r.ShipType != 0 {
-		if c, ok := overwatch.ShipCategoryOf(r.ShipType); ok {
+		if c, ok := vessel.CategoryOf(r.ShipType); ok {
 			out.VesselType = &c.Name
 		}
 	}

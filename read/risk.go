@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"overwatch/maritime/vessel"
+
 	"overwatch"
 )
 
@@ -145,7 +147,7 @@ func vesselCategory(category string, shipType uint8) *string {
 	if category != "" {
 		return &category
 	}
-	if c, ok := overwatch.ShipCategoryOf(shipType); ok {
+	if c, ok := vessel.CategoryOf(shipType); ok {
 		return &c.Name
 	}
 	return nil

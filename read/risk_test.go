@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch/maritime/seaport"
+
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
@@ -134,8 +136,8 @@ func TestRiskParams(t *testing.T) {
 	}
 }
 
-func mustPort(slug string) overwatch.Port {
-	p, ok := overwatch.PortBySlug(slug)
+func mustPort(slug string) seaport.Port {
+	p, ok := seaport.BySlug(slug)
 	if !ok {
 		panic(slug)
 	}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"time"
 
+	"overwatch/maritime/seaport"
+	"overwatch/maritime/vessel"
+
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
@@ -11,10 +14,10 @@ import (
 
 // VesselFilter selects vessels of the registry.
 type VesselFilter struct {
-	Port      *overwatch.Port         // latest position inside the port area...
-	PortSince time.Time               // ...and reported at or after this
-	Category  *overwatch.ShipCategory // ship type category
-	SeenSince time.Time               // last seen at or after (the tier's history floor)
+	Port      *seaport.Port    // latest position inside the port area...
+	PortSince time.Time        // ...and reported at or after this
+	Category  *vessel.Category // ship type category
+	SeenSince time.Time        // last seen at or after (the tier's history floor)
 	Limit     int
 }
 
@@ -77,7 +80,7 @@ func optFloat32(f *float32) *float64 {
 
 // NewVessel presents a registry row. DWT is not broadcast by AIS: it is
 // estimated from the length, beam and deepest reported draught
-// (overwatch.EstimateDWT) and flagged as an estimate.
+// (vessel.EstimateDWT) and flagged as an estimate.
 func NewVessel(r VesselRow) Vessel {
 	v := Vessel{
 		IMONumber: FormatIMO(r.IMO), MMSI: r.MMSI, Name: optString(r.Name), CallSign: optString(r.CallSign),
@@ -88,7 +91,7 @@ func NewVessel(r VesselRow) Vessel {
 	if r.ShipType != 0 {
 		code := r.ShipType
 		v.ShipTypeCode = &code
-		if c, ok := overwatch.ShipCategoryOf(code); ok {
+		if c, ok := vessel.CategoryOf(code); ok {
 			v.Category = &c.Name
 		}
 	}
@@ -96,7 +99,7 @@ func NewVessel(r VesselRow) Vessel {
 		l, b := float64(r.LengthM), float64(r.BeamM)
 		v.LengthM, v.BeamM = &l, &b
 		if r.MaxDraftM != nil {
-			if dwt, ok := overwatch.EstimateDWT(r.ShipType, l, b, float64(*r.MaxDraftM)); ok {
+			if dwt, ok := vessel.EstimateDWT(r.ShipType, l, b, float64(*r.MaxDraftM)); ok {
 				v.DWT, v.DWTEstimated = &dwt, true
 			}
 		}
@@ -138,11 +141,11 @@ func Vessels(store VesselSearch, now func() time.Time) fiber.Handler {
 }
 
 // categoryParam reads a ship type category name.
-func categoryParam(c *fiber.Ctx, name string) (*overwatch.ShipCategory, error) {
-	v, err := enumParam(c, name, overwatch.ShipCategoryNames()...)
+func categoryParam(c *fiber.Ctx, name string) (*vessel.Category, error) {
+	v, err := enumParam(c, name, vessel.CategoryNames()...)
 	if err != nil || v == "" {
 		return nil, err
 	}
-	cat, _ := overwatch.ShipCategoryNamed(v)
+	cat, _ := vessel.CategoryNamed(v)
 	return &cat, nil
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/seaport"
 )
 
 // ActualRow is one official export figure: the tonnes of a commodity
@@ -92,10 +92,10 @@ func ParseActuals(r io.Reader, defaultSource string) ([]ActualRow, error) {
 
 func parseActual(port, week, commodity, tonnes, source, defaultSource string) (ActualRow, error) {
 	var row ActualRow
-	p, ok := overwatch.PortBySlug(strings.ToLower(port))
+	p, ok := seaport.BySlug(strings.ToLower(port))
 	if !ok {
 		code := strings.ToUpper(strings.ReplaceAll(port, " ", ""))
-		for _, q := range overwatch.Ports() {
+		for _, q := range seaport.All() {
 			if q.LOCODE == code {
 				p, ok = q, true
 			}

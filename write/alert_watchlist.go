@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"overwatch/maritime/seaport"
+
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
@@ -31,7 +33,7 @@ const (
 func watchedValue(kind, raw string) (string, error) {
 	raw = strings.Clone(strings.TrimSpace(raw)) // fiber reuses the request buffer
 	if kind == WatchPort {
-		p, ok := overwatch.PortBySlug(raw)
+		p, ok := seaport.BySlug(raw)
 		if !ok {
 			return "", overwatch.Errorf(overwatch.Invalid, "slug: %q is not a port slug (see /v1/ports)", raw)
 		}
@@ -39,7 +41,7 @@ func watchedValue(kind, raw string) (string, error) {
 	}
 	v := strings.TrimSpace(strings.TrimPrefix(strings.ToUpper(raw), "IMO"))
 	n, err := strconv.ParseUint(v, 10, 32)
-	if err != nil || len(v) != 7 || !overwatch.ValidIMO(uint32(n)) {
+	if err != nil || len(v) != 7 || !overwatch.IMO(uint32(n)).Valid() {
 		return "", overwatch.Errorf(overwatch.Invalid, "imo: %q is not an IMO number (7 digits with a valid check digit)", raw)
 	}
 	return v, nil

@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"overwatch/maritime/seaport"
+
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
@@ -57,7 +59,7 @@ func (b *watchBody) validate() error {
 	for _, v := range b.Vessels {
 		v = strings.TrimSpace(strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(v)), "IMO"))
 		n, err := strconv.ParseUint(v, 10, 32)
-		if err != nil || len(v) != 7 || !overwatch.ValidIMO(uint32(n)) {
+		if err != nil || len(v) != 7 || !overwatch.IMO(uint32(n)).Valid() {
 			return overwatch.Errorf(overwatch.Invalid, "vessels: %q is not an IMO number (7 digits with a valid check digit)", v)
 		}
 		if !seen["v"+v] {
@@ -67,7 +69,7 @@ func (b *watchBody) validate() error {
 	}
 	ports := []string{}
 	for _, p := range b.Ports {
-		port, ok := overwatch.PortBySlug(strings.TrimSpace(p))
+		port, ok := seaport.BySlug(strings.TrimSpace(p))
 		if !ok {
 			return overwatch.Errorf(overwatch.Invalid, "ports: %q is not a port slug (see /v1/ports)", p)
 		}

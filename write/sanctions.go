@@ -273,7 +273,7 @@ var (
 func fromRemarks(e *SanctionsEntry) {
 	e.Remarks = strings.Join(strings.Fields(e.Remarks), " ")
 	for _, m := range reIMO.FindAllStringSubmatch(e.Remarks, -1) {
-		if n, err := strconv.ParseUint(m[1], 10, 32); err == nil && overwatch.ValidIMO(uint32(n)) {
+		if n, err := strconv.ParseUint(m[1], 10, 32); err == nil && overwatch.IMO(uint32(n)).Valid() {
 			e.IMO = uint32(n)
 			break
 		}

@@ -64,7 +64,7 @@ func TestParseSDNRealFiles(t *testing.T) {
 		}
 		if e.IMO != 0 {
 			withIMO++
-			if !overwatch.ValidIMO(e.IMO) {
+			if !overwatch.IMO(e.IMO).Valid() {
 				t.Errorf("%s: IMO %d has a bad check digit", e.Name, e.IMO)
 			}
 		}
@@ -220,7 +220,7 @@ func FuzzParseSDN(f *testing.F) {
 			if e.EntryID == "" || e.ListSource != "F" {
 				t.Fatalf("entry %+v", e)
 			}
-			if e.IMO != 0 && !overwatch.ValidIMO(e.IMO) {
+			if e.IMO != 0 && !overwatch.IMO(e.IMO).Valid() {
 				t.Fatalf("invalid IMO %d kept", e.IMO)
 			}
 			for _, a := range e.Aliases {

@@ -1,5 +1,5 @@
-// Command landgen writes land.bin, the world land mask embedded by the root
-// package overwatch (OnLand, DistanceToShoreKM, CrossesLand).
+// Command landgen writes land.bin, the world land mask embedded by package
+// maritime/geo (OnLand, DistanceToShoreKM, CrossesLand).
 //
 // Its source is Natural Earth's 1:10m land polygons (public domain) as
 // TopoJSON in the npm package world-atlas 2.0.2 (ISC licence), file
@@ -7,8 +7,8 @@
 // outside the repository and run the command from the repository root:
 //
 //	mkdir -p /tmp/landgen-npm && cd /tmp/landgen-npm && npm install world-atlas@2.0.2
-//	cd /work/main && go run ./cmd/landgen \
-//	    -in /tmp/landgen-npm/node_modules/world-atlas/land-10m.json -out land.bin
+//	cd <repository> && go run ./cmd/landgen \
+//	    -in /tmp/landgen-npm/node_modules/world-atlas/land-10m.json -out maritime/geo/land.bin
 //
 // landgen decodes the TopoJSON arcs (delta-encoded, quantised) into rings and
 // makes them planar in longitude/latitude so that the even-odd rule needs no
@@ -61,7 +61,7 @@ type pt struct{ x, y int64 }
 
 func main() {
 	in := flag.String("in", "", "world-atlas land-10m.json")
-	out := flag.String("out", "land.bin", "output file")
+	out := flag.String("out", "maritime/geo/land.bin", "output file")
 	flag.Parse()
 	if err := run(*in, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "landgen:", err)

@@ -21,9 +21,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"overwatch"
 	"overwatch/clickhouse"
 	"overwatch/jobs"
+	"overwatch/maritime/emissions"
+	"overwatch/maritime/seaport"
 )
 
 // runEmissions measures the emissions endpoints (issue 7) over a
@@ -184,7 +185,7 @@ func fillVoyages(ctx context.Context, chURL string, n int) error {
 	}
 	defer ch.Close()
 	rng := rand.New(rand.NewPCG(7, 7))
-	ports := overwatch.Ports()
+	ports := seaport.All()
 	end := time.Now().UTC().Truncate(24 * time.Hour)
 	types := []uint8{70, 71, 79, 80, 84, 89}
 	rows := make([]jobs.VoyageRecord, n)
@@ -194,15 +195,15 @@ func fillVoyages(ctx context.Context, chURL string, n int) error {
 		hours := 48 + rng.Float64()*500
 		knots := 9 + rng.Float64()*6
 		imo := uint32(9300000 + i%max(1, n/20))
-		in := overwatch.VoyageInput{IMO: fmt.Sprintf("%07d", imo), Name: fmt.Sprintf("BENCH %d", imo), ShipType: types[int(imo)%len(types)],
+		in := emissions.VoyageInput{IMO: fmt.Sprintf("%07d", imo), Name: fmt.Sprintf("BENCH %d", imo), ShipType: types[int(imo)%len(types)],
 			From: from.Slug, To: to.Slug, Departure: arr.Add(-time.Duration(hours * float64(time.Hour))), Arrival: arr,
 			Commodity: from.Commodities[rng.IntN(len(from.Commodities))], LengthM: 150 + float64(imo%150), BeamM: 25 + float64(imo%25),
 			DesignDraughtM: 10 + float64(imo%8), DraughtM: 8 + rng.Float64()*6, TrackDistanceNM: hours * knots, TrackCoverage: rng.Float64(),
 			SeaLaneDistanceNM: hours * knots * 0.97, HoursAtSea: hours, MeanSpeedKnots: knots,
-			SpeedBands:       []overwatch.SpeedBand{{Knots: knots - 1, Hours: hours / 2}, {Knots: knots + 1, Hours: hours / 2}},
+			SpeedBands:       []emissions.SpeedBand{{Knots: knots - 1, Hours: hours / 2}, {Knots: knots + 1, Hours: hours / 2}},
 			HoursManoeuvring: 2, HoursAtAnchor: rng.Float64() * 48, HoursAtBerth: 24 + rng.Float64()*48,
-			CargoTonnes: 10000 + rng.Float64()*60000, CargoQuality: overwatch.CargoMedium, Ballast: rng.IntN(5) == 0}
-		rows[i] = jobs.VoyageRecord{ID: jobs.VoyageID(imo, in.Departure), Input: in, Result: overwatch.ComputeVoyage(in)}
+			CargoTonnes: 10000 + rng.Float64()*60000, CargoQuality: emissions.CargoMedium, Ballast: rng.IntN(5) == 0}
+		rows[i] = jobs.VoyageRecord{ID: jobs.VoyageID(imo, in.Departure), Input: in, Result: emissions.ComputeVoyage(in)}
 	}
 	return ch.WriteVoyageEmissions(ctx, jobs.Generation(), jobs.Days(end.Add(-301*24*time.Hour), end), rows)
 }

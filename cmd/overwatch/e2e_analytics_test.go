@@ -11,6 +11,7 @@ import (
 
 	"overwatch"
 	"overwatch/clickhouse"
+	"overwatch/maritime/seaport"
 	"overwatch/read"
 )
 
@@ -129,7 +130,7 @@ func TestAnalyticsEndpoints(t *testing.T) {
 
 	var congestion struct{ Congestion []read.PortCongestion }
 	get("/v1/congestion", &congestion)
-	if len(congestion.Congestion) != len(overwatch.Ports()) {
+	if len(congestion.Congestion) != len(seaport.All()) {
 		t.Fatalf("congestion: %d ports", len(congestion.Congestion))
 	}
 	get("/v1/congestion?port="+analyticsPort, &congestion)

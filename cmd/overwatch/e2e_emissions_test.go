@@ -21,6 +21,7 @@ import (
 	"overwatch"
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
+	"overwatch/maritime/emissions"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
 	"overwatch/reports"
@@ -50,10 +51,10 @@ func simulateRecent(t *testing.T, name string, seed uint64, vessels, days int) *
 
 // emissionsPage is the JSON of /v1/emissions.
 type emissionsPage struct {
-	Fleet      overwatch.EmissionsTotals  `json:"fleet"`
-	Grouped    []overwatch.EmissionsGroup `json:"grouped"`
-	Voyages    []read.EmissionsVoyage     `json:"voyages"`
-	Pagination read.Pagination            `json:"pagination"`
+	Fleet      emissions.Totals       `json:"fleet"`
+	Grouped    []emissions.Group      `json:"grouped"`
+	Voyages    []read.EmissionsVoyage `json:"voyages"`
+	Pagination read.Pagination        `json:"pagination"`
 }
 
 // emissionsReportJSON is the JSON of /v1/emissions/report.
@@ -106,7 +107,7 @@ func TestEmissionsEndToEnd(t *testing.T) {
 		if v.TTW.Low > v.TTW.Central || v.TTW.Central > v.TTW.High || v.Arrival.Before(r.start) || v.Arrival.After(r.end) {
 			t.Errorf("voyage %s: %+v", v.ID, v.TTW)
 		}
-		if v.Method == overwatch.MethodBottomUp {
+		if v.Method == emissions.MethodBottomUp {
 			bottomUp++
 		}
 		if v.AISDistance {
@@ -211,16 +212,16 @@ func TestEmissionsEndToEnd(t *testing.T) {
 		t.Errorf("distance_nm=1000: fleet distance %.1f over %d voyages", dist.Fleet.DistanceNM, dist.Fleet.Voyages)
 	}
 	for _, v := range dist.Voyages {
-		if v.DistanceNM != 1000 || v.DistanceSource != "override" || !v.HasFlag(overwatch.FlagDistanceOverride) {
+		if v.DistanceNM != 1000 || v.DistanceSource != "override" || !v.HasFlag(emissions.FlagDistanceOverride) {
 			t.Errorf("distance_nm=1000: voyage %s %.1f nm from %s", v.ID, v.DistanceNM, v.DistanceSource)
 		}
 	}
 	meth := page(pro, "/v1/emissions?limit=500&fuel_type=methanol")
-	if nearly(meth.Fleet.TTW.Central, all.Fleet.TTW.Central) || meth.Voyages[0].Fuel != overwatch.FuelMethanol {
+	if nearly(meth.Fleet.TTW.Central, all.Fleet.TTW.Central) || meth.Voyages[0].Fuel != emissions.FuelMethanol {
 		t.Errorf("fuel_type=methanol: TTW %.1f vs %.1f, fuel %s", meth.Fleet.TTW.Central, all.Fleet.TTW.Central, meth.Voyages[0].Fuel)
 	}
 	slow := page(pro, "/v1/emissions?limit=500&speed_knots=8")
-	if nearly(slow.Fleet.FuelTonnes.Central, all.Fleet.FuelTonnes.Central) || !slow.Voyages[0].HasFlag(overwatch.FlagSpeedOverride) {
+	if nearly(slow.Fleet.FuelTonnes.Central, all.Fleet.FuelTonnes.Central) || !slow.Voyages[0].HasFlag(emissions.FlagSpeedOverride) {
 		t.Errorf("speed_knots=8: fuel %.1f vs %.1f", slow.Fleet.FuelTonnes.Central, all.Fleet.FuelTonnes.Central)
 	}
 
@@ -310,9 +311,9 @@ func TestEmissionsEndToEnd(t *testing.T) {
 	before := page(pro, after)
 	r.command(t, io.Discard, "jobs", "--job", "emissions")
 	now := time.Now().UTC().Add(-2 * time.Minute).Truncate(time.Second)
-	in := overwatch.VoyageInput{IMO: "9999999", Name: "LATE ARRIVAL", ShipType: 70, From: "santos", To: "rotterdam",
+	in := emissions.VoyageInput{IMO: "9999999", Name: "LATE ARRIVAL", ShipType: 70, From: "santos", To: "rotterdam",
 		Departure: now.Add(-100 * time.Hour), Arrival: now, DWT: 60000, SeaLaneDistanceNM: 5000}
-	rec := jobs.VoyageRecord{ID: jobs.VoyageID(9999999, in.Departure), Input: in, Result: overwatch.ComputeVoyage(in)}
+	rec := jobs.VoyageRecord{ID: jobs.VoyageID(9999999, in.Departure), Input: in, Result: emissions.ComputeVoyage(in)}
 	if err := s.ch.WriteVoyageEmissions(context.Background(), jobs.Generation(), []time.Time{now.Truncate(24 * time.Hour)}, []jobs.VoyageRecord{rec}); err != nil {
 		t.Fatal(err)
 	}

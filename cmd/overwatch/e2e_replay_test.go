@@ -70,7 +70,7 @@ func expectedLatest(t *testing.T, lines []string, src overwatch.Source) map[uint
 		}
 		if r.Type == 5 || r.Type == 19 || r.Type == 24 {
 			static[r.MMSI] = true
-			if r.Has&ingest.HasIMO != 0 && overwatch.ValidIMO(r.IMO) {
+			if r.Has&ingest.HasIMO != 0 && overwatch.IMO(r.IMO).Valid() {
 				imoOf[r.MMSI] = r.IMO
 				for _, w := range waiting[r.MMSI] {
 					attribute(r.IMO, w)

@@ -9,6 +9,7 @@ import (
 
 	"overwatch"
 	"overwatch/jobs"
+	"overwatch/maritime/seaport"
 	"overwatch/read"
 )
 
@@ -221,7 +222,7 @@ func TestRiskAPIEndpoints(t *testing.T) {
 		t.Errorf("identity history: %+v", hist)
 	}
 
-	santos, _ := overwatch.PortBySlug("santos")
+	santos, _ := seaport.BySlug("santos")
 	for _, p := range []string{"santos", santos.ID} {
 		get(pro, "/v1/risk/mismatches?vessel="+a+"&port="+p+"&type=zero_change", &ev)
 		if len(ev.Events) != 1 || *ev.Events[0].Port != "santos" {

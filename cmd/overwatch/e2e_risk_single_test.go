@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"overwatch"
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
+	"overwatch/maritime/seaport"
 	"overwatch/postgres/pgtest"
 	"overwatch/write/sim"
 )
@@ -329,7 +329,7 @@ func TestRiskSingleOnRealCaptures(t *testing.T) {
 		t.Skip("no captures in ../shared/data/ais")
 	}
 	sort.Strings(captures)
-	ports := overwatch.NewPortIndex(overwatch.Ports())
+	ports := seaport.NewIndex(seaport.All())
 	total := 0
 	for i, f := range captures {
 		chURL := chtest.URL(t, "risk_real_"+strconv.Itoa(i))

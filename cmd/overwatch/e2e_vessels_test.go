@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"overwatch"
+	"overwatch/maritime/seaport"
 	"overwatch/write/ingest"
 )
 
@@ -36,7 +37,7 @@ func (s *testServer) ingestReports(t *testing.T, reports ...ingest.Report) {
 
 func TestVesselsAndPortPositions(t *testing.T) {
 	s := startServer(t, nil)
-	port, _ := overwatch.PortBySlug("santos")
+	port, _ := seaport.BySlug("santos")
 	anch := port.Anchorages[0]
 	now := time.Now().UTC().Truncate(time.Second)
 	mmsiBase := uint32(710000000) + uint32(now.Unix()%10000)*10 // Brazil, unique per run

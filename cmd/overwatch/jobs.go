@@ -14,6 +14,7 @@ import (
 	"overwatch"
 	"overwatch/clickhouse"
 	"overwatch/jobs"
+	"overwatch/maritime/seaport"
 	"overwatch/postgres"
 )
 
@@ -27,7 +28,7 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 		Deliveries:   pg,
 		Poster:       webhookPoster{newOutbound(cfg)},
 		WebhookLease: cfg.WebhookLease,
-		Ports:        overwatch.NewPortIndex(overwatch.Ports()),
+		Ports:        seaport.NewIndex(seaport.All()),
 		PurgeRateWindows: func(ctx context.Context) (int64, error) {
 			return pg.PurgeRateWindows(ctx, time.Now().Add(-time.Hour))
 		},

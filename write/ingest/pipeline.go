@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"overwatch"
+	"overwatch/maritime/seaport"
+	"overwatch/maritime/vessel"
 	"overwatch/write/ais"
 )
 
@@ -26,16 +28,16 @@ type Store interface {
 
 // Options tune the pipeline; zero values take the defaults.
 type Options struct {
-	BatchSize         int                  // rows per batch before a flush (50,000)
-	FlushInterval     time.Duration        // longest a report waits for a flush (1 s)
-	QueueSize         int                  // reports the queue holds before Submit blocks (65,536)
-	SpoolDir          string               // where batches wait while the store is down (required)
-	SpoolMaxBytes     int64                // beyond this the pipeline blocks instead of spooling (10 GiB)
-	AttributionWindow time.Duration        // how long a class A position waits for its IMO (10 min)
-	MaxPending        int                  // positions waiting for an IMO, in all (200,000)
-	WriteTimeout      time.Duration        // one batch write (30 s)
-	RetryInterval     time.Duration        // how often a down store is tried again (2 s)
-	Ports             *overwatch.PortIndex // port areas that tag positions (the reference ports)
+	BatchSize         int            // rows per batch before a flush (50,000)
+	FlushInterval     time.Duration  // longest a report waits for a flush (1 s)
+	QueueSize         int            // reports the queue holds before Submit blocks (65,536)
+	SpoolDir          string         // where batches wait while the store is down (required)
+	SpoolMaxBytes     int64          // beyond this the pipeline blocks instead of spooling (10 GiB)
+	AttributionWindow time.Duration  // how long a class A position waits for its IMO (10 min)
+	MaxPending        int            // positions waiting for an IMO, in all (200,000)
+	WriteTimeout      time.Duration  // one batch write (30 s)
+	RetryInterval     time.Duration  // how often a down store is tried again (2 s)
+	Ports             *seaport.Index // port areas that tag positions (the reference ports)
 	Now               func() time.Time
 	Log               *slog.Logger
 }
@@ -65,7 +67,7 @@ func (o *Options) defaults() {
 		o.Now = time.Now
 	}
 	if o.Ports == nil {
-		o.Ports = overwatch.NewPortIndex(overwatch.Ports())
+		o.Ports = seaport.NewIndex(seaport.All())
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -273,7 +275,7 @@ func (p *Pipeline) process(r *Report) {
 	p.stats.processed.Add(1)
 	now := p.opts.Now()
 	if r.isStatic() {
-		if r.Has&HasIMO != 0 && !overwatch.ValidIMO(r.IMO) {
+		if r.Has&HasIMO != 0 && !overwatch.IMO(r.IMO).Valid() {
 			p.stats.invalidIMO.Add(1) // stored as reported, never used as the vessel's IMO
 		}
 		key := staticKey(r)
@@ -351,7 +353,7 @@ func (p *Pipeline) appendPosition(row PositionRow) {
 
 // addPosition appends an attributed position and folds it into the batch's
 // latest-position rows.
-func (p *Pipeline) addPosition(row PositionRow, v *vessel) {
+func (p *Pipeline) addPosition(row PositionRow, v *mmsiState) {
 	p.appendPosition(row)
 	k := latestKey{row.IMO, row.Source}
 	if i, ok := p.latest[k]; ok && row.TS.Before(p.cur.Latest[i].TS) {
@@ -510,7 +512,7 @@ func staticRow(r *Report, imo uint32, key uint64) StaticRow {
 	return row
 }
 
-func positionRow(r *Report, v *vessel, key uint64) PositionRow {
+func positionRow(r *Report, v *mmsiState, key uint64) PositionRow {
 	row := PositionRow{
 		MMSI: r.MMSI, Source: r.Source, TS: r.TS, Lat: r.Lat, Lon: r.Lon,
 		Has: r.Has & (HasSOG | HasCOG | HasHeading), SpeedKt: float32(r.SOG), CourseDeg: float32(r.COG),
@@ -527,7 +529,7 @@ func positionRow(r *Report, v *vessel, key uint64) PositionRow {
 	return row
 }
 
-func latestRow(row *PositionRow, v *vessel) LatestRow {
+func latestRow(row *PositionRow, v *mmsiState) LatestRow {
 	lat, lon := row.Lat, row.Lon
 	lr := LatestRow{IMO: row.IMO, Source: row.Source, TS: row.TS, MMSI: row.MMSI, Lat: &lat, Lon: &lon, ReceivedAt: row.ReceivedAt}
 	str := func(s string) *string {
@@ -546,7 +548,7 @@ func latestRow(row *PositionRow, v *vessel) LatestRow {
 		return &v
 	}
 	lr.VesselName, lr.Destination = str(v.name), str(v.destination)
-	lr.VesselType, lr.Flag = str(shipTypeText(v.shipType)), str(overwatch.FlagOfMMSI(row.MMSI))
+	lr.VesselType, lr.Flag = str(shipTypeText(v.shipType)), str(vessel.FlagOfMMSI(row.MMSI))
 	lr.SpeedKt = f64(row.Has&HasSOG != 0, row.SpeedKt)
 	lr.CourseDeg = f64(row.Has&HasCOG != 0, row.CourseDeg)
 	lr.DraftM = f64(row.Has&HasDraught != 0, row.DraftM)

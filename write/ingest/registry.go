@@ -4,11 +4,12 @@ import (
 	"time"
 
 	"overwatch"
+	"overwatch/maritime/vessel"
 	"overwatch/write/ais"
 )
 
-// vessel is what the registry knows of one MMSI.
-type vessel struct {
+// mmsiState is what the registry knows of one MMSI.
+type mmsiState struct {
 	mmsi        uint32
 	imo         uint32
 	name        string
@@ -48,8 +49,8 @@ type pending struct {
 // registry resolves MMSIs to IMOs and tracks each vessel's identity and
 // voyage data. It is confined to the pipeline's goroutine.
 type registry struct {
-	byMMSI     map[uint32]*vessel
-	dirty      []*vessel           // vessels whose row must be written
+	byMMSI     map[uint32]*mmsiState
+	dirty      []*mmsiState        // vessels whose row must be written
 	identities map[uint32]identity // by IMO: the last identity written
 	pending    map[uint32]*pending
 	nPending   int
@@ -61,7 +62,7 @@ type registry struct {
 
 func newRegistry(window time.Duration, maxPending int) *registry {
 	return &registry{
-		byMMSI:     map[uint32]*vessel{},
+		byMMSI:     map[uint32]*mmsiState{},
 		identities: map[uint32]identity{},
 		pending:    map[uint32]*pending{},
 		window:     window,
@@ -72,7 +73,7 @@ func newRegistry(window time.Duration, maxPending int) *registry {
 
 // load restores a vessel from the store's registry at start-up.
 func (g *registry) load(v VesselRow) {
-	vs := &vessel{
+	vs := &mmsiState{
 		mmsi: v.MMSI, imo: v.IMO, name: v.Name, callSign: v.CallSign, shipType: v.ShipType,
 		length: v.LengthM, beam: v.BeamM, destination: v.Destination,
 		firstSeen: v.FirstSeen, lastSeen: v.LastSeen, written: v.LastSeen, static: true,
@@ -92,14 +93,14 @@ func (g *registry) load(v VesselRow) {
 	g.identities[v.IMO] = vs.identity()
 }
 
-func (v *vessel) identity() identity {
-	return identity{mmsi: v.mmsi, name: v.name, callSign: v.callSign, flag: overwatch.FlagOfMMSI(v.mmsi), shipType: v.shipType}
+func (v *mmsiState) identity() identity {
+	return identity{mmsi: v.mmsi, name: v.name, callSign: v.callSign, flag: vessel.FlagOfMMSI(v.mmsi), shipType: v.shipType}
 }
 
-func (v *vessel) row(now time.Time) VesselRow {
+func (v *mmsiState) row(now time.Time) VesselRow {
 	row := VesselRow{
 		IMO: v.imo, MMSI: v.mmsi, Name: v.name, CallSign: v.callSign, ShipType: v.shipType,
-		ShipTypeText: shipTypeText(v.shipType), Flag: overwatch.FlagOfMMSI(v.mmsi),
+		ShipTypeText: shipTypeText(v.shipType), Flag: vessel.FlagOfMMSI(v.mmsi),
 		LengthM: v.length, BeamM: v.beam, Destination: v.destination,
 		FirstSeen: v.firstSeen, LastSeen: v.lastSeen, UpdatedAt: now,
 	}
@@ -123,10 +124,10 @@ func shipTypeText(code uint8) string {
 
 // observe returns the vessel of the MMSI, creating it, and moves its
 // last-seen time forward.
-func (g *registry) observe(mmsi uint32, ts time.Time) *vessel {
+func (g *registry) observe(mmsi uint32, ts time.Time) *mmsiState {
 	v := g.byMMSI[mmsi]
 	if v == nil {
-		v = &vessel{mmsi: mmsi, firstSeen: ts}
+		v = &mmsiState{mmsi: mmsi, firstSeen: ts}
 		g.byMMSI[mmsi] = v
 	}
 	if ts.After(v.lastSeen) {
@@ -144,7 +145,7 @@ func (g *registry) observe(mmsi uint32, ts time.Time) *vessel {
 	return v
 }
 
-func (g *registry) queue(v *vessel) {
+func (g *registry) queue(v *mmsiState) {
 	if !v.queued {
 		v.queued = true
 		g.dirty = append(g.dirty, v)
@@ -154,11 +155,11 @@ func (g *registry) queue(v *vessel) {
 // applyStatic merges a static report into the vessel. It returns whether a
 // new IMO became known for the MMSI and the identity row to write when the
 // vessel's identity changed.
-func (g *registry) applyStatic(r *Report) (v *vessel, newIMO bool, ident *IdentityRow) {
+func (g *registry) applyStatic(r *Report) (v *mmsiState, newIMO bool, ident *IdentityRow) {
 	v = g.observe(r.MMSI, r.TS)
 	v.static = true
 	oldIMO := v.imo
-	if r.Has&HasIMO != 0 && overwatch.ValidIMO(r.IMO) {
+	if r.Has&HasIMO != 0 && overwatch.IMO(r.IMO).Valid() {
 		v.imo = r.IMO
 	}
 	set := func(dst *string, src string, bit Has) {

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/geo"
+	"overwatch/maritime/seaport"
 )
 
 // darkPeriod switches AIS off for 12-48 hours of the leg, starting and
@@ -161,7 +162,7 @@ func (p *Planner) spoof(t *track, segs []Segment) {
 		dist := between(t.r, 300, 1500) * 1000
 		angle := t.r.Float64() * 2 * math.Pi
 		sLat, sLon := offset(lat, lon, dist*math.Cos(angle), dist*math.Sin(angle))
-		if sLat > 80 || sLat < -75 || overwatch.OnLand(sLat, sLon) {
+		if sLat > 80 || sLat < -75 || geo.OnLand(sLat, sLon) {
 			continue
 		}
 		d := time.Duration(between(t.r, 10, 40) * float64(time.Minute))
@@ -185,7 +186,7 @@ func (p *Planner) declare(t *track, to string, depart time.Time) string {
 	if t.r.IntN(3) == 0 {
 		text = "FOR ORDERS"
 	} else {
-		ports := overwatch.Ports()
+		ports := seaport.All()
 		for {
 			other := ports[t.r.IntN(len(ports))].Slug
 			if other != to {
@@ -203,7 +204,7 @@ func (p *Planner) declare(t *track, to string, depart time.Time) string {
 // or without its space, the name, the name with the country, or a short
 // form.
 func declaredName(r interface{ IntN(int) int }, slug string) string {
-	port, _ := overwatch.PortBySlug(slug)
+	port, _ := seaport.BySlug(slug)
 	name := asciiUpper(port.Name)
 	switch r.IntN(6) {
 	case 0, 1:

@@ -5,6 +5,9 @@ import (
 	"math"
 	"time"
 
+	"overwatch/maritime/geo"
+	"overwatch/maritime/seaport"
+
 	"overwatch"
 )
 
@@ -92,7 +95,7 @@ func (p *Planner) arrive(t *track) error {
 
 // operation decides what the vessel does at the port: load a cargo in
 // ballast, discharge a laden one; container ships do both.
-func (p *Planner) operation(t *track, port overwatch.Port) (op, commodity string, tonnes float64) {
+func (p *Planner) operation(t *track, port seaport.Port) (op, commodity string, tonnes float64) {
 	v := t.v
 	switch {
 	case v.class.Name == "container":
@@ -129,8 +132,8 @@ func (p *Planner) cargoAfter(t *track, op, commodity string, tonnes float64) flo
 
 // berthFor returns the berth zone and place handling the commodity that is
 // free first, and when.
-func (p *Planner) berthFor(port overwatch.Port, commodity string) (*overwatch.Zone, int, time.Time) {
-	var best *overwatch.Zone
+func (p *Planner) berthFor(port seaport.Port, commodity string) (*seaport.Zone, int, time.Time) {
+	var best *seaport.Zone
 	bestPlace := -1
 	var bestFree time.Time
 	for i := range port.Berths {
@@ -148,11 +151,11 @@ func (p *Planner) berthFor(port overwatch.Port, commodity string) (*overwatch.Zo
 }
 
 // nearestZone returns the index and id of the zone nearest the point.
-func nearestZone(zones []overwatch.Zone, lat, lon float64) (int, string) {
+func nearestZone(zones []seaport.Zone, lat, lon float64) (int, string) {
 	best, id := -1, ""
 	bestD := math.Inf(1)
 	for i, z := range zones {
-		if d := overwatch.DistanceKM(lat, lon, z.Lat, z.Lon); d < bestD {
+		if d := geo.DistanceKM(lat, lon, z.Lat, z.Lon); d < bestD {
 			best, id, bestD = i, z.ID, d
 		}
 	}
@@ -161,7 +164,7 @@ func nearestZone(zones []overwatch.Zone, lat, lon float64) (int, string) {
 
 // areaEntry is when the vessel's timeline, going back from the arrival,
 // last entered the area.
-func (p *Planner) areaEntry(t *track, area overwatch.Zone, arrived time.Time) time.Time {
+func (p *Planner) areaEntry(t *track, area seaport.Zone, arrived time.Time) time.Time {
 	entry := arrived
 	for i := len(t.segs) - 1; i >= 0; i-- {
 		s := &t.segs[i]
@@ -188,7 +191,7 @@ func (p *Planner) areaEntry(t *track, area overwatch.Zone, arrived time.Time) ti
 
 // areaExit is when the vessel's timeline, from its departure from the
 // berth, leaves the area.
-func (p *Planner) areaExit(t *track, area overwatch.Zone, departed time.Time) time.Time {
+func (p *Planner) areaExit(t *track, area seaport.Zone, departed time.Time) time.Time {
 	exit := departed
 	for i := range t.segs {
 		s := &t.segs[i]
@@ -215,7 +218,7 @@ func (p *Planner) areaExit(t *track, area overwatch.Zone, departed time.Time) ti
 // crossing finds, by bisection, the distance along the path between a and
 // b (one inside the area, the other outside) where it crosses the area's
 // edge.
-func crossing(pa *path, area overwatch.Zone, a, b float64) float64 {
+func crossing(pa *path, area seaport.Zone, a, b float64) float64 {
 	inA := func(d float64) bool { lat, lon, _ := pa.at(d); return area.Contains(lat, lon) }
 	ia := inA(a)
 	for i := 0; i < 30 && b-a > 0.01; i++ {

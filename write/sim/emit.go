@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"overwatch"
+	"overwatch/maritime/geo"
 	"overwatch/write/ais"
 )
 
@@ -241,7 +242,7 @@ func (e *emitter) shoreNM(lat, lon float64) float64 {
 	if d, ok := e.shore[k]; ok {
 		return d
 	}
-	d := overwatch.DistanceToShoreKM(float64(k[0])/10+0.05, float64(k[1])/10+0.05) / kmPerNM
+	d := geo.DistanceToShoreKM(float64(k[0])/10+0.05, float64(k[1])/10+0.05) / kmPerNM
 	e.shore[k] = d
 	return d
 }

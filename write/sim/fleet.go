@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"overwatch/maritime/vessel"
+
 	"overwatch"
 )
 
@@ -150,7 +152,7 @@ func NewFleet(seed uint64, n, sanctioned, darkFleet int) ([]*Vessel, error) {
 			v.DesignDraftM = round1(between(r, c.DesignDraft[0], c.DesignDraft[1]))
 			// The deadweight of the hull form (what the analytics estimate
 			// from the reported dimensions), give or take 5 %.
-			dwt, _ := overwatch.EstimateDWT(c.ShipType, v.LengthM, v.BeamM, v.DesignDraftM)
+			dwt, _ := vessel.EstimateDWT(c.ShipType, v.LengthM, v.BeamM, v.DesignDraftM)
 			v.DWT = math.Round(dwt*(0.95+0.1*r.Float64())/100) * 100
 			v.SpeedKn = round1(between(r, c.Speed[0], c.Speed[1]))
 			year := 1998 + int(math.Round(r.NormFloat64()*5+12)) // mean 2010
@@ -241,10 +243,10 @@ func pickFlag(r *rand.Rand) string {
 
 func newIMO(r *rand.Rand, year int, used map[uint32]bool) uint32 {
 	for {
-		base := overwatch.IMOForYear(float64(year) + r.Float64()) // within the year
+		base := vessel.IMOForYear(float64(year) + r.Float64()) // within the year
 		first6 := uint32(base/10) + uint32(r.IntN(1500)) - 750
 		imo := first6*10 + overwatch.IMOCheckDigit(first6)
-		if !used[imo] && overwatch.ValidIMO(imo) {
+		if !used[imo] && overwatch.IMO(imo).Valid() {
 			used[imo] = true
 			return imo
 		}
@@ -253,9 +255,9 @@ func newIMO(r *rand.Rand, year int, used map[uint32]bool) uint32 {
 
 // NewMMSI draws an unused ship-station MMSI whose MID belongs to the flag.
 func NewMMSI(r *rand.Rand, flag string, used map[uint32]bool) uint32 {
-	mids := overwatch.MIDsOfFlag(flag)
+	mids := vessel.MIDsOfFlag(flag)
 	if len(mids) == 0 {
-		mids = overwatch.MIDsOfFlag("PA")
+		mids = vessel.MIDsOfFlag("PA")
 	}
 	for {
 		mmsi := uint32(mids[r.IntN(len(mids))])*1_000_000 + uint32(100000+r.IntN(900000))

@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/geo"
 )
 
 // GapMinimum is the shortest silence recorded as an AIS gap (GFW analyses
@@ -61,7 +61,7 @@ func (g *gapTracker) finish(end time.Time) {
 }
 
 func (g *gapTracker) write(end time.Time, at *Position, reported float64) {
-	startShore := overwatch.DistanceToShoreKM(g.lat, g.lon) / kmPerNM
+	startShore := geo.DistanceToShoreKM(g.lat, g.lon) / kmPerNM
 	dense := len(g.recent) >= 80
 	detail := map[string]any{
 		"start_position":          Position{Lat: g.lat, Lon: g.lon},
@@ -74,9 +74,9 @@ func (g *gapTracker) write(end time.Time, at *Position, reported float64) {
 	tr := Truth{Type: "ais_gap", Vessels: []uint32{g.t.v.IMO}, Start: tp(g.last), Position: &Position{Lat: g.lat, Lon: g.lon}, Detail: detail}
 	intentional := false
 	if at != nil {
-		endShore := overwatch.DistanceToShoreKM(at.Lat, at.Lon) / kmPerNM
+		endShore := geo.DistanceToShoreKM(at.Lat, at.Lon) / kmPerNM
 		hours := end.Sub(g.last).Hours()
-		km := overwatch.DistanceKM(g.lat, g.lon, at.Lat, at.Lon)
+		km := geo.DistanceKM(g.lat, g.lon, at.Lat, at.Lon)
 		intentional = startShore > 50 && endShore > 50 && dense
 		tr.End = tp(end)
 		detail["end_position"] = *at

@@ -5,7 +5,8 @@ import (
 	"math"
 	"sync"
 
-	"overwatch"
+	"overwatch/maritime/geo"
+	"overwatch/maritime/seaport"
 )
 
 // harbourPaths finds ways over water inside a port area, between its
@@ -29,7 +30,7 @@ const (
 // path returns the points of a way over water from one point to the other
 // inside the area (both ends included), or the straight line when there is
 // none.
-func (h *harbourPaths) path(area overwatch.Zone, lat1, lon1, lat2, lon2 float64) [][2]float64 {
+func (h *harbourPaths) path(area seaport.Zone, lat1, lon1, lat2, lon2 float64) [][2]float64 {
 	k := [4]float64{lat1, lon1, lat2, lon2}
 	h.mu.Lock()
 	if p, ok := h.cache[k]; ok {
@@ -59,11 +60,11 @@ func (g *harbourGrid) cell(lat, lon float64) (int, int) {
 	return int((lat - g.lat0) / g.dLat), int((lon - g.lon0) / g.dLon)
 }
 
-func findHarbourPath(area overwatch.Zone, lat1, lon1, lat2, lon2 float64) [][2]float64 {
+func findHarbourPath(area seaport.Zone, lat1, lon1, lat2, lon2 float64) [][2]float64 {
 	straight := [][2]float64{{lat1, lon1}, {lat2, lon2}}
 	passable := func(lat, lon float64) bool {
-		return !overwatch.OnLand(lat, lon) ||
-			overwatch.DistanceKM(lat, lon, lat1, lon1) < nearEndKM || overwatch.DistanceKM(lat, lon, lat2, lon2) < nearEndKM
+		return !geo.OnLand(lat, lon) ||
+			geo.DistanceKM(lat, lon, lat1, lon1) < nearEndKM || geo.DistanceKM(lat, lon, lat2, lon2) < nearEndKM
 	}
 	if clear(passable, lat1, lon1, lat2, lon2) {
 		return straight
@@ -95,7 +96,7 @@ func findHarbourPath(area overwatch.Zone, lat1, lon1, lat2, lon2 float64) [][2]f
 // clear reports whether the straight line between two points stays on
 // passable ground, sampled every 100 m.
 func clear(passable func(lat, lon float64) bool, lat1, lon1, lat2, lon2 float64) bool {
-	d := overwatch.DistanceKM(lat1, lon1, lat2, lon2)
+	d := geo.DistanceKM(lat1, lon1, lat2, lon2)
 	n := int(d*10) + 1
 	for i := 0; i <= n; i++ {
 		f := float64(i) / float64(n)

@@ -4,7 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/geo"
+	"overwatch/maritime/seaport"
 )
 
 // Where the land mask has no water for a real waterway: the Suez and Panama
@@ -32,7 +33,7 @@ func TestTracksStayAtSea(t *testing.T) {
 	if err := s.planner.Run(cfg.Start.Add(10 * 24 * time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	ports := overwatch.NewPortIndex(overwatch.Ports())
+	ports := seaport.NewIndex(seaport.All())
 	strays, km := 0, 0
 	for _, tr := range s.planner.tracks {
 		for _, seg := range tr.segs {
@@ -42,17 +43,17 @@ func TestTracksStayAtSea(t *testing.T) {
 			for d := 0.0; d < seg.Path.lengthKM(); d++ {
 				km++
 				lat, lon, _ := seg.Path.at(d)
-				if !overwatch.OnLand(lat, lon) || onWaterway(lat, lon) {
+				if !geo.OnLand(lat, lon) || onWaterway(lat, lon) {
 					continue
 				}
 				if slug := ports.PortAt(lat, lon); slug != "" {
-					p, _ := overwatch.PortBySlug(slug)
+					p, _ := seaport.BySlug(slug)
 					if p.River {
 						continue
 					}
 					near := false
 					for _, b := range p.Berths {
-						near = near || overwatch.DistanceKM(lat, lon, b.Lat, b.Lon) < 1.7
+						near = near || geo.DistanceKM(lat, lon, b.Lat, b.Lon) < 1.7
 					}
 					if near {
 						continue

@@ -5,6 +5,9 @@ import (
 	"math"
 	"time"
 
+	"overwatch/maritime/geo"
+	"overwatch/maritime/seaport"
+
 	"overwatch"
 )
 
@@ -15,7 +18,7 @@ const offshoreNM = 55
 const kmPerNM = 1.852
 
 // departFrom chooses the next port and plans the leg there.
-func (p *Planner) departFrom(t *track, port overwatch.Port, commodity, op string, depart time.Time, lat, lon float64) error {
+func (p *Planner) departFrom(t *track, port seaport.Port, commodity, op string, depart time.Time, lat, lon float64) error {
 	v := t.v
 	var next string
 	var ok bool
@@ -181,7 +184,7 @@ func (b *legBuilder) loiter(main *path, done float64) float64 {
 		b.stop(Drift, lat, lon, d, b.draft())
 	}
 	b.p.truth.write(Truth{Type: "loitering", Subtype: subtype, Vessels: []uint32{t.v.IMO}, Start: tp(start), End: tp(b.at),
-		Position: &Position{Lat: lat, Lon: lon}, Detail: map[string]any{"distance_from_shore_nm": math.Round(overwatch.DistanceToShoreKM(lat, lon) / kmPerNM)}})
+		Position: &Position{Lat: lat, Lon: lon}, Detail: map[string]any{"distance_from_shore_nm": math.Round(geo.DistanceToShoreKM(lat, lon) / kmPerNM)}})
 	return done
 }
 
@@ -195,7 +198,7 @@ func (p *Planner) offshorePoint(t *track, pa *path, done, minNM float64) (float6
 			continue
 		}
 		lat, lon, _ := pa.at(d)
-		if overwatch.DistanceToShoreKM(lat, lon) >= minNM*kmPerNM {
+		if geo.DistanceToShoreKM(lat, lon) >= minNM*kmPerNM {
 			return d, true
 		}
 	}
@@ -217,7 +220,7 @@ func positionAt(segs []Segment, at time.Time) (lat, lon float64, ok bool) {
 // at the time.
 func offshoreAt(segs []Segment, at time.Time) bool {
 	lat, lon, ok := positionAt(segs, at)
-	return ok && overwatch.DistanceToShoreKM(lat, lon) >= offshoreNM*kmPerNM
+	return ok && geo.DistanceToShoreKM(lat, lon) >= offshoreNM*kmPerNM
 }
 
 // setDark switches AIS off on the segments between from and to, splitting
@@ -247,6 +250,6 @@ func setDark(segs []Segment, from, to time.Time) []Segment {
 // harbourLeg is the way over water inside a port area between two points:
 // the berth and the sea lane, or the lane's anchorage and the spot where the
 // vessel anchors.
-func (p *Planner) harbourLeg(area overwatch.Zone, lat1, lon1, lat2, lon2 float64) *path {
+func (p *Planner) harbourLeg(area seaport.Zone, lat1, lon1, lat2, lon2 float64) *path {
 	return newPath(p.harbour.path(area, lat1, lon1, lat2, lon2))
 }

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/geo"
 )
 
 // path is a polyline of (lat, lon) points with the cumulative great-circle
@@ -20,7 +20,7 @@ type path struct {
 func newPath(pts [][2]float64) *path {
 	p := &path{pts: pts, cum: make([]float64, len(pts))}
 	for i := 1; i < len(pts); i++ {
-		p.cum[i] = p.cum[i-1] + overwatch.DistanceKM(pts[i-1][0], pts[i-1][1], pts[i][0], pts[i][1])
+		p.cum[i] = p.cum[i-1] + geo.DistanceKM(pts[i-1][0], pts[i-1][1], pts[i][0], pts[i][1])
 	}
 	return p
 }
@@ -118,7 +118,7 @@ func join(parts ...*path) *path {
 // line is the straight path between two nearby points, densified so that
 // interpolation stays on the great circle.
 func line(lat1, lon1, lat2, lon2 float64) *path {
-	d := overwatch.DistanceKM(lat1, lon1, lat2, lon2)
+	d := geo.DistanceKM(lat1, lon1, lat2, lon2)
 	n := int(d/20) + 1
 	pts := make([][2]float64, 0, n+1)
 	for i := 0; i <= n; i++ {

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/seaport"
 )
 
 // Rates set how often the injected behaviours happen.
@@ -121,7 +121,7 @@ func NewPlanner(cfg Config, truth *truthWriter) (*Planner, error) {
 	}
 	p := &Planner{cfg: cfg, fleet: fleet, berths: map[string][]time.Time{}, routes: newRouteCache(), harbour: newHarbourPaths(), truth: truth, usedMMS: map[uint32]bool{}}
 	p.trade = newTrade(p.routes.distanceNM)
-	for _, port := range overwatch.Ports() {
+	for _, port := range seaport.All() {
 		for _, b := range port.Berths {
 			p.berths[b.ID] = make([]time.Time, b.Capacity)
 		}

@@ -3,25 +3,25 @@ package sim
 import (
 	"sync"
 
-	"overwatch"
+	"overwatch/maritime/sealane"
 )
 
 // routeCache keeps the sea-lane routes between ports.
 type routeCache struct {
 	mu     sync.Mutex
-	routes map[[2]string]overwatch.SeaRoute
+	routes map[[2]string]sealane.Route
 }
 
-func newRouteCache() *routeCache { return &routeCache{routes: map[[2]string]overwatch.SeaRoute{}} }
+func newRouteCache() *routeCache { return &routeCache{routes: map[[2]string]sealane.Route{}} }
 
-func (c *routeCache) get(from, to string) (overwatch.SeaRoute, error) {
+func (c *routeCache) get(from, to string) (sealane.Route, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	k := [2]string{from, to}
 	if r, ok := c.routes[k]; ok {
 		return r, nil
 	}
-	r, err := overwatch.Route(from, to)
+	r, err := sealane.Between(from, to)
 	if err != nil {
 		return r, err
 	}

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/geo"
 )
 
 // stsArea is a known ship-to-ship transfer area, where the dark fleet's
@@ -138,7 +138,7 @@ func (s *shuttle) idled(p *Planner, until time.Time, ongoing bool) {
 	}
 	tr := Truth{Type: "loitering", Subtype: "stationary", Vessels: []uint32{s.t.v.IMO}, Start: tp(s.idle),
 		Position: &Position{Lat: s.lat, Lon: s.lon}, Detail: map[string]any{"area": s.area.Name, "context": "known transfer area",
-			"distance_from_shore_nm": math.Round(overwatch.DistanceToShoreKM(s.lat, s.lon) / kmPerNM)}}
+			"distance_from_shore_nm": math.Round(geo.DistanceToShoreKM(s.lat, s.lon) / kmPerNM)}}
 	if ongoing {
 		tr.Detail.(map[string]any)["ongoing"] = true
 	} else {
@@ -157,7 +157,7 @@ func (p *Planner) nearestArea(pa *path) (*stsArea, int, float64) {
 			continue
 		}
 		for k, pt := range pa.pts {
-			if d := overwatch.DistanceKM(a.Lat, a.Lon, pt[0], pt[1]); d < bestD {
+			if d := geo.DistanceKM(a.Lat, a.Lon, pt[0], pt[1]); d < bestD {
 				best, bestK, bestD = a, k, d
 			}
 		}
@@ -174,7 +174,7 @@ func (p *Planner) nearestArea(pa *path) (*stsArea, int, float64) {
 func (b *legBuilder) sts(area *stsArea, via [2]float64, laden bool) {
 	t, p := b.t, b.p
 	spotLat, spotLon := offset(area.Lat, area.Lon, (t.r.Float64()-0.5)*5000, (t.r.Float64()-0.5)*5000)
-	if overwatch.CrossesLand(via[0], via[1], spotLat, spotLon) {
+	if geo.CrossesLand(via[0], via[1], spotLat, spotLon) {
 		return
 	}
 	out := line(via[0], via[1], spotLat, spotLon)

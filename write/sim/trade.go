@@ -5,13 +5,15 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"overwatch/maritime/seaport"
+
 	"overwatch"
 )
 
 // trade knows which port loads and which discharges each commodity, from
 // the ports' kinds and the cargo their berth zones handle.
 type trade struct {
-	ports     map[string]overwatch.Port
+	ports     map[string]seaport.Port
 	exporters map[string][]string // commodity -> ports that load it
 	importers map[string][]string // commodity -> ports that discharge it
 	dist      func(from, to string) float64
@@ -21,10 +23,10 @@ type trade struct {
 // products are loaded where named below, containers everywhere they are
 // handled (liner calls load and discharge).
 var exportsOf = map[string][]string{
-	overwatch.KindGrainExport: {overwatch.CommodityGrain, overwatch.CommodityOilseeds},
-	overwatch.KindIronOre:     {overwatch.CommodityIronOre},
-	overwatch.KindCoal:        {overwatch.CommodityCoal},
-	overwatch.KindLNGExport:   {overwatch.CommodityLNG},
+	seaport.KindGrainExport: {overwatch.CommodityGrain, overwatch.CommodityOilseeds},
+	seaport.KindIronOre:     {overwatch.CommodityIronOre},
+	seaport.KindCoal:        {overwatch.CommodityCoal},
+	seaport.KindLNGExport:   {overwatch.CommodityLNG},
 }
 
 var liquidExporters = map[string][]string{
@@ -34,8 +36,8 @@ var liquidExporters = map[string][]string{
 }
 
 func newTrade(dist func(from, to string) float64) *trade {
-	t := &trade{ports: map[string]overwatch.Port{}, exporters: map[string][]string{}, importers: map[string][]string{}, dist: dist}
-	for _, p := range overwatch.Ports() {
+	t := &trade{ports: map[string]seaport.Port{}, exporters: map[string][]string{}, importers: map[string][]string{}, dist: dist}
+	for _, p := range seaport.All() {
 		t.ports[p.Slug] = p
 		handled := map[string]bool{}
 		for _, b := range p.Berths {

@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/geo"
+	"overwatch/maritime/seaport"
+	"overwatch/maritime/vessel"
 	"overwatch/write/ais"
 )
 
@@ -152,7 +154,7 @@ func evidence(t *testing.T, tr Truth, vessels map[uint32][]observation) bool {
 		a, b := positions(obs, start, end), positions(vessels[tr.Vessels[1]], start, end)
 		for _, x := range a {
 			for _, y := range b {
-				if math.Abs(x.Time.Sub(y.Time).Minutes()) <= 20 && overwatch.DistanceKM(x.Lat, x.Lon, y.Lat, y.Lon) <= 0.5 && x.SOG < 2 && y.SOG < 2 {
+				if math.Abs(x.Time.Sub(y.Time).Minutes()) <= 20 && geo.DistanceKM(x.Lat, x.Lon, y.Lat, y.Lon) <= 0.5 && x.SOG < 2 && y.SOG < 2 {
 					return true
 				}
 			}
@@ -184,7 +186,7 @@ func evidence(t *testing.T, tr Truth, vessels map[uint32][]observation) bool {
 		case "mmsi":
 			return m.MMSI == uint32(detail["new"].(float64))
 		case "flag":
-			return overwatch.FlagOfMMSI(m.MMSI) == detail["new"].(string) || flagShared(detail["new"].(string))
+			return vessel.FlagOfMMSI(m.MMSI) == detail["new"].(string) || flagShared(detail["new"].(string))
 		}
 	case "draught_mismatch":
 		to := detail["reported_to"].(float64)
@@ -209,7 +211,7 @@ func evidence(t *testing.T, tr Truth, vessels map[uint32][]observation) bool {
 	case "spoofing":
 		rp := detail["reported"].(map[string]any)
 		for _, p := range positions(obs, start, end) {
-			if overwatch.DistanceKM(p.Lat, p.Lon, rp["lat"].(float64), rp["lon"].(float64)) < 5 {
+			if geo.DistanceKM(p.Lat, p.Lon, rp["lat"].(float64), rp["lon"].(float64)) < 5 {
 				return true
 			}
 		}
@@ -229,8 +231,8 @@ func portCallEvidence(t *testing.T, tr Truth, obs []observation) bool {
 	if call.Dark {
 		return true // nothing to see: the AIS was off
 	}
-	port, _ := overwatch.PortBySlug(call.Port)
-	var berth overwatch.Zone
+	port, _ := seaport.BySlug(call.Port)
+	var berth seaport.Zone
 	for _, b := range port.Berths {
 		if b.ID == call.BerthZone {
 			berth = b
@@ -243,12 +245,12 @@ func portCallEvidence(t *testing.T, tr Truth, obs []observation) bool {
 			continue
 		}
 		seen++
-		if d := overwatch.DistanceKM(m.Lat, m.Lon, port.Area.Lat, port.Area.Lon); d > port.Area.RadiusKM+0.5 {
+		if d := geo.DistanceKM(m.Lat, m.Lon, port.Area.Lat, port.Area.Lon); d > port.Area.RadiusKM+0.5 {
 			t.Logf("%s at %s: %.1f km from %s (area %.1f km)", call.Port, m.Time, d, port.Slug, port.Area.RadiusKM)
 			return false
 		}
 		if m.Time.After(call.BerthStart.Add(10*time.Minute)) && m.Time.Before(call.BerthEnd.Add(-10*time.Minute)) {
-			if d := overwatch.DistanceKM(m.Lat, m.Lon, berth.Lat, berth.Lon); d > berth.RadiusKM+0.2 {
+			if d := geo.DistanceKM(m.Lat, m.Lon, berth.Lat, berth.Lon); d > berth.RadiusKM+0.2 {
 				t.Logf("%s berth %s at %s: %.2f km off", call.Port, berth.ID, m.Time, d)
 				return false
 			}

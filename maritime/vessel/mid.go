@@ -1,4 +1,4 @@
-package overwatch
+package vessel
 
 import (
 	"slices"
@@ -400,25 +400,4 @@ func MIDsOfFlag(flag string) []int {
 		}
 	}
 	return mids
-}
-
-// IMOCheckDigit returns the check digit of an IMO ship identification number
-// from its first six digits: the digits weighted 7, 6, 5, 4, 3 and 2 from the
-// left, summed, and the last digit of the sum taken. Only the low six
-// decimal digits of first6 are used.
-func IMOCheckDigit(first6 uint32) uint32 {
-	first6 %= 1_000_000
-	var sum uint32
-	for w := uint32(2); w <= 7; w++ {
-		sum += first6 % 10 * w
-		first6 /= 10
-	}
-	return sum % 10
-}
-
-// ValidIMO reports whether imo is an IMO ship identification number: seven
-// digits whose last is the check digit of the first six. The check is
-// arithmetic only; it says nothing of whether the number was ever issued.
-func ValidIMO(imo uint32) bool {
-	return imo >= 1_000_000 && imo <= 9_999_999 && IMOCheckDigit(imo/10) == imo%10
 }

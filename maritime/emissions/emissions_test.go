@@ -1,4 +1,4 @@
-package overwatch
+package emissions
 
 import (
 	"encoding/json"
@@ -155,13 +155,13 @@ func TestComputeVoyageParts(t *testing.T) {
 	if l := ComputeVoyage(exampleLNG); l.Fuel != FuelLNG || !near(l.FactorTTW, 3.58855) {
 		t.Errorf("LNG carrier: fuel %s factor %v", l.Fuel, l.FactorTTW)
 	}
-	if f := EmissionFactorsNamed(v.Factors); len(f) != len(v.Factors) || len(f) < 30 {
+	if f := FactorsNamed(v.Factors); len(f) != len(v.Factors) || len(f) < 30 {
 		t.Errorf("%d factors used, %d named", len(v.Factors), len(f))
 	}
 }
 
 // checkBounds checks low <= central <= high, all finite and non-negative.
-func checkBounds(t *testing.T, v VoyageEmissions) {
+func checkBounds(t *testing.T, v Voyage) {
 	t.Helper()
 	for name, b := range map[string]Bounds{"cargo": v.CargoTonnes, "tonne-miles": v.TonneMiles, "fuel": v.FuelTonnes,
 		"TTW": v.TTW, "WTW": v.WTW, "intensity TTW": v.IntensityTTW, "intensity WTW": v.IntensityWTW} {
@@ -275,8 +275,8 @@ func fleet(n int) []VoyageInput {
 	return out
 }
 
-func computeAll(ins []VoyageInput) []VoyageEmissions {
-	out := make([]VoyageEmissions, len(ins))
+func computeAll(ins []VoyageInput) []Voyage {
+	out := make([]Voyage, len(ins))
 	for i, in := range ins {
 		out[i] = ComputeVoyage(in)
 	}
@@ -285,7 +285,7 @@ func computeAll(ins []VoyageInput) []VoyageEmissions {
 
 func TestTotalsAreSumsOfRows(t *testing.T) {
 	rows := computeAll(fleet(500))
-	total := SumEmissions(rows)
+	total := Sum(rows)
 	var ttw, wtw, tm, low, high float64
 	for _, r := range rows {
 		ttw, wtw, tm, low, high = ttw+r.TTW.Central, wtw+r.WTW.Central, tm+r.TonneMiles.Central, low+r.TTW.Low, high+r.TTW.High
@@ -301,9 +301,9 @@ func TestTotalsAreSumsOfRows(t *testing.T) {
 	if total.DefaultIntensityVoyages != 100 || total.AISCargoVoyages != 500 {
 		t.Errorf("counts %+v", total)
 	}
-	for _, g := range []EmissionsGroupBy{GroupIMO, GroupPort, GroupCommodity, GroupMonth, GroupVesselClass} {
-		groups := GroupEmissions(rows, g)
-		var sum EmissionsTotals
+	for _, g := range []GroupBy{GroupIMO, GroupPort, GroupCommodity, GroupMonth, GroupVesselClass} {
+		groups := GroupVoyages(rows, g)
+		var sum Totals
 		for i, grp := range groups {
 			if i > 0 && groups[i-1].Key >= grp.Key {
 				t.Errorf("%s: keys not sorted: %q, %q", g, groups[i-1].Key, grp.Key)
@@ -318,21 +318,21 @@ func TestTotalsAreSumsOfRows(t *testing.T) {
 			t.Errorf("%s: groups add to %+v, fleet %+v", g, sum, total)
 		}
 	}
-	if GroupEmissions(rows, GroupNone) != nil {
+	if GroupVoyages(rows, GroupNone) != nil {
 		t.Error("group_by none gave groups")
 	}
-	if g := GroupEmissions(rows, GroupCommodity); g[len(g)-1].Key != "unknown" {
+	if g := GroupVoyages(rows, GroupCommodity); g[len(g)-1].Key != "unknown" {
 		t.Errorf("commodity keys %q...", g[len(g)-1].Key)
 	}
 }
 
 func TestParsers(t *testing.T) {
 	for _, s := range []string{"", "none", "imo", "port", "commodity"} {
-		if _, ok := ParseEmissionsGroupBy(s); !ok {
+		if _, ok := ParseGroupBy(s); !ok {
 			t.Errorf("group_by %q refused", s)
 		}
 	}
-	if _, ok := ParseEmissionsGroupBy("month"); ok {
+	if _, ok := ParseGroupBy("month"); ok {
 		t.Error("group_by month accepted")
 	}
 	for _, f := range FuelTypes {
@@ -347,7 +347,7 @@ func TestParsers(t *testing.T) {
 
 func TestEmissionFactorTable(t *testing.T) {
 	seen := map[string]bool{}
-	for _, f := range EmissionFactors {
+	for _, f := range Factors {
 		if seen[f.Name] || f.Unit == "" || f.Source == "" || f.Version == "" || math.IsNaN(f.Value) {
 			t.Errorf("factor %+v duplicate or incomplete", f)
 		}
@@ -382,10 +382,10 @@ func FuzzComputeVoyage(f *testing.F) {
 		}
 		v := ComputeVoyage(in)
 		checkBounds(t, v)
-		var tot EmissionsTotals
+		var tot Totals
 		tot.Add(&v)
 		tot.Add(&v)
-		checkBounds(t, VoyageEmissions{CargoTonnes: tot.CargoTonnes, TonneMiles: tot.TonneMiles, FuelTonnes: tot.FuelTonnes,
+		checkBounds(t, Voyage{CargoTonnes: tot.CargoTonnes, TonneMiles: tot.TonneMiles, FuelTonnes: tot.FuelTonnes,
 			TTW: tot.TTW, WTW: tot.WTW, IntensityTTW: tot.IntensityTTW, IntensityWTW: tot.IntensityWTW})
 	})
 }
@@ -398,10 +398,10 @@ func BenchmarkEmissionsJSON10k(b *testing.B) {
 	for b.Loop() {
 		rows := computeAll(ins)
 		body := struct {
-			Fleet   EmissionsTotals   `json:"fleet"`
-			Grouped []EmissionsGroup  `json:"grouped"`
-			Voyages []VoyageEmissions `json:"voyages"`
-		}{SumEmissions(rows), GroupEmissions(rows, GroupIMO), rows}
+			Fleet   Totals   `json:"fleet"`
+			Grouped []Group  `json:"grouped"`
+			Voyages []Voyage `json:"voyages"`
+		}{Sum(rows), GroupVoyages(rows, GroupIMO), rows}
 		if err := json.NewEncoder(io.Discard).Encode(body); err != nil {
 			b.Fatal(err)
 		}
@@ -411,7 +411,7 @@ func BenchmarkEmissionsJSON10k(b *testing.B) {
 // TestEmissionsDocFactorTable keeps the factor table of docs/emissions.md
 // equal to EmissionFactors (go test -run EmissionsDoc -update-emissions-doc).
 func TestEmissionsDocFactorTable(t *testing.T) {
-	const path, begin, end = "docs/emissions.md", "<!-- factor-table:begin -->\n", "<!-- factor-table:end -->"
+	const path, begin, end = "../../docs/emissions.md", "<!-- factor-table:begin -->\n", "<!-- factor-table:end -->"
 	doc, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -439,7 +439,7 @@ func emissionsFactorMarkdown() string {
 	aux.WriteString("\nAuxiliary engine / boiler power in kW by phase (" + srcIMO4T17 + ", version " + verIMO4 +
 		"); sizes in dwt, TEU for containers, m3 for liquefied gas carriers; factor names `aux_kw.<table>.<size>.<phase>` and `boiler_kw.<table>.<size>.<phase>`.\n\n" +
 		"| Table | Size from | Berth | Anchor | Manoeuvring | Sea |\n|---|---:|---:|---:|---:|---:|\n")
-	for _, f := range EmissionFactors {
+	for _, f := range Factors {
 		name, ok := strings.CutPrefix(f.Name, "aux_kw.")
 		if !ok {
 			if !strings.HasPrefix(f.Name, "boiler_kw.") {
@@ -454,8 +454,8 @@ func emissionsFactorMarkdown() string {
 		table, size, _ := strings.Cut(bin, ".")
 		cells := make([]string, 4)
 		for i, ph := range []string{"berth", "anchor", "manoeuvring", "sea"} {
-			a, _ := EmissionFactorValue("aux_kw." + bin + "." + ph)
-			bo, _ := EmissionFactorValue("boiler_kw." + bin + "." + ph)
+			a, _ := FactorValue("aux_kw." + bin + "." + ph)
+			bo, _ := FactorValue("boiler_kw." + bin + "." + ph)
 			cells[i] = fmt.Sprintf("%g / %g", a, bo)
 		}
 		fmt.Fprintf(&aux, "| %s | %s | %s |\n", table, size, strings.Join(cells, " | "))

@@ -1,4 +1,4 @@
-package overwatch
+package sealane
 
 import (
 	"errors"
@@ -6,6 +6,10 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"overwatch"
+	"overwatch/maritime/geo"
+	"overwatch/maritime/seaport"
 )
 
 // seaLaneGraph loads the embedded graph or fails the test.
@@ -22,12 +26,12 @@ func seaLaneGraph(t *testing.T) *laneGraph {
 // and returns the distance from the first point of the first sample on
 // land, or -1.
 func firstLandKM(a, b [2]float64) float64 {
-	d := DistanceKM(a[0], a[1], b[0], b[1])
+	d := geo.DistanceKM(a[0], a[1], b[0], b[1])
 	n := max(1, int(math.Ceil(d)))
 	for k := 0; k <= n; k++ {
 		f := float64(k) / float64(n)
-		lat, lon := interpolateGC(a[0], a[1], b[0], b[1], f)
-		if OnLand(lat, lon) {
+		lat, lon := geo.Intermediate(a[0], a[1], b[0], b[1], f)
+		if geo.OnLand(lat, lon) {
 			return f * d
 		}
 	}
@@ -61,13 +65,13 @@ func TestSeaLanesGraph(t *testing.T) {
 	for i, a := range g.nodes {
 		// No two nodes (anchorages included) closer than 5 km.
 		for _, b := range g.nodes[i+1:] {
-			if d := DistanceKM(a.Lat, a.Lon, b.Lat, b.Lon); d < 5 {
+			if d := geo.DistanceKM(a.Lat, a.Lon, b.Lat, b.Lon); d < 5 {
 				t.Errorf("nodes %s and %s are %.1f km apart; keep them at least 5 km apart", a.ID, b.ID, d)
 			}
 		}
 		// Nodes lie at sea, except river waypoints and the anchorages of
 		// river ports, which the mask has as land.
-		if OnLand(a.Lat, a.Lon) && a.Kind != LaneRiver && !(a.Kind == "anchorage" && isRiverPort(a.Port)) {
+		if geo.OnLand(a.Lat, a.Lon) && a.Kind != LaneRiver && !(a.Kind == "anchorage" && isRiverPort(a.Port)) {
 			t.Errorf("node %s (%v, %v) is on land", a.ID, a.Lat, a.Lon)
 		}
 		if len(g.adj[i]) == 0 {
@@ -93,7 +97,7 @@ func TestSeaLanesGraph(t *testing.T) {
 }
 
 func isRiverPort(slug string) bool {
-	p, ok := PortBySlug(slug)
+	p, ok := seaport.BySlug(slug)
 	return ok && p.River
 }
 
@@ -109,7 +113,7 @@ func TestSeaLanesEdgesAtSea(t *testing.T) {
 			}
 			for j := 1; j < len(a.pts); j++ {
 				p, q := a.pts[j-1], a.pts[j]
-				if CrossesLand(p[0], p[1], q[0], q[1]) {
+				if geo.CrossesLand(p[0], p[1], q[0], q[1]) {
 					t.Errorf("edge %s-%s: leg %v-%v crosses land (first sample on land %.1f km along)",
 						g.nodes[u].ID, g.nodes[a.to].ID, p, q, firstLandKM(p, q))
 				} else if km := firstLandKM(p, q); km >= 0 {
@@ -125,7 +129,7 @@ func TestSeaLanesEdgesAtSea(t *testing.T) {
 // edges only.
 func TestSeaLanesApproaches(t *testing.T) {
 	g := seaLaneGraph(t)
-	for _, p := range Ports() {
+	for _, p := range seaport.All() {
 		ap, ok := g.approach[p.Slug]
 		if !ok {
 			t.Errorf("port %s: no approach node", p.Slug)
@@ -135,7 +139,7 @@ func TestSeaLanesApproaches(t *testing.T) {
 		if p.Area.Contains(n.Lat, n.Lon) {
 			t.Errorf("port %s: approach %s lies inside the port area", p.Slug, n.ID)
 		}
-		if OnLand(n.Lat, n.Lon) {
+		if geo.OnLand(n.Lat, n.Lon) {
 			t.Errorf("port %s: approach %s is on land", p.Slug, n.ID)
 		}
 		anch := g.anchor[p.Slug]
@@ -148,7 +152,7 @@ func TestSeaLanesApproaches(t *testing.T) {
 		switch {
 		case direct != nil && !direct.exempt:
 			for j := 1; j < len(direct.pts); j++ {
-				if a, b := direct.pts[j-1], direct.pts[j]; CrossesLand(a[0], a[1], b[0], b[1]) {
+				if a, b := direct.pts[j-1], direct.pts[j]; geo.CrossesLand(a[0], a[1], b[0], b[1]) {
 					t.Errorf("port %s: the link from %s to the anchorage crosses land", p.Slug, n.ID)
 				}
 			}
@@ -170,7 +174,7 @@ func TestSeaLanesApproaches(t *testing.T) {
 }
 
 func TestSeaRouteAllPairs(t *testing.T) {
-	ports := Ports()
+	ports := seaport.All()
 	type seg [4]float64
 	checked := map[seg]bool{}
 	key := func(a, b [2]float64) seg {
@@ -205,7 +209,7 @@ func TestSeaRouteAllPairs(t *testing.T) {
 			var km float64
 			for i := 1; i < len(r.Points); i++ {
 				a, b := r.Points[i-1], r.Points[i]
-				d := DistanceKM(a[0], a[1], b[0], b[1])
+				d := geo.DistanceKM(a[0], a[1], b[0], b[1])
 				km += d
 				if d > maxRouteStepKM+1e-6 {
 					t.Errorf("%s-%s: points %d and %d are %.2f km apart", p.Slug, q.Slug, i-1, i, d)
@@ -225,10 +229,10 @@ func TestSeaRouteAllPairs(t *testing.T) {
 			if math.Abs(km/kmPerNM-r.DistanceNM) > 1e-6*r.DistanceNM {
 				t.Errorf("%s-%s: DistanceNM %.3f, polyline %.3f nm", p.Slug, q.Slug, r.DistanceNM, km/kmPerNM)
 			}
-			if nm, err := RouteDistanceNM(p.Slug, q.Slug); err != nil || nm != r.DistanceNM {
+			if nm, err := DistanceNM(p.Slug, q.Slug); err != nil || nm != r.DistanceNM {
 				t.Errorf("%s-%s: RouteDistanceNM %v, %v; Route %v", p.Slug, q.Slug, nm, err, r.DistanceNM)
 			}
-			if back, err := RouteDistanceNM(q.Slug, p.Slug); err != nil || math.Abs(back-r.DistanceNM) > 0.01 {
+			if back, err := DistanceNM(q.Slug, p.Slug); err != nil || math.Abs(back-r.DistanceNM) > 0.01 {
 				t.Errorf("%s-%s: %.2f nm one way, %.2f nm back (%v)", p.Slug, q.Slug, r.DistanceNM, back, err)
 			}
 		}
@@ -264,7 +268,7 @@ var seaDistanceChecks = []struct {
 
 func TestSeaRouteDistances(t *testing.T) {
 	for _, c := range seaDistanceChecks {
-		r, err := Route(c.from, c.to)
+		r, err := Between(c.from, c.to)
 		if err != nil {
 			t.Errorf("%s-%s: %v", c.from, c.to, err)
 			continue
@@ -281,24 +285,24 @@ func TestSeaRouteDistances(t *testing.T) {
 
 func TestSeaRouteErrorsAndSamePort(t *testing.T) {
 	for _, pair := range [][2]string{{"atlantis", "santos"}, {"santos", "atlantis"}, {"", ""}} {
-		_, err := Route(pair[0], pair[1])
-		var e *Error
-		if !errors.As(err, &e) || e.Code != NotFound {
+		_, err := Between(pair[0], pair[1])
+		var e *overwatch.Error
+		if !errors.As(err, &e) || e.Code != overwatch.NotFound {
 			t.Errorf("Route(%q, %q): %v, want a NotFound error", pair[0], pair[1], err)
 		}
-		if _, err := RouteDistanceNM(pair[0], pair[1]); err == nil {
+		if _, err := DistanceNM(pair[0], pair[1]); err == nil {
 			t.Errorf("RouteDistanceNM(%q, %q): no error", pair[0], pair[1])
 		}
 	}
-	r, err := Route("santos", "santos")
-	p, _ := PortBySlug("santos")
+	r, err := Between("santos", "santos")
+	p, _ := seaport.BySlug("santos")
 	if err != nil || r.DistanceNM != 0 || len(r.Points) != 1 || r.Points[0] != [2]float64{p.Anchorages[0].Lat, p.Anchorages[0].Lon} {
 		t.Errorf("Route(santos, santos) = %+v, %v; want the anchorage alone", r, err)
 	}
 	// Cached, and each caller gets its own copy.
-	a, _ := Route("rotterdam", "santos")
+	a, _ := Between("rotterdam", "santos")
 	a.Points[0] = [2]float64{0, 0}
-	b, _ := Route("rotterdam", "santos")
+	b, _ := Between("rotterdam", "santos")
 	routeMu.Lock()
 	_, cached := routeMemo[[2]string{"rotterdam", "santos"}]
 	routeMu.Unlock()
@@ -309,12 +313,12 @@ func TestSeaRouteErrorsAndSamePort(t *testing.T) {
 
 func TestSeaRoutePositionAt(t *testing.T) {
 	// Along the equator eastwards, then north along a meridian.
-	r := SeaRoute{Points: [][2]float64{{0, 0}, {0, 0.2}, {0, 0.4}, {0.2, 0.4}}}
+	r := Route{Points: [][2]float64{{0, 0}, {0, 0.2}, {0, 0.4}, {0.2, 0.4}}}
 	for i := 1; i < len(r.Points); i++ {
 		a, b := r.Points[i-1], r.Points[i]
-		r.DistanceNM += DistanceKM(a[0], a[1], b[0], b[1]) / kmPerNM
+		r.DistanceNM += geo.DistanceKM(a[0], a[1], b[0], b[1]) / kmPerNM
 	}
-	leg := DistanceKM(0, 0, 0, 0.2) / kmPerNM
+	leg := geo.DistanceKM(0, 0, 0, 0.2) / kmPerNM
 	for _, c := range []struct {
 		nm                 float64
 		lat, lon, courseDg float64
@@ -333,8 +337,8 @@ func TestSeaRoutePositionAt(t *testing.T) {
 		}
 	}
 	// A great-circle leg: the course changes along it, as it should.
-	gc := SeaRoute{Points: [][2]float64{{40, -10}, {40, 10}}}
-	gc.DistanceNM = DistanceKM(40, -10, 40, 10) / kmPerNM
+	gc := Route{Points: [][2]float64{{40, -10}, {40, 10}}}
+	gc.DistanceNM = geo.DistanceKM(40, -10, 40, 10) / kmPerNM
 	_, _, c0 := gc.PositionAt(0)
 	_, _, c1 := gc.PositionAt(gc.DistanceNM / 2)
 	if !(c0 > 80 && c0 < 90) || math.Abs(c1-90) > 0.01 {
@@ -342,19 +346,19 @@ func TestSeaRoutePositionAt(t *testing.T) {
 	}
 	// On a real route: the start and the end, steps of at most the
 	// distance asked for, and courses in [0, 360).
-	real, err := Route("rotterdam", "santos")
+	real, err := Between("rotterdam", "santos")
 	if err != nil {
 		t.Fatal(err)
 	}
 	lat, lon, _ := real.PositionAt(real.DistanceNM)
 	end := real.Points[len(real.Points)-1]
-	if DistanceKM(lat, lon, end[0], end[1]) > 1e-6 {
+	if geo.DistanceKM(lat, lon, end[0], end[1]) > 1e-6 {
 		t.Errorf("PositionAt(DistanceNM) = %v, %v; want the end %v", lat, lon, end)
 	}
 	pLat, pLon, _ := real.PositionAt(0)
 	for nm := 10.0; nm <= real.DistanceNM; nm += 10 {
 		lat, lon, course := real.PositionAt(nm)
-		if d := DistanceKM(pLat, pLon, lat, lon) / kmPerNM; d > 10+1e-6 {
+		if d := geo.DistanceKM(pLat, pLon, lat, lon) / kmPerNM; d > 10+1e-6 {
 			t.Fatalf("PositionAt(%v) moved %.3f nm in 10 nm of route", nm, d)
 		}
 		if course < 0 || course >= 360 || math.IsNaN(course) {
@@ -374,7 +378,7 @@ func angleDiff(a, b float64) float64 {
 }
 
 func ExampleRoute() {
-	r, err := Route("port-hedland", "qingdao")
+	r, err := Between("port-hedland", "qingdao")
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package overwatch
+package vessel
 
 import (
 	"math"
@@ -34,26 +34,26 @@ func TestEstimateDWT(t *testing.T) {
 
 func TestShipCategories(t *testing.T) {
 	for code := 1; code < 100; code++ {
-		if _, ok := ShipCategoryOf(uint8(code)); !ok {
+		if _, ok := CategoryOf(uint8(code)); !ok {
 			t.Errorf("code %d has no category", code)
 		}
 	}
-	if _, ok := ShipCategoryOf(0); ok {
+	if _, ok := CategoryOf(0); ok {
 		t.Error("0 (not available) has a category")
 	}
-	if c, _ := ShipCategoryOf(74); c.Name != "cargo" {
+	if c, _ := CategoryOf(74); c.Name != "cargo" {
 		t.Errorf("74 is %s", c.Name)
 	}
-	if c, _ := ShipCategoryOf(52); c.Name != "tug" {
+	if c, _ := CategoryOf(52); c.Name != "tug" {
 		t.Errorf("52 is %s", c.Name)
 	}
 	seen := map[string]bool{}
-	for _, n := range ShipCategoryNames() {
+	for _, n := range CategoryNames() {
 		if seen[n] {
 			t.Errorf("duplicate %s", n)
 		}
 		seen[n] = true
-		if _, ok := ShipCategoryNamed(n); !ok {
+		if _, ok := CategoryNamed(n); !ok {
 			t.Errorf("%s not found by name", n)
 		}
 	}

@@ -1,11 +1,12 @@
-package overwatch
+package seaport
 
 import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"math"
 	"sync"
+
+	"overwatch/maritime/geo"
 
 	"github.com/google/uuid"
 )
@@ -35,7 +36,7 @@ func (z Zone) Handles(commodity string) bool {
 
 // Contains reports whether the point lies inside the zone.
 func (z Zone) Contains(lat, lon float64) bool {
-	return DistanceKM(z.Lat, z.Lon, lat, lon) <= z.RadiusKM
+	return geo.DistanceKM(z.Lat, z.Lon, lat, lon) <= z.RadiusKM
 }
 
 // Port is one of the 40 reference ports: real places from the NGA World Port
@@ -72,18 +73,6 @@ const (
 	KindMultiBulk   = "multipurpose"
 )
 
-// Commodities carried through the reference ports.
-const (
-	CommodityGrain      = "grain"
-	CommodityOilseeds   = "oilseeds"
-	CommodityLNG        = "lng"
-	CommodityIronOre    = "iron_ore"
-	CommodityCoal       = "coal"
-	CommodityCrude      = "crude_oil"
-	CommodityProducts   = "refined_products"
-	CommodityContainers = "containers"
-)
-
 // IsLNG reports whether the port is one of the LNG terminals.
 func (p Port) IsLNG() bool { return p.Kind == KindLNGExport || p.Kind == KindLNGImport }
 
@@ -108,9 +97,9 @@ var loadPorts = sync.OnceValues(func() ([]Port, error) {
 	return ports, nil
 })
 
-// Ports returns the reference ports in slug order. It panics if the embedded
+// All returns the reference ports in slug order. It panics if the embedded
 // data is malformed, which the package's tests rule out.
-func Ports() []Port {
+func All() []Port {
 	ports, err := loadPorts()
 	if err != nil {
 		panic(err)
@@ -118,9 +107,9 @@ func Ports() []Port {
 	return ports
 }
 
-// PortBySlug returns the port with the slug.
-func PortBySlug(slug string) (Port, bool) {
-	for _, p := range Ports() {
+// BySlug returns the port with the slug.
+func BySlug(slug string) (Port, bool) {
+	for _, p := range All() {
 		if p.Slug == slug {
 			return p, true
 		}
@@ -128,24 +117,12 @@ func PortBySlug(slug string) (Port, bool) {
 	return Port{}, false
 }
 
-// PortByRef returns the port named by its slug or by its stable UUID.
-func PortByRef(ref string) (Port, bool) {
-	for _, p := range Ports() {
+// ByRef returns the port named by its slug or by its stable UUID.
+func ByRef(ref string) (Port, bool) {
+	for _, p := range All() {
 		if p.Slug == ref || p.ID == ref {
 			return p, true
 		}
 	}
 	return Port{}, false
-}
-
-// DistanceKM is the great-circle distance between two points in kilometres
-// (haversine, mean Earth radius 6371.0088 km).
-func DistanceKM(lat1, lon1, lat2, lon2 float64) float64 {
-	const r = 6371.0088
-	const rad = math.Pi / 180
-	dLat := (lat2 - lat1) * rad
-	dLon := (lon2 - lon1) * rad
-	a := math.Sin(dLat/2)*math.Sin(dLat/2) +
-		math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dLon/2)*math.Sin(dLon/2)
-	return 2 * r * math.Asin(math.Min(1, math.Sqrt(a)))
 }

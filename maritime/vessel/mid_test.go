@@ -1,4 +1,4 @@
-package overwatch
+package vessel
 
 import (
 	"slices"
@@ -153,45 +153,6 @@ func TestMIDsOfFlag(t *testing.T) {
 	a[0] = 0
 	if MIDsOfFlag("SX")[0] != 306 {
 		t.Error("MIDsOfFlag returned shared storage")
-	}
-}
-
-func TestIMO(t *testing.T) {
-	for _, tc := range []struct {
-		imo  uint32
-		want bool
-	}{
-		{9074729, true},
-		{9321483, true},
-		{9486910, true},
-		{9339301, true},
-		{8814275, true},
-		{9321484, false},
-		{9074720, false},
-		{1234568, false},
-		// 1234567 passes the check digit (7+12+15+16+15+12 = 77): the
-		// check is arithmetic, not a register lookup.
-		{1234567, true},
-		{0, false},
-		{907472, false},   // six digits
-		{90747290, false}, // eight digits
-		{4294967295, false},
-	} {
-		if got := ValidIMO(tc.imo); got != tc.want {
-			t.Errorf("ValidIMO(%d) = %v, want %v", tc.imo, got, tc.want)
-		}
-	}
-	for _, tc := range []struct{ first6, want uint32 }{
-		{907472, 9}, {932148, 3}, {948691, 0}, {933930, 1}, {881427, 5}, {0, 0},
-	} {
-		if got := IMOCheckDigit(tc.first6); got != tc.want {
-			t.Errorf("IMOCheckDigit(%d) = %d, want %d", tc.first6, got, tc.want)
-		}
-	}
-	for first6 := uint32(100000); first6 < 1_000_000; first6 += 7919 {
-		if imo := first6*10 + IMOCheckDigit(first6); !ValidIMO(imo) {
-			t.Errorf("ValidIMO(%d) = false for its own check digit", imo)
-		}
 	}
 }
 

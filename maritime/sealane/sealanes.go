@@ -1,4 +1,4 @@
-package overwatch
+package sealane
 
 import (
 	"container/heap"
@@ -10,6 +10,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"overwatch"
+	"overwatch/maritime/geo"
+	"overwatch/maritime/seaport"
 )
 
 // The sea-lane graph (sealanes.json): nodes at straits, canals, capes, open
@@ -48,12 +52,12 @@ const (
 	LaneRiver    = "river"
 )
 
-// SeaRoute is a voyage between two reference ports along the sea lanes,
+// Route is a voyage between two reference ports along the sea lanes,
 // from the origin's first anchorage to the destination's first anchorage.
 // Points are latitude/longitude pairs in degrees, at most 25 km apart along
 // great circles; DistanceNM is the length of that polyline in nautical
 // miles; Via names the straits, canals and capes passed, in order.
-type SeaRoute struct {
+type Route struct {
 	From, To   string
 	Points     [][2]float64
 	DistanceNM float64
@@ -104,24 +108,25 @@ type laneArc struct {
 // routeLeg is a route with, per segment of Points, whether the segment lies
 // on a canal or river edge.
 type routeLeg struct {
-	route  SeaRoute
+	route  Route
 	exempt []bool
 }
 
 const (
 	maxRouteStepKM = 25
 	kmPerNM        = 1.852
+	degToRad       = math.Pi / 180
 )
 
 var (
-	loadLanes = sync.OnceValues(func() (*laneGraph, error) { return parseLanes(seaLanesJSON, Ports()) })
+	loadLanes = sync.OnceValues(func() (*laneGraph, error) { return parseLanes(seaLanesJSON, seaport.All()) })
 	routeMu   sync.Mutex
 	routeMemo = map[[2]string]*routeLeg{}
 )
 
 // parseLanes reads and checks the graph, and links each port's first
 // anchorage into it.
-func parseLanes(raw []byte, ports []Port) (*laneGraph, error) {
+func parseLanes(raw []byte, ports []seaport.Port) (*laneGraph, error) {
 	var f struct {
 		Nodes []laneNode `json:"nodes"`
 		Edges []laneEdge `json:"edges"`
@@ -195,7 +200,7 @@ func parseLanes(raw []byte, ports []Port) (*laneGraph, error) {
 		for i, p := range pts {
 			back[len(pts)-1-i] = p
 			if i > 0 {
-				d += DistanceKM(pts[i-1][0], pts[i-1][1], p[0], p[1])
+				d += geo.DistanceKM(pts[i-1][0], pts[i-1][1], p[0], p[1])
 			}
 		}
 		x := e.Canal || e.River
@@ -234,16 +239,16 @@ func (g *laneGraph) linked(approach, anchorage int) bool {
 	return false
 }
 
-// Route is the sea route between two reference ports, by slug (an unknown
+// Between is the sea route between two reference ports, by slug (an unknown
 // slug is a NotFound error): the shortest path on the sea-lane graph
 // (Dijkstra on great-circle distance) from the origin's first anchorage to
 // the destination's, densified so that consecutive points are at most 25 km
 // apart along great circles. Routes are computed once and cached; each call
 // returns its own copy. A route from a port to itself is its anchorage alone.
-func Route(from, to string) (SeaRoute, error) {
+func Between(from, to string) (Route, error) {
 	r, err := seaRoute(from, to)
 	if err != nil {
-		return SeaRoute{}, err
+		return Route{}, err
 	}
 	out := r.route
 	out.Points = slices.Clone(out.Points)
@@ -251,8 +256,8 @@ func Route(from, to string) (SeaRoute, error) {
 	return out, nil
 }
 
-// RouteDistanceNM is the length in nautical miles of Route(from, to).
-func RouteDistanceNM(from, to string) (float64, error) {
+// DistanceNM is the length in nautical miles of Route(from, to).
+func DistanceNM(from, to string) (float64, error) {
 	r, err := seaRoute(from, to)
 	if err != nil {
 		return 0, err
@@ -275,7 +280,7 @@ func seaRoute(from, to string) (*routeLeg, error) {
 		if !ok2 {
 			bad = append(bad, to)
 		}
-		return nil, Errorf(NotFound, "sea route: unknown port %s", strings.Join(bad, ", "))
+		return nil, overwatch.Errorf(overwatch.NotFound, "sea route: unknown port %s", strings.Join(bad, ", "))
 	}
 	key := [2]string{from, to}
 	routeMu.Lock()
@@ -341,19 +346,19 @@ func (g *laneGraph) shortest(src, dst int) ([]int, []laneArc, error) {
 // densify turns a node path and its arcs into a route.
 func (g *laneGraph) densify(from, to string, path []int, arcs []laneArc) *routeLeg {
 	first := g.nodes[path[0]]
-	r := &routeLeg{route: SeaRoute{From: from, To: to, Points: [][2]float64{{first.Lat, first.Lon}}, Via: []string{}}}
+	r := &routeLeg{route: Route{From: from, To: to, Points: [][2]float64{{first.Lat, first.Lon}}, Via: []string{}}}
 	var km float64
 	for i, arc := range arcs {
 		for j := 1; j < len(arc.pts); j++ {
 			a, b := arc.pts[j-1], arc.pts[j]
-			n := max(1, int(math.Ceil(DistanceKM(a[0], a[1], b[0], b[1])/maxRouteStepKM)))
+			n := max(1, int(math.Ceil(geo.DistanceKM(a[0], a[1], b[0], b[1])/maxRouteStepKM)))
 			for k := 1; k <= n; k++ {
 				p := b
 				if k < n {
-					p[0], p[1] = interpolateGC(a[0], a[1], b[0], b[1], float64(k)/float64(n))
+					p[0], p[1] = geo.Intermediate(a[0], a[1], b[0], b[1], float64(k)/float64(n))
 				}
 				prev := r.route.Points[len(r.route.Points)-1]
-				km += DistanceKM(prev[0], prev[1], p[0], p[1])
+				km += geo.DistanceKM(prev[0], prev[1], p[0], p[1])
 				r.route.Points = append(r.route.Points, p)
 				r.exempt = append(r.exempt, arc.exempt)
 			}
@@ -367,20 +372,6 @@ func (g *laneGraph) densify(from, to string, path []int, arcs []laneArc) *routeL
 	}
 	r.route.DistanceNM = km / kmPerNM
 	return r
-}
-
-// interpolateGC is the point at fraction f of the great circle from one
-// point to another (degrees).
-func interpolateGC(lat1, lon1, lat2, lon2, f float64) (lat, lon float64) {
-	ax, ay, az := unitVec(lat1, lon1)
-	bx, by, bz := unitVec(lat2, lon2)
-	theta := angleBetween(ax, ay, az, bx, by, bz)
-	if theta < 1e-12 {
-		return lat1, lon1
-	}
-	s := math.Sin(theta)
-	wa, wb := math.Sin((1-f)*theta)/s, math.Sin(f*theta)/s
-	return vecLatLon(wa*ax+wb*bx, wa*ay+wb*by, wa*az+wb*bz)
 }
 
 // initialBearing is the initial great-circle course from one point to
@@ -402,7 +393,7 @@ func initialBearing(lat1, lon1, lat2, lon2 float64) float64 {
 // from north). Distances before the start or past the end give the start
 // or the end, with the course of the first or last segment; a route of one
 // point gives that point and course 0.
-func (r SeaRoute) PositionAt(distNM float64) (lat, lon, courseDeg float64) {
+func (r Route) PositionAt(distNM float64) (lat, lon, courseDeg float64) {
 	pts := r.Points
 	switch len(pts) {
 	case 0:
@@ -413,7 +404,7 @@ func (r SeaRoute) PositionAt(distNM float64) (lat, lon, courseDeg float64) {
 	left := max(0, distNM*kmPerNM)
 	for i := 1; i < len(pts); i++ {
 		a, b := pts[i-1], pts[i]
-		seg := DistanceKM(a[0], a[1], b[0], b[1])
+		seg := geo.DistanceKM(a[0], a[1], b[0], b[1])
 		if left <= seg || i == len(pts)-1 {
 			if seg == 0 {
 				return b[0], b[1], 0
@@ -424,7 +415,7 @@ func (r SeaRoute) PositionAt(distNM float64) (lat, lon, courseDeg float64) {
 				back := initialBearing(b[0], b[1], a[0], a[1])
 				return b[0], b[1], math.Mod(back+180, 360)
 			}
-			lat, lon = interpolateGC(a[0], a[1], b[0], b[1], f)
+			lat, lon = geo.Intermediate(a[0], a[1], b[0], b[1], f)
 			return lat, lon, initialBearing(lat, lon, b[0], b[1])
 		}
 		left -= seg

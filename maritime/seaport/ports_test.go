@@ -1,4 +1,4 @@
-package overwatch
+package seaport
 
 import (
 	"bytes"
@@ -13,6 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"overwatch"
+	"overwatch/maritime/geo"
 )
 
 // Rules the reference port data in ports.json must keep. The land rule
@@ -71,8 +74,8 @@ var (
 		KindIronOre: true, KindCoal: true, KindMultiBulk: true,
 	}
 	refCommodities = map[string]bool{
-		CommodityGrain: true, CommodityOilseeds: true, CommodityLNG: true, CommodityIronOre: true,
-		CommodityCoal: true, CommodityCrude: true, CommodityProducts: true, CommodityContainers: true,
+		overwatch.CommodityGrain: true, overwatch.CommodityOilseeds: true, overwatch.CommodityLNG: true, overwatch.CommodityIronOre: true,
+		overwatch.CommodityCoal: true, overwatch.CommodityCrude: true, overwatch.CommodityProducts: true, overwatch.CommodityContainers: true,
 	}
 	// The LNG terminals and the mining terminals, with their kinds: the
 	// kinds of these ports, and which ports they are, do not change.
@@ -180,7 +183,7 @@ func TestReferencePortsJSONShape(t *testing.T) {
 }
 
 func TestReferencePortsCountAndComposition(t *testing.T) {
-	ports := Ports()
+	ports := All()
 	if len(ports) != refPortCount {
 		t.Fatalf("rule: exactly %d ports; ports.json has %d", refPortCount, len(ports))
 	}
@@ -212,7 +215,7 @@ func TestReferencePortsCountAndComposition(t *testing.T) {
 
 func TestReferencePortsFields(t *testing.T) {
 	slugs, names, locodes, zoneIDs, wpis := map[string]bool{}, map[string]string{}, map[string]string{}, map[string]string{}, map[int]string{}
-	for _, p := range Ports() {
+	for _, p := range All() {
 		s := p.Slug
 		if !refSlugRE.MatchString(s) {
 			t.Errorf("port %q: rule: slug is lower-case words joined by hyphens", s)
@@ -271,20 +274,20 @@ func TestReferencePortsFields(t *testing.T) {
 		}
 		switch p.Kind {
 		case KindLNGExport, KindLNGImport:
-			if !seen[CommodityLNG] {
-				t.Errorf("port %s: rule: an LNG terminal carries %q", s, CommodityLNG)
+			if !seen[overwatch.CommodityLNG] {
+				t.Errorf("port %s: rule: an LNG terminal carries %q", s, overwatch.CommodityLNG)
 			}
 		case KindIronOre:
-			if !seen[CommodityIronOre] {
-				t.Errorf("port %s: rule: an iron-ore terminal carries %q", s, CommodityIronOre)
+			if !seen[overwatch.CommodityIronOre] {
+				t.Errorf("port %s: rule: an iron-ore terminal carries %q", s, overwatch.CommodityIronOre)
 			}
 		case KindCoal:
-			if !seen[CommodityCoal] {
-				t.Errorf("port %s: rule: a coal terminal carries %q", s, CommodityCoal)
+			if !seen[overwatch.CommodityCoal] {
+				t.Errorf("port %s: rule: a coal terminal carries %q", s, overwatch.CommodityCoal)
 			}
 		case KindGrainExport, KindGrainImport:
-			if !seen[CommodityGrain] {
-				t.Errorf("port %s: rule: a grain port carries %q", s, CommodityGrain)
+			if !seen[overwatch.CommodityGrain] {
+				t.Errorf("port %s: rule: a grain port carries %q", s, overwatch.CommodityGrain)
 			}
 		}
 		if p.MaxDraftM < 8 || p.MaxDraftM > 25 {
@@ -319,7 +322,7 @@ func TestReferencePortsFields(t *testing.T) {
 }
 
 func TestReferencePortsZones(t *testing.T) {
-	for _, p := range Ports() {
+	for _, p := range All() {
 		s := p.Slug
 		if p.Area.RadiusKM <= 0 {
 			t.Errorf("port %s: rule: the area has a radius", s)
@@ -341,7 +344,7 @@ func TestReferencePortsZones(t *testing.T) {
 				t.Errorf("port %s: anchorage %s: rule: only berths have a capacity; got %d", s, a.ID, a.Capacity)
 			}
 			for _, b := range p.Berths {
-				if d := DistanceKM(a.Lat, a.Lon, b.Lat, b.Lon); d < refAnchBerthMinKM {
+				if d := geo.DistanceKM(a.Lat, a.Lon, b.Lat, b.Lon); d < refAnchBerthMinKM {
 					t.Errorf("port %s: anchorage %s: rule: at least %v km from every berth centre; %.2f km from %s", s, a.ID, refAnchBerthMinKM, d, b.ID)
 				}
 			}
@@ -357,14 +360,14 @@ func TestReferencePortsZones(t *testing.T) {
 		zones, kinds := refZones(p)
 		for i, z := range zones {
 			// Wholly inside the area: centre distance + radius <= area radius.
-			if d := DistanceKM(p.Area.Lat, p.Area.Lon, z.Lat, z.Lon); d+z.RadiusKM > p.Area.RadiusKM {
+			if d := geo.DistanceKM(p.Area.Lat, p.Area.Lon, z.Lat, z.Lon); d+z.RadiusKM > p.Area.RadiusKM {
 				t.Errorf("port %s: %s %s: rule: lies wholly inside the area; %.2f km + %.2f km > %.2f km",
 					s, kinds[i], z.ID, d, z.RadiusKM, p.Area.RadiusKM)
 			}
 			// No two zones of a port overlap, so a ship is in one at a time.
 			for j := i + 1; j < len(zones); j++ {
 				o := zones[j]
-				if d := DistanceKM(z.Lat, z.Lon, o.Lat, o.Lon); d <= z.RadiusKM+o.RadiusKM {
+				if d := geo.DistanceKM(z.Lat, z.Lon, o.Lat, o.Lon); d <= z.RadiusKM+o.RadiusKM {
 					t.Errorf("port %s: rule: zones do not overlap; %s %s and %s %s are %.2f km apart, radii %.2f + %.2f km",
 						s, kinds[i], z.ID, kinds[j], o.ID, d, z.RadiusKM, o.RadiusKM)
 				}
@@ -374,10 +377,10 @@ func TestReferencePortsZones(t *testing.T) {
 }
 
 func TestReferencePortsAreasDisjoint(t *testing.T) {
-	ports := Ports()
+	ports := All()
 	for i, p := range ports {
 		for _, q := range ports[i+1:] {
-			d := DistanceKM(p.Area.Lat, p.Area.Lon, q.Area.Lat, q.Area.Lon)
+			d := geo.DistanceKM(p.Area.Lat, p.Area.Lon, q.Area.Lat, q.Area.Lon)
 			if d <= p.Area.RadiusKM+q.Area.RadiusKM {
 				t.Errorf("ports %s and %s: rule: port areas do not overlap; centres %.1f km apart, radii %.1f + %.1f km",
 					p.Slug, q.Slug, d, p.Area.RadiusKM, q.Area.RadiusKM)
@@ -403,7 +406,7 @@ func TestReferencePortsAreasDisjoint(t *testing.T) {
 
 func TestReferencePortsMatchWPI(t *testing.T) {
 	wpi := refLoadWPI(t)
-	ports := Ports()
+	ports := All()
 	if len(wpi) != len(ports) {
 		t.Errorf("rule: testdata/wpi_ports.csv has one row per port; %d rows for %d ports", len(wpi), len(ports))
 	}
@@ -415,7 +418,7 @@ func TestReferencePortsMatchWPI(t *testing.T) {
 			continue
 		}
 		used[p.WPINumber] = true
-		if d := DistanceKM(p.Lat, p.Lon, row.lat, row.lon); d > refMaxWPIOffsetKM {
+		if d := geo.DistanceKM(p.Lat, p.Lon, row.lat, row.lon); d > refMaxWPIOffsetKM {
 			t.Errorf("port %s: rule: within %v km of its WPI row (%d %s); %.1f km away",
 				p.Slug, refMaxWPIOffsetKM, p.WPINumber, row.name, d)
 		}
@@ -439,25 +442,25 @@ func TestReferencePortsMatchWPI(t *testing.T) {
 }
 
 func TestReferencePortsLookup(t *testing.T) {
-	for _, p := range Ports() {
-		if got, ok := PortBySlug(p.Slug); !ok || got.Slug != p.Slug || got.ID != p.ID {
+	for _, p := range All() {
+		if got, ok := BySlug(p.Slug); !ok || got.Slug != p.Slug || got.ID != p.ID {
 			t.Errorf("port %s: rule: PortBySlug finds it by slug; got %q, %v", p.Slug, got.Slug, ok)
 		}
-		if got, ok := PortByRef(p.Slug); !ok || got.Slug != p.Slug {
+		if got, ok := ByRef(p.Slug); !ok || got.Slug != p.Slug {
 			t.Errorf("port %s: rule: PortByRef finds it by slug; got %q, %v", p.Slug, got.Slug, ok)
 		}
-		if got, ok := PortByRef(p.ID); !ok || got.Slug != p.Slug {
+		if got, ok := ByRef(p.ID); !ok || got.Slug != p.Slug {
 			t.Errorf("port %s: rule: PortByRef finds it by ID %s; got %q, %v", p.Slug, p.ID, got.Slug, ok)
 		}
-		if _, ok := PortBySlug(p.ID); ok {
+		if _, ok := BySlug(p.ID); ok {
 			t.Errorf("port %s: rule: PortBySlug takes slugs only; it found the port by ID", p.Slug)
 		}
 	}
 	for _, ref := range []string{"", "atlantis", "SANTOS", "00000000-0000-0000-0000-000000000000"} {
-		if p, ok := PortByRef(ref); ok {
+		if p, ok := ByRef(ref); ok {
 			t.Errorf("PortByRef(%q): rule: no port for an unknown reference; found %s", ref, p.Slug)
 		}
-		if p, ok := PortBySlug(ref); ok {
+		if p, ok := BySlug(ref); ok {
 			t.Errorf("PortBySlug(%q): rule: no port for an unknown slug; found %s", ref, p.Slug)
 		}
 	}
@@ -479,7 +482,7 @@ func refUUIDv5(ns [16]byte, name string) string {
 
 func TestReferencePortsIDs(t *testing.T) {
 	ids := map[string]string{}
-	for _, p := range Ports() {
+	for _, p := range All() {
 		if !refUUIDv5RE.MatchString(p.ID) {
 			t.Errorf("port %s: rule: ID is a lower-case version-5 UUID; got %q", p.Slug, p.ID)
 		}
@@ -491,7 +494,7 @@ func TestReferencePortsIDs(t *testing.T) {
 			t.Errorf("port %s: rule: ID is the SHA-1 UUID of the slug in portNamespace; got %s, want %s", p.Slug, p.ID, want)
 		}
 	}
-	p, ok := PortBySlug(refGoldenSlug)
+	p, ok := BySlug(refGoldenSlug)
 	if !ok {
 		t.Fatalf("port %s: missing; it holds the golden ID", refGoldenSlug)
 	}
@@ -501,7 +504,7 @@ func TestReferencePortsIDs(t *testing.T) {
 }
 
 func TestReferencePortsSorted(t *testing.T) {
-	ports := Ports()
+	ports := All()
 	if !sort.SliceIsSorted(ports, func(i, j int) bool { return ports[i].Slug < ports[j].Slug }) {
 		t.Errorf("rule: Ports() is sorted by slug")
 	}
@@ -524,7 +527,7 @@ func refHandles(p Port, commodity string) bool {
 }
 
 func TestReferencePortsBerthCargo(t *testing.T) {
-	for _, p := range Ports() {
+	for _, p := range All() {
 		s := p.Slug
 		comm := map[string]bool{}
 		for _, c := range p.Commodities {
@@ -569,7 +572,7 @@ func TestReferencePortsBerthCargo(t *testing.T) {
 
 func TestReferencePortsTerminalKinds(t *testing.T) {
 	seen := map[string]bool{}
-	for _, p := range Ports() {
+	for _, p := range All() {
 		want, lng := refLNGKinds[p.Slug]
 		if !lng {
 			want = refMiningKinds[p.Slug]
@@ -600,31 +603,31 @@ func TestReferencePortsLiquidTrades(t *testing.T) {
 	loaders := map[string]bool{}
 	for _, s := range refCrudeLoaders {
 		loaders[s] = true
-		p, ok := PortBySlug(s)
+		p, ok := BySlug(s)
 		if !ok {
 			t.Errorf("port %s: a crude-oil loading port is missing", s)
 			continue
 		}
-		if !refHandles(p, CommodityCrude) {
-			t.Errorf("port %s: rule: a crude-oil loading port has a berth zone handling %q", s, CommodityCrude)
+		if !refHandles(p, overwatch.CommodityCrude) {
+			t.Errorf("port %s: rule: a crude-oil loading port has a berth zone handling %q", s, overwatch.CommodityCrude)
 		}
 	}
 	var crudeLoad, crudeTake, products, lngOther []string
-	for _, p := range Ports() {
-		if refHandles(p, CommodityCrude) {
+	for _, p := range All() {
+		if refHandles(p, overwatch.CommodityCrude) {
 			if loaders[p.Slug] {
 				crudeLoad = append(crudeLoad, p.Slug)
 			} else {
 				crudeTake = append(crudeTake, p.Slug)
 			}
 		}
-		if refHandles(p, CommodityProducts) {
+		if refHandles(p, overwatch.CommodityProducts) {
 			products = append(products, p.Slug)
 		}
-		if p.IsLNG() && !refHandles(p, CommodityLNG) {
-			t.Errorf("port %s: rule: an LNG terminal has a berth zone handling %q", p.Slug, CommodityLNG)
+		if p.IsLNG() && !refHandles(p, overwatch.CommodityLNG) {
+			t.Errorf("port %s: rule: an LNG terminal has a berth zone handling %q", p.Slug, overwatch.CommodityLNG)
 		}
-		if !p.IsLNG() && refHandles(p, CommodityLNG) {
+		if !p.IsLNG() && refHandles(p, overwatch.CommodityLNG) {
 			lngOther = append(lngOther, p.Slug)
 		}
 	}
@@ -646,44 +649,54 @@ func TestReferencePortsLiquidTrades(t *testing.T) {
 
 func TestReferencePortsDryBulkTrades(t *testing.T) {
 	var oreTakers, coalTakers []string
-	for _, p := range Ports() {
+	for _, p := range All() {
 		switch p.Kind {
 		case KindIronOre:
-			if !refHandles(p, CommodityIronOre) {
-				t.Errorf("port %s: rule: an iron-ore terminal has a berth zone handling %q", p.Slug, CommodityIronOre)
+			if !refHandles(p, overwatch.CommodityIronOre) {
+				t.Errorf("port %s: rule: an iron-ore terminal has a berth zone handling %q", p.Slug, overwatch.CommodityIronOre)
 			}
 		case KindCoal:
-			if !refHandles(p, CommodityCoal) {
-				t.Errorf("port %s: rule: a coal terminal has a berth zone handling %q", p.Slug, CommodityCoal)
+			if !refHandles(p, overwatch.CommodityCoal) {
+				t.Errorf("port %s: rule: a coal terminal has a berth zone handling %q", p.Slug, overwatch.CommodityCoal)
 			}
 		}
-		if p.Kind != KindIronOre && refHandles(p, CommodityIronOre) {
+		if p.Kind != KindIronOre && refHandles(p, overwatch.CommodityIronOre) {
 			oreTakers = append(oreTakers, p.Slug)
 		}
-		if p.Kind != KindCoal && refHandles(p, CommodityCoal) {
+		if p.Kind != KindCoal && refHandles(p, overwatch.CommodityCoal) {
 			coalTakers = append(coalTakers, p.Slug)
 		}
 	}
 	if len(oreTakers) < refMinIronOreTakers {
 		t.Errorf("rule: at least %d ports besides the iron-ore terminals have a berth zone handling %q; got %d %v",
-			refMinIronOreTakers, CommodityIronOre, len(oreTakers), oreTakers)
+			refMinIronOreTakers, overwatch.CommodityIronOre, len(oreTakers), oreTakers)
 	}
 	if len(coalTakers) < refMinCoalTakers {
 		t.Errorf("rule: at least %d ports besides the coal terminals have a berth zone handling %q; got %d %v",
-			refMinCoalTakers, CommodityCoal, len(coalTakers), coalTakers)
+			refMinCoalTakers, overwatch.CommodityCoal, len(coalTakers), coalTakers)
 	}
 }
 
 func TestPortBerthsAtTheWater(t *testing.T) {
-	for _, p := range Ports() {
+	for _, p := range All() {
 		if p.River {
 			continue // the mask has no rivers
 		}
 		for _, b := range p.Berths {
-			if OnLand(b.Lat, b.Lon) {
-				if d := DistanceToShoreKM(b.Lat, b.Lon); d > 1.5 {
+			if geo.OnLand(b.Lat, b.Lon) {
+				if d := geo.DistanceToShoreKM(b.Lat, b.Lon); d > 1.5 {
 					t.Errorf("%s: berth %s is %.2f km inland on the land mask", p.Slug, b.ID, d)
 				}
+			}
+		}
+	}
+}
+
+func TestLandPortAnchorages(t *testing.T) {
+	for _, p := range All() {
+		for _, a := range p.Anchorages {
+			if on := geo.OnLand(a.Lat, a.Lon); on && !p.River {
+				t.Errorf("port %s: anchorage %s (%v, %v) is on land", p.Slug, a.ID, a.Lat, a.Lon)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package overwatch
+package seaport
 
 import (
 	"strings"
@@ -68,14 +68,14 @@ var destinationCases = map[string][]string{
 func TestPortOfDestinationSpellings(t *testing.T) {
 	ports := 0
 	for slug, spellings := range destinationCases {
-		if _, ok := PortBySlug(slug); !ok {
+		if _, ok := BySlug(slug); !ok {
 			t.Fatalf("unknown slug %q", slug)
 		}
 		if len(spellings) >= 5 {
 			ports++
 		}
 		for _, s := range spellings {
-			if got, ok := PortOfDestination(s); !ok || got != slug {
+			if got, ok := OfDestination(s); !ok || got != slug {
 				t.Errorf("PortOfDestination(%q) = %q, %v; want %q", s, got, ok, slug)
 			}
 		}
@@ -88,7 +88,7 @@ func TestPortOfDestinationSpellings(t *testing.T) {
 var foldName = strings.NewReplacer("á", "a", "ã", "a", "í", "i", "ț", "t")
 
 func TestPortOfDestinationEveryPort(t *testing.T) {
-	for _, p := range Ports() {
+	for _, p := range All() {
 		base, _, _ := strings.Cut(p.Name, " (")
 		ascii := foldName.Replace(base)
 		for _, s := range []string{
@@ -99,7 +99,7 @@ func TestPortOfDestinationEveryPort(t *testing.T) {
 			if utf8.RuneCountInString(s) > 20 && s != p.Name {
 				continue // longer than an AIS destination; the full name is tried anyway
 			}
-			if got, ok := PortOfDestination(s); !ok || got != p.Slug {
+			if got, ok := OfDestination(s); !ok || got != p.Slug {
 				t.Errorf("%s: PortOfDestination(%q) = %q, %v", p.Slug, s, got, ok)
 			}
 		}
@@ -122,13 +122,13 @@ func TestPortOfDestinationFromTo(t *testing.T) {
 		"BRSSZ->RTM>NLRTM":     "rotterdam",
 		"NOLA=>CHIBA":          "chiba",
 	} {
-		if got, ok := PortOfDestination(s); !ok || got != want {
+		if got, ok := OfDestination(s); !ok || got != want {
 			t.Errorf("PortOfDestination(%q) = %q, %v; want %q", s, got, ok, want)
 		}
 	}
 	for _, s := range []string{"SANTOS>", "SANTOS >", "SANTOS>@@@@", "BRSSZ>FOR ORDERS", "QINGDAO>TBA", ">",
 		"SANTOS>SEA"} {
-		if got, ok := PortOfDestination(s); ok {
+		if got, ok := OfDestination(s); ok {
 			t.Errorf("PortOfDestination(%q) = %q, want no port", s, got)
 		}
 	}
@@ -140,7 +140,7 @@ func TestPortOfDestinationNoPort(t *testing.T) {
 		"SEA", "AT SEA", "NONE", "N/A", "UNKNOWN", "OPL", "FISHING", "TO", "FOR", "PORT OF", "?", "-->",
 		"CHINA", "BRAZIL", "AUSTRALIA", "BR", "US", "ANCH", "PORT", "LNG", "12345", "\x00\xff",
 	} {
-		if got, ok := PortOfDestination(s); ok {
+		if got, ok := OfDestination(s); ok {
 			t.Errorf("PortOfDestination(%q) = %q, want no port", s, got)
 		}
 	}
@@ -157,7 +157,7 @@ func TestPortOfDestinationAmbiguity(t *testing.T) {
 		"GLADSTONE US", "ODESSA TX", "PORTLAND", "PORTO", "RICHA", "SABIN", "DAM", "SHANGHAI JAPAN",
 		"SANTA MARTA", "ROSARITO", "SEATTLE AU", "NEWCASTLE WA", "VITORIA SPAIN",
 	} {
-		if got, ok := PortOfDestination(s); ok {
+		if got, ok := OfDestination(s); ok {
 			t.Errorf("PortOfDestination(%q) = %q, want no port", s, got)
 		}
 	}
@@ -172,16 +172,16 @@ func TestPortOfDestinationAmbiguity(t *testing.T) {
 		"PORT HEDLAND": "port-hedland", "PORT CURTIS": "gladstone-curtis-island",
 		"PARANAGUA": "paranagua", "UP RIVER PARANA": "rosario", "ODESA": "odesa", "ODESSA": "odesa",
 	} {
-		if got, ok := PortOfDestination(s); !ok || got != want {
+		if got, ok := OfDestination(s); !ok || got != want {
 			t.Errorf("PortOfDestination(%q) = %q, %v; want %q", s, got, ok, want)
 		}
 	}
 }
 
 func TestDestinationIndex(t *testing.T) {
-	ix := newDestIndex(Ports())
+	ix := newDestIndex(All())
 	for slug := range destinationSpellings {
-		if _, ok := PortBySlug(slug); !ok {
+		if _, ok := BySlug(slug); !ok {
 			t.Errorf("destinationSpellings: unknown slug %q", slug)
 		}
 	}
@@ -239,14 +239,14 @@ func FuzzPortOfDestination(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		slug, ok := PortOfDestination(s)
+		slug, ok := OfDestination(s)
 		if !ok {
 			if slug != "" {
 				t.Fatalf("%q: not ok but slug %q", s, slug)
 			}
 			return
 		}
-		if _, known := PortBySlug(slug); !known {
+		if _, known := BySlug(slug); !known {
 			t.Fatalf("%q: unknown slug %q", s, slug)
 		}
 		// '@' padding, a FROM part and (for ASCII) case do not change the answer.
@@ -255,7 +255,7 @@ func FuzzPortOfDestination(f *testing.F) {
 			variants = append(variants, strings.ToLower(s))
 		}
 		for _, v := range variants {
-			if got, ok := PortOfDestination(v); !ok || got != slug {
+			if got, ok := OfDestination(v); !ok || got != slug {
 				t.Fatalf("%q gives %q but %q gives %q, %v", s, slug, v, got, ok)
 			}
 		}
@@ -277,11 +277,11 @@ var benchDestinations = []string{
 }
 
 func BenchmarkPortOfDestination(b *testing.B) {
-	PortOfDestination("")
+	OfDestination("")
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		PortOfDestination(benchDestinations[i%len(benchDestinations)])
+		OfDestination(benchDestinations[i%len(benchDestinations)])
 		i++
 	}
 }

@@ -1,4 +1,4 @@
-package overwatch
+package seaport
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// PortOfDestination maps the free-text destination a crew typed into AIS
+// OfDestination maps the free-text destination a crew typed into AIS
 // (message type 5, 20 six-bit characters) to the slug of one of the
 // reference ports, or reports ok false when the text names none of them.
 // It is called for every port call, so it works on a precomputed index,
@@ -62,7 +62,7 @@ import (
 //
 // Unqualified names go to the reference port: NEWCASTLE is Newcastle NSW,
 // ALEXANDRIA is Alexandria in Egypt, ODESSA is Odesa.
-func PortOfDestination(text string) (slug string, ok bool) {
+func OfDestination(text string) (slug string, ok bool) {
 	ix := destinations()
 	var d destText
 	if !d.parse(text) {
@@ -255,7 +255,7 @@ type destIndex struct {
 	noPort map[string]bool
 }
 
-var destinations = sync.OnceValue(func() *destIndex { return newDestIndex(Ports()) })
+var destinations = sync.OnceValue(func() *destIndex { return newDestIndex(All()) })
 
 // compactOf is s normalised and without spaces, and the length of its first word.
 func compactOf(s string) (string, int) {

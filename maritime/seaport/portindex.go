@@ -1,11 +1,11 @@
-package overwatch
+package seaport
 
 import "math"
 
-// PortIndex answers which reference port's area contains a point, fast
+// Index answers which reference port's area contains a point, fast
 // enough for every position of a worldwide feed: a bounding-box test first,
 // the great-circle distance only for points inside a box.
-type PortIndex struct {
+type Index struct {
 	boxes []portBox
 }
 
@@ -16,9 +16,9 @@ type portBox struct {
 	minLon, maxLon float64
 }
 
-// NewPortIndex indexes the port areas of the reference ports.
-func NewPortIndex(ports []Port) *PortIndex {
-	ix := &PortIndex{}
+// NewIndex indexes the port areas of the reference ports.
+func NewIndex(ports []Port) *Index {
+	ix := &Index{}
 	for _, p := range ports {
 		a := p.Area
 		dLat := a.RadiusKM / 111.0
@@ -33,7 +33,7 @@ func NewPortIndex(ports []Port) *PortIndex {
 
 // PortAt returns the slug of the port whose area contains the point, or "".
 // Port areas do not overlap, so there is at most one.
-func (ix *PortIndex) PortAt(lat, lon float64) string {
+func (ix *Index) PortAt(lat, lon float64) string {
 	for i := range ix.boxes {
 		b := &ix.boxes[i]
 		if lat < b.minLat || lat > b.maxLat || lon < b.minLon || lon > b.maxLon {

@@ -1,4 +1,4 @@
-package overwatch
+package emissions
 
 import (
 	"fmt"
@@ -90,16 +90,16 @@ func DefaultFuel(c VesselClass) FuelType {
 	return FuelVLSFO
 }
 
-// EmissionsModelVersion names this version of the voyage emissions model
+// ModelVersion names this version of the voyage emissions model
 // and its factor table; it is printed on every report so that a figure can
 // be traced to the factors that produced it.
-const EmissionsModelVersion = "overwatch-emissions-1 (2026)"
+const ModelVersion = "overwatch-emissions-1 (2026)"
 
-// EmissionFactor is one row of the factor table: every number the emissions
+// Factor is one row of the factor table: every number the emissions
 // model uses, with its unit, where it comes from and the version of that
 // source. Name is a dotted key ("cf.vlsfo", "aux_kw.bulk_carrier.60000.sea")
 // that the model looks values up by.
-type EmissionFactor struct {
+type Factor struct {
 	Name    string  `json:"name"`
 	Value   float64 `json:"value"`
 	Unit    string  `json:"unit"`
@@ -123,12 +123,12 @@ const (
 	srcOverwatch = "Overwatch assumption (docs/emissions.md)"
 	verIMO4      = "2020"
 	verEEXI      = "MEPC.350(78)"
-	verOW        = EmissionsModelVersion
+	verOW        = ModelVersion
 )
 
-// EmissionFactors is the factor table of the emissions model, in the order
+// Factors is the factor table of the emissions model, in the order
 // docs/emissions.md lists it. The model reads every number from it.
-var EmissionFactors = []EmissionFactor{
+var Factors = []Factor{
 	// Fuel: carbon factor Cf, lower calorific value, well-to-tank factor.
 	{"cf.vlsfo", 3.114, "t CO2/t fuel", srcCf + " (HFO, RME-RMK; VLSFO taken as HFO)", "MEPC.364(79)"},
 	{"cf.mgo", 3.206, "t CO2/t fuel", srcCf + " (MDO/MGO, DMX-DMB)", "MEPC.364(79)"},
@@ -381,8 +381,8 @@ type efIndex struct {
 }
 
 var emissionFactorIndex = sync.OnceValue(func() *efIndex {
-	x := &efIndex{value: make(map[string]float64, len(EmissionFactors)), bins: map[string][]float64{}}
-	for _, f := range EmissionFactors {
+	x := &efIndex{value: make(map[string]float64, len(Factors)), bins: map[string][]float64{}}
+	for _, f := range Factors {
 		x.value[f.Name] = f.Value
 		if rest, ok := strings.CutPrefix(f.Name, "aux_kw."); ok && strings.HasSuffix(rest, ".sea") {
 			table, lo, _ := strings.Cut(strings.TrimSuffix(rest, ".sea"), ".")
@@ -397,21 +397,21 @@ var emissionFactorIndex = sync.OnceValue(func() *efIndex {
 	return x
 })
 
-// EmissionFactorValue returns the value of the named factor.
-func EmissionFactorValue(name string) (float64, bool) {
+// FactorValue returns the value of the named factor.
+func FactorValue(name string) (float64, bool) {
 	v, ok := emissionFactorIndex().value[name]
 	return v, ok
 }
 
-// EmissionFactorsNamed returns the rows of EmissionFactors whose names are
+// FactorsNamed returns the rows of EmissionFactors whose names are
 // in names, in table order: the factor table of a report.
-func EmissionFactorsNamed(names []string) []EmissionFactor {
+func FactorsNamed(names []string) []Factor {
 	want := make(map[string]bool, len(names))
 	for _, n := range names {
 		want[n] = true
 	}
-	var out []EmissionFactor
-	for _, f := range EmissionFactors {
+	var out []Factor
+	for _, f := range Factors {
 		if want[f.Name] {
 			out = append(out, f)
 		}
@@ -419,13 +419,13 @@ func EmissionFactorsNamed(names []string) []EmissionFactor {
 	return out
 }
 
-// EmissionFactorsUsed returns the factor rows that the voyages used.
-func EmissionFactorsUsed(rows []VoyageEmissions) []EmissionFactor {
+// FactorsUsed returns the factor rows that the voyages used.
+func FactorsUsed(rows []Voyage) []Factor {
 	var names []string
 	for _, r := range rows {
 		names = append(names, r.Factors...)
 	}
-	return EmissionFactorsNamed(names)
+	return FactorsNamed(names)
 }
 
 // efLog reads factors and records their names.

@@ -1,4 +1,4 @@
-package overwatch
+package geo
 
 import (
 	"math"
@@ -209,16 +209,6 @@ func TestLandCrossesLand(t *testing.T) {
 // TestLandPortAnchorages: the anchorage centres of the reference ports lie
 // at sea on the mask, except those of river ports, which lie up rivers the
 // mask has as land.
-func TestLandPortAnchorages(t *testing.T) {
-	for _, p := range Ports() {
-		for _, a := range p.Anchorages {
-			if on := OnLand(a.Lat, a.Lon); on && !p.River {
-				t.Errorf("port %s: anchorage %s (%v, %v) is on land", p.Slug, a.ID, a.Lat, a.Lon)
-			}
-		}
-	}
-}
-
 func TestLandDataAndMemory(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()

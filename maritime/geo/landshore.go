@@ -1,4 +1,4 @@
-package overwatch
+package geo
 
 import "math"
 

@@ -1,4 +1,4 @@
-package overwatch
+package emissions
 
 import (
 	"cmp"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"overwatch/maritime/vessel"
 )
 
 // CargoQuality is how good a cargo estimate from port-call draughts is.
@@ -106,11 +108,11 @@ const (
 	FlagLoadCapped       Flag = "load_capped"
 )
 
-// VoyageEmissions is the result for one voyage. Emissions are in tonnes of
+// Voyage is the result for one voyage. Emissions are in tonnes of
 // CO2e, intensities in grams of CO2e per tonne-nautical mile, fuel in
 // tonnes. TTW is tank-to-wake (combustion plus methane slip), WTW
 // well-to-wake (TTW plus the fuel's well-to-tank emissions).
-type VoyageEmissions struct {
+type Voyage struct {
 	IMO       string      `json:"imo"`
 	Name      string      `json:"name"`
 	Class     VesselClass `json:"vessel_class"`
@@ -150,7 +152,7 @@ type VoyageEmissions struct {
 }
 
 // HasFlag reports whether the voyage carries flag f.
-func (v *VoyageEmissions) HasFlag(f Flag) bool {
+func (v *Voyage) HasFlag(f Flag) bool {
 	for _, g := range v.Flags {
 		if g == f {
 			return true
@@ -162,7 +164,7 @@ func (v *VoyageEmissions) HasFlag(f Flag) bool {
 // Quality is the voyage's data-quality label: primary (bottom-up on an AIS
 // distance and a draught cargo estimate), modelled (bottom-up with an
 // assumption or override), default (class default intensity) or none.
-func (v *VoyageEmissions) Quality() string {
+func (v *Voyage) Quality() string {
 	switch {
 	case v.Method == MethodDefaultIntensity:
 		return "default"
@@ -174,8 +176,8 @@ func (v *VoyageEmissions) Quality() string {
 	return "modelled"
 }
 
-// EmissionsMethodology is the method in a few paragraphs, for reports.
-var EmissionsMethodology = []string{
+// Methodology is the method in a few paragraphs, for reports.
+var Methodology = []string{
 	"Scope: GHG Protocol Scope 3 category 4 (upstream transportation) and category 9 (downstream transportation) for the sea legs of the reporting entity's cargo, quantified per ISO 14083:2023 and the GLEC Framework v3.0; each voyage is the leg between two port calls.",
 	"Fuel is estimated bottom-up with the Fourth IMO GHG Study 2020 method: main-engine power = 0.75 x MCR x (draught/design draught)^(2/3) x (speed/Vref)^3 / (weather x fouling factors), with MCR and Vref from the EEXI regressions on deadweight when not known; fuel = power x hours x SFC, SFC by engine and fuel with the Study's load curve; auxiliary engines and boilers by ship type, size and phase (sea, manoeuvring, anchor, berth) from the Study's Table 17.",
 	"Distance is summed along the AIS track, or the sea-lane distance when the track is sparse, or the caller's distance_nm. Cargo comes from the port-call draught estimate. Tonne-miles = cargo x distance; intensity = emissions / tonne-miles.",
@@ -187,9 +189,9 @@ var EmissionsMethodology = []string{
 // Study 2020) when the vessel's size and the leg are known well enough,
 // else from the vessel class's default intensity, flagged with the reason.
 // It never returns NaN, infinities or negative numbers.
-func ComputeVoyage(in VoyageInput) (out VoyageEmissions) {
+func ComputeVoyage(in VoyageInput) (out Voyage) {
 	in = sanitizeVoyage(in)
-	out = VoyageEmissions{IMO: in.IMO, Name: in.Name, From: in.From, To: in.To,
+	out = Voyage{IMO: in.IMO, Name: in.Name, From: in.From, To: in.To,
 		Departure: in.Departure, Arrival: in.Arrival, Commodity: in.Commodity, Method: MethodNone}
 	out.Flags = make([]Flag, 0, 4)
 	m := &voyageModel{in: &in, out: &out, log: &efLog{}}
@@ -290,7 +292,7 @@ func splitShares(a, b float64) (float64, float64) {
 // voyageModel is one ComputeVoyage call in progress.
 type voyageModel struct {
 	in           *VoyageInput
-	out          *VoyageEmissions
+	out          *Voyage
 	log          *efLog
 	dwt          float64
 	dwtEstimated bool
@@ -341,7 +343,7 @@ func (m *voyageModel) size() {
 		return
 	}
 	draught := cmpOr(in.DesignDraughtM, in.DraughtM)
-	if d, ok := EstimateDWT(in.ShipType, in.LengthM, in.BeamM, draught); ok {
+	if d, ok := vessel.EstimateDWT(in.ShipType, in.LengthM, in.BeamM, draught); ok {
 		m.dwt, m.dwtEstimated = d, true
 		m.flag(FlagDWTEstimated)
 	}
@@ -447,12 +449,12 @@ func (m *voyageModel) finish(fuel, ttwF, wttF float64, sFuel, sInt, sCf emSpread
 	}
 }
 
-// EmissionsTotals sums voyages. Central values add up; Low and High are the
+// Totals sums voyages. Central values add up; Low and High are the
 // sums of the voyages' lows and highs, as if every voyage erred the same way
 // (conservative: wider than independent errors would give). Intensities are
 // total emissions over total tonne-miles, ballast legs included; their low
 // is the low emissions over the high tonne-miles, and the reverse.
-type EmissionsTotals struct {
+type Totals struct {
 	Voyages                 int     `json:"voyages"`
 	DistanceNM              float64 `json:"distance_nm"`
 	CargoTonnes             Bounds  `json:"cargo_tonnes"`
@@ -469,7 +471,7 @@ type EmissionsTotals struct {
 }
 
 // Add adds a voyage to the totals.
-func (t *EmissionsTotals) Add(v *VoyageEmissions) {
+func (t *Totals) Add(v *Voyage) {
 	t.Voyages++
 	t.DistanceNM += v.DistanceNM
 	for _, p := range [...][2]*Bounds{{&t.CargoTonnes, &v.CargoTonnes}, {&t.TonneMiles, &v.TonneMiles},
@@ -498,34 +500,34 @@ func b2i(b bool) int {
 	return 0
 }
 
-// SumEmissions returns the totals of the voyages.
-func SumEmissions(rows []VoyageEmissions) EmissionsTotals {
-	var t EmissionsTotals
+// Sum returns the totals of the voyages.
+func Sum(rows []Voyage) Totals {
+	var t Totals
 	for i := range rows {
 		t.Add(&rows[i])
 	}
 	return t
 }
 
-// EmissionsGroupBy is a dimension to total voyages by (the group_by
+// GroupBy is a dimension to total voyages by (the group_by
 // parameter takes none, imo, port and commodity).
-type EmissionsGroupBy string
+type GroupBy string
 
 // Grouping dimensions. Port is the arrival (discharge) port of the leg, so
 // that every voyage is in exactly one group; month is the arrival month
 // (UTC), or the departure month when the arrival is unknown.
 const (
-	GroupNone        EmissionsGroupBy = "none"
-	GroupIMO         EmissionsGroupBy = "imo"
-	GroupPort        EmissionsGroupBy = "port"
-	GroupCommodity   EmissionsGroupBy = "commodity"
-	GroupMonth       EmissionsGroupBy = "month"
-	GroupVesselClass EmissionsGroupBy = "vessel_class"
+	GroupNone        GroupBy = "none"
+	GroupIMO         GroupBy = "imo"
+	GroupPort        GroupBy = "port"
+	GroupCommodity   GroupBy = "commodity"
+	GroupMonth       GroupBy = "month"
+	GroupVesselClass GroupBy = "vessel_class"
 )
 
-// ParseEmissionsGroupBy returns the group_by value s; empty is none.
-func ParseEmissionsGroupBy(s string) (EmissionsGroupBy, bool) {
-	switch g := EmissionsGroupBy(s); g {
+// ParseGroupBy returns the group_by value s; empty is none.
+func ParseGroupBy(s string) (GroupBy, bool) {
+	switch g := GroupBy(s); g {
 	case "":
 		return GroupNone, true
 	case GroupNone, GroupIMO, GroupPort, GroupCommodity:
@@ -535,7 +537,7 @@ func ParseEmissionsGroupBy(s string) (EmissionsGroupBy, bool) {
 }
 
 // Key returns the group of a voyage; an unknown value is "unknown".
-func (g EmissionsGroupBy) Key(v *VoyageEmissions) string {
+func (g GroupBy) Key(v *Voyage) string {
 	var k string
 	switch g {
 	case GroupIMO:
@@ -559,31 +561,31 @@ func (g EmissionsGroupBy) Key(v *VoyageEmissions) string {
 	return cmp.Or(k, "unknown")
 }
 
-// EmissionsGroup is the totals of one group.
-type EmissionsGroup struct {
+// Group is the totals of one group.
+type Group struct {
 	Key string `json:"key"`
-	EmissionsTotals
+	Totals
 }
 
-// GroupEmissions totals the voyages by g, in key order; every voyage is in
+// GroupVoyages totals the voyages by g, in key order; every voyage is in
 // exactly one group, so the groups add up to SumEmissions. GroupNone gives
 // no groups.
-func GroupEmissions(rows []VoyageEmissions, g EmissionsGroupBy) []EmissionsGroup {
+func GroupVoyages(rows []Voyage, g GroupBy) []Group {
 	if g == GroupNone || g == "" {
 		return nil
 	}
 	at := map[string]int{}
-	var out []EmissionsGroup
+	var out []Group
 	for i := range rows {
 		k := g.Key(&rows[i])
 		j, ok := at[k]
 		if !ok {
 			j = len(out)
 			at[k] = j
-			out = append(out, EmissionsGroup{Key: k})
+			out = append(out, Group{Key: k})
 		}
 		out[j].Add(&rows[i])
 	}
-	slices.SortFunc(out, func(a, b EmissionsGroup) int { return cmp.Compare(a.Key, b.Key) })
+	slices.SortFunc(out, func(a, b Group) int { return cmp.Compare(a.Key, b.Key) })
 	return out
 }

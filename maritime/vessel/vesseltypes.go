@@ -1,10 +1,10 @@
-package overwatch
+package vessel
 
 import "math"
 
-// ShipCategory is a family of ITU-R M.1371 ship type codes, the values of
+// Category is a family of ITU-R M.1371 ship type codes, the values of
 // the `type` parameter of vessel queries.
-type ShipCategory struct {
+type Category struct {
 	Name  string
 	Codes [][2]uint8 // inclusive ranges of ship type codes
 	// Block coefficient and deadweight/displacement ratio for estimating
@@ -12,8 +12,8 @@ type ShipCategory struct {
 	Cb, DWTRatio float64
 }
 
-// ShipCategories lists the categories in the order the API documents them.
-var ShipCategories = []ShipCategory{
+// Categories lists the categories in the order the API documents them.
+var Categories = []Category{
 	{"cargo", [][2]uint8{{70, 79}}, 0.84, 0.84}, // bulk-carrier form: the commodity trades
 	{"tanker", [][2]uint8{{80, 89}}, 0.83, 0.85},
 	{"passenger", [][2]uint8{{60, 69}}, 0.60, 0.30},
@@ -26,33 +26,33 @@ var ShipCategories = []ShipCategory{
 	{"other", [][2]uint8{{1, 19}, {38, 39}, {90, 99}}, 0.65, 0.50},
 }
 
-// ShipCategoryOf returns the category of a ship type code; ok is false for
+// CategoryOf returns the category of a ship type code; ok is false for
 // 0 (not available) and codes of no category.
-func ShipCategoryOf(code uint8) (ShipCategory, bool) {
-	for _, c := range ShipCategories {
+func CategoryOf(code uint8) (Category, bool) {
+	for _, c := range Categories {
 		for _, r := range c.Codes {
 			if code >= r[0] && code <= r[1] {
 				return c, true
 			}
 		}
 	}
-	return ShipCategory{}, false
+	return Category{}, false
 }
 
-// ShipCategoryNamed returns the category with the name.
-func ShipCategoryNamed(name string) (ShipCategory, bool) {
-	for _, c := range ShipCategories {
+// CategoryNamed returns the category with the name.
+func CategoryNamed(name string) (Category, bool) {
+	for _, c := range Categories {
 		if c.Name == name {
 			return c, true
 		}
 	}
-	return ShipCategory{}, false
+	return Category{}, false
 }
 
-// ShipCategoryNames lists the category names.
-func ShipCategoryNames() []string {
-	out := make([]string, len(ShipCategories))
-	for i, c := range ShipCategories {
+// CategoryNames lists the category names.
+func CategoryNames() []string {
+	out := make([]string, len(Categories))
+	for i, c := range Categories {
 		out[i] = c.Name
 	}
 	return out
@@ -74,9 +74,9 @@ func EstimateDWT(shipType uint8, lengthM, beamM, draughtM float64) (float64, boo
 	if lengthM <= 0 || beamM <= 0 || draughtM <= 0 {
 		return 0, false
 	}
-	c, ok := ShipCategoryOf(shipType)
+	c, ok := CategoryOf(shipType)
 	if !ok {
-		c = ShipCategories[len(ShipCategories)-1]
+		c = Categories[len(Categories)-1]
 	}
 	dwt := 0.97 * lengthM * beamM * draughtM * c.Cb * SeawaterDensity * c.DWTRatio
 	return math.Round(dwt/100) * 100, true
