@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"overwatch/jobs"
+	"overwatch/maritime/portstats"
 )
 
 // derivedTables are the tables written with generations.
@@ -46,7 +46,7 @@ func (db *DB) recordDerivation(ctx context.Context, name string, gen uint64, day
 }
 
 // WriteCongestion writes congestion_daily rows of the days as generation gen.
-func (db *DB) WriteCongestion(ctx context.Context, gen uint64, days []time.Time, rows []jobs.CongestionDay) error {
+func (db *DB) WriteCongestion(ctx context.Context, gen uint64, days []time.Time, rows []portstats.CongestionDay) error {
 	counts := map[time.Time]uint64{}
 	err := db.derivedBatch(ctx, "congestion_daily", `day, gen, port, vessel_type, waiting, at_berth, in_port, arrivals, departures,
 		waits, median_wait_hours, p90_wait_hours, median_port_hours`, func(add func(...any) error) error {
@@ -66,7 +66,7 @@ func (db *DB) WriteCongestion(ctx context.Context, gen uint64, days []time.Time,
 }
 
 // WriteBerthWeeks writes berth_weekly rows of the weeks as generation gen.
-func (db *DB) WriteBerthWeeks(ctx context.Context, gen uint64, weeks []time.Time, rows []jobs.BerthWeek) error {
+func (db *DB) WriteBerthWeeks(ctx context.Context, gen uint64, weeks []time.Time, rows []portstats.BerthWeek) error {
 	counts := map[time.Time]uint64{}
 	err := db.derivedBatch(ctx, "berth_weekly", `day, gen, port, zone_id, zone_name, capacity, occupied_hours, available_hours,
 		utilization, vessels, stays, mean_dwell_hours`, func(add func(...any) error) error {
@@ -87,7 +87,7 @@ func (db *DB) WriteBerthWeeks(ctx context.Context, gen uint64, weeks []time.Time
 
 // WriteFleetAgeWeeks writes fleet_age_weekly rows of the weeks as
 // generation gen.
-func (db *DB) WriteFleetAgeWeeks(ctx context.Context, gen uint64, weeks []time.Time, rows []jobs.FleetAgeWeek) error {
+func (db *DB) WriteFleetAgeWeeks(ctx context.Context, gen uint64, weeks []time.Time, rows []portstats.FleetAgeWeek) error {
 	counts := map[time.Time]uint64{}
 	err := db.derivedBatch(ctx, "fleet_age_weekly", "day, gen, port, vessel_type, bucket, vessels, estimated, mean_age",
 		func(add func(...any) error) error {
@@ -107,7 +107,7 @@ func (db *DB) WriteFleetAgeWeeks(ctx context.Context, gen uint64, weeks []time.T
 
 // WriteEstimateWeeks writes estimates_weekly rows of the weeks as
 // generation gen.
-func (db *DB) WriteEstimateWeeks(ctx context.Context, gen uint64, weeks []time.Time, rows []jobs.EstimateWeek) error {
+func (db *DB) WriteEstimateWeeks(ctx context.Context, gen uint64, weeks []time.Time, rows []portstats.EstimateWeek) error {
 	counts := map[time.Time]uint64{}
 	err := db.derivedBatch(ctx, "estimates_weekly", `day, gen, port, iso_year, iso_week, vessels, calls, calls_with_draught,
 		tonnage, confidence`, func(add func(...any) error) error {
@@ -130,7 +130,7 @@ func (db *DB) WriteEstimateWeeks(ctx context.Context, gen uint64, weeks []time.T
 var reliabilityDay = time.Unix(0, 0).UTC()
 
 // WriteReliability writes destination_reliability as generation gen.
-func (db *DB) WriteReliability(ctx context.Context, gen uint64, rows []jobs.Reliability) error {
+func (db *DB) WriteReliability(ctx context.Context, gen uint64, rows []portstats.Reliability) error {
 	err := db.derivedBatch(ctx, "destination_reliability", `day, gen, imo, name, flag, ship_type, category, calls, declared,
 		matched, share, tier, last_call`, func(add func(...any) error) error {
 		for _, r := range rows {

@@ -13,17 +13,19 @@ import (
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
 	"overwatch/maritime/emissions"
+	"overwatch/maritime/portstats"
+	"overwatch/maritime/voyage"
 	"overwatch/read"
 )
 
-func voyageRecord(imo string, dep, arr time.Time, from, to string) jobs.VoyageRecord {
+func voyageRecord(imo string, dep, arr time.Time, from, to string) voyage.Record {
 	in := emissions.VoyageInput{IMO: imo, Name: "V" + imo, ShipType: 70, From: from, To: to, Departure: dep, Arrival: arr,
 		DWT: 50000, TrackDistanceNM: 1000, TrackCoverage: 0.9, SeaLaneDistanceNM: 1050, CargoTonnes: 40000, CargoQuality: emissions.CargoHigh}
 	var n uint32
 	for _, c := range imo {
 		n = n*10 + uint32(c-'0')
 	}
-	return jobs.VoyageRecord{ID: jobs.VoyageID(n, dep), Input: in, Result: emissions.ComputeVoyage(in)}
+	return voyage.Record{ID: voyage.ID(n, dep), Input: in, Result: emissions.ComputeVoyage(in)}
 }
 
 // The voyage_emissions table: written by generations per arrival day, read
@@ -42,7 +44,7 @@ func TestVoyageEmissionsRoundTrip(t *testing.T) {
 	d1 := time.Date(2031, 4, 10, 0, 0, 0, 0, time.UTC) // a year of its own
 	d2 := d1.Add(24 * time.Hour)
 	h := func(d time.Time, hours int) time.Time { return d.Add(time.Duration(hours) * time.Hour) }
-	rows := []jobs.VoyageRecord{
+	rows := []voyage.Record{
 		voyageRecord("9100001", h(d1, -100), h(d1, 5), "santos", "rotterdam"),
 		voyageRecord("9100002", h(d1, -50), h(d1, 5), "santos", "qingdao"),
 		voyageRecord("9100001", h(d1, 20), h(d2, 10), "rotterdam", "santos"),
@@ -121,13 +123,13 @@ func BenchmarkEmissionsVoyagesCold(b *testing.B) {
 	}
 	end := time.Date(2032, 1, 1, 0, 0, 0, 0, time.UTC)
 	ports := []string{"santos", "rotterdam", "qingdao", "port-hedland", "newcastle", "ras-laffan"}
-	rows := make([]jobs.VoyageRecord, 10000)
+	rows := make([]voyage.Record, 10000)
 	for i := range rows {
 		arr := end.Add(-time.Duration(i) * 37 * time.Minute)
 		rows[i] = voyageRecord(fmt.Sprintf("%07d", 9400000+i%500), arr.Add(-time.Duration(100+i%300)*time.Hour), arr,
 			ports[i%len(ports)], ports[(i/len(ports)+1)%len(ports)])
 	}
-	if err := db.WriteVoyageEmissions(ctx, jobs.Generation(), jobs.Days(end.Add(-300*24*time.Hour), end), rows); err != nil {
+	if err := db.WriteVoyageEmissions(ctx, jobs.Generation(), portstats.Days(end.Add(-300*24*time.Hour), end), rows); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()

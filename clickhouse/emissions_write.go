@@ -9,6 +9,7 @@ import (
 
 	"overwatch/jobs"
 	"overwatch/maritime/emissions"
+	"overwatch/maritime/voyage"
 )
 
 var _ jobs.EmissionsStore = (*DB)(nil)
@@ -22,7 +23,7 @@ const voyageEmissionColumns = `id, imo, from_port, to_port, departure, arrival, 
 // days are not written: they belong to windows this run does not
 // replace), then records the generation for every day, so that a day's
 // voyages are replaced whole.
-func (db *DB) WriteVoyageEmissions(ctx context.Context, gen uint64, days []time.Time, rows []jobs.VoyageRecord) error {
+func (db *DB) WriteVoyageEmissions(ctx context.Context, gen uint64, days []time.Time, rows []voyage.Record) error {
 	inWindow := map[time.Time]bool{}
 	for _, d := range days {
 		inWindow[d.UTC().Truncate(24*time.Hour)] = true

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"time"
 
-	"overwatch/jobs"
+	"overwatch/maritime/vessel"
 )
 
 // HourlyTracks streams each vessel's first position of every hour in
 // [from, to], vessel after vessel, in time order: what the baselines'
-// vessel-days read (jobs.AddVesselDays takes one position an hour), at a
+// vessel-days read (risk.AddVesselDays takes one position an hour), at a
 // fraction of the rows of Tracks. Only TS, Lat and Lon are set.
-func (db *DB) HourlyTracks(ctx context.Context, from, to time.Time, fn func(imo uint32, track []jobs.TrackPoint) error) error {
+func (db *DB) HourlyTracks(ctx context.Context, from, to time.Time, fn func(imo uint32, track []vessel.TrackPoint) error) error {
 	rows, err := db.conn.Query(ctx, `
 SELECT imo, min(ts) AS first, argMin(lat, ts), argMin(lon, ts)
   FROM positions
@@ -25,12 +25,12 @@ SELECT imo, min(ts) AS first, argMin(lat, ts), argMin(lon, ts)
 	defer rows.Close()
 	var (
 		cur   uint32
-		track []jobs.TrackPoint
+		track []vessel.TrackPoint
 	)
 	for rows.Next() {
 		var (
 			imo uint32
-			p   jobs.TrackPoint
+			p   vessel.TrackPoint
 		)
 		if err := rows.Scan(&imo, &p.TS, &p.Lat, &p.Lon); err != nil {
 			return fmt.Errorf("clickhouse: hourly tracks: %w", err)

@@ -4,14 +4,14 @@ import (
 	"context"
 	"fmt"
 
-	"overwatch/jobs"
+	"overwatch/maritime/vessel"
 )
 
 // IdentityHistory returns the identity history of the vessels (all of them
 // when no IMO is given) from vessel_identity: one row per distinct
 // identity and time (the same row relayed by several providers counts
-// once), sorted by IMO and ValidFrom, as jobs.IdentityChanges reads it.
-func (db *DB) IdentityHistory(ctx context.Context, imos ...uint32) ([]jobs.IdentityRow, error) {
+// once), sorted by IMO and ValidFrom, as risk.IdentityChanges reads it.
+func (db *DB) IdentityHistory(ctx context.Context, imos ...uint32) ([]vessel.Identity, error) {
 	filter := ""
 	if len(imos) > 0 {
 		filter = " AND imo IN (" + uintList(imos) + ")"
@@ -25,9 +25,9 @@ SELECT DISTINCT imo, valid_from, mmsi, name, call_sign, flag, ship_type
 		return nil, fmt.Errorf("clickhouse: identity history: %w", err)
 	}
 	defer rows.Close()
-	var out []jobs.IdentityRow
+	var out []vessel.Identity
 	for rows.Next() {
-		var r jobs.IdentityRow
+		var r vessel.Identity
 		if err := rows.Scan(&r.IMO, &r.ValidFrom, &r.MMSI, &r.Name, &r.CallSign, &r.Flag, &r.ShipType); err != nil {
 			return nil, fmt.Errorf("clickhouse: identity history: %w", err)
 		}

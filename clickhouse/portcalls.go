@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"overwatch/jobs"
+	"overwatch/maritime/portcall"
+	"overwatch/maritime/vessel"
 )
 
 var _ jobs.Store = (*DB)(nil)
@@ -28,7 +30,7 @@ func (db *DB) DataSpan(ctx context.Context) (time.Time, time.Time, error) {
 // Tracks streams each vessel's positions in [from, to], one per report time
 // (the same report relayed by several providers counts once), vessel after
 // vessel, in time order.
-func (db *DB) Tracks(ctx context.Context, from, to time.Time, f jobs.TrackFilter, fn func(imo uint32, track []jobs.TrackPoint) error) error {
+func (db *DB) Tracks(ctx context.Context, from, to time.Time, f jobs.TrackFilter, fn func(imo uint32, track []vessel.TrackPoint) error) error {
 	filter := ""
 	if f.Only != nil {
 		if len(f.Only) == 0 {
@@ -51,12 +53,12 @@ SELECT imo, ts, any(lat), any(lon), any(speed_kt), any(nav_status), any(draft_m)
 	defer rows.Close()
 	var (
 		cur   uint32
-		track []jobs.TrackPoint
+		track []vessel.TrackPoint
 	)
 	for rows.Next() {
 		var (
 			imo     uint32
-			p       jobs.TrackPoint
+			p       vessel.TrackPoint
 			sog, dr *float32
 			nav     uint8
 		)
@@ -90,7 +92,7 @@ SELECT imo, ts, any(lat), any(lon), any(speed_kt), any(nav_status), any(draft_m)
 
 // VesselProfiles reads the registry, with each vessel's range of reported
 // draughts from its static reports.
-func (db *DB) VesselProfiles(ctx context.Context) (map[uint32]jobs.VesselProfile, error) {
+func (db *DB) VesselProfiles(ctx context.Context) (map[uint32]vessel.Profile, error) {
 	rows, err := db.conn.Query(ctx, `
 SELECT v.imo, v.name, v.flag, v.ship_type, v.length_m, v.beam_m, d.lo, d.hi
   FROM (SELECT imo, name, flag, ship_type, length_m, beam_m FROM vessels FINAL WHERE imo != 0) AS v
@@ -100,10 +102,10 @@ SELECT v.imo, v.name, v.flag, v.ship_type, v.length_m, v.beam_m, d.lo, d.hi
 		return nil, fmt.Errorf("clickhouse: vessel profiles: %w", err)
 	}
 	defer rows.Close()
-	out := map[uint32]jobs.VesselProfile{}
+	out := map[uint32]vessel.Profile{}
 	for rows.Next() {
 		var (
-			v      jobs.VesselProfile
+			v      vessel.Profile
 			l, b   uint16
 			lo, hi *float32
 		)
@@ -160,7 +162,7 @@ const portCallColumns = `imo, port, arrival, departure, entry_seen, exit_seen, a
 	name, flag, ship_type, category, build_year, build_year_estimated`
 
 // Calls returns the current calls that overlap [from, to).
-func (db *DB) Calls(ctx context.Context, from, to time.Time) ([]jobs.PortCall, error) {
+func (db *DB) Calls(ctx context.Context, from, to time.Time) ([]portcall.Call, error) {
 	rows, err := db.conn.Query(ctx, `SELECT `+portCallColumns+` FROM port_calls
 		WHERE `+current("port_calls")+` AND arrival < ? AND (departure IS NULL OR departure >= ?)
 		ORDER BY imo, arrival`, to.UTC(), from.UTC())
@@ -168,10 +170,10 @@ func (db *DB) Calls(ctx context.Context, from, to time.Time) ([]jobs.PortCall, e
 		return nil, fmt.Errorf("clickhouse: calls: %w", err)
 	}
 	defer rows.Close()
-	var out []jobs.PortCall
+	var out []portcall.Call
 	for rows.Next() {
 		var (
-			c                      jobs.PortCall
+			c                      portcall.Call
 			entry, exit, conf, est uint8
 			gaps, year             uint16
 			positions              uint32
@@ -199,12 +201,12 @@ func (db *DB) Calls(ctx context.Context, from, to time.Time) ([]jobs.PortCall, e
 }
 
 // WritePortCalls writes the calls of the days as generation gen.
-func (db *DB) WritePortCalls(ctx context.Context, gen uint64, days []time.Time, calls []jobs.PortCall, dataEnd time.Time) error {
+func (db *DB) WritePortCalls(ctx context.Context, gen uint64, days []time.Time, calls []portcall.Call, dataEnd time.Time) error {
 	counts := map[time.Time]uint64{}
 	err := db.derivedBatch(ctx, "port_calls", "day, gen, "+portCallColumns, func(add func(...any) error) error {
 		for i := range calls {
 			c := &calls[i]
-			d := jobs.CallDay(c, dataEnd)
+			d := portcall.Day(c, dataEnd)
 			counts[d]++
 			berthH := 0.0
 			if c.BerthStart != nil && c.BerthEnd != nil {

@@ -3,18 +3,18 @@ package clickhouse
 import (
 	"context"
 
-	"overwatch/jobs"
+	"overwatch/maritime/portstats"
 )
 
 // Reliabilities returns the current destination reliability of every
 // vessel (what the risk score's destination factor reads).
-func (db *DB) Reliabilities(ctx context.Context) ([]jobs.Reliability, error) {
+func (db *DB) Reliabilities(ctx context.Context) ([]portstats.Reliability, error) {
 	sql := `SELECT imo, name, flag, ship_type, category, calls, declared, matched, share, tier, last_call
 	          FROM destination_reliability WHERE ` + current("destination_reliability") + ` ORDER BY imo`
-	var out []jobs.Reliability
+	var out []portstats.Reliability
 	err := db.scanAll(ctx, "reliabilities", sql, nil, func(rows interface{ Scan(...any) error }) error {
 		var (
-			r                        jobs.Reliability
+			r                        portstats.Reliability
 			calls, declared, matched uint32
 		)
 		if err := rows.Scan(&r.IMO, &r.Name, &r.Flag, &r.ShipType, &r.Category, &calls, &declared, &matched,

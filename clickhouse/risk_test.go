@@ -8,7 +8,8 @@ import (
 
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
-	"overwatch/jobs"
+	"overwatch/maritime/risk"
+	"overwatch/maritime/vessel"
 	"overwatch/read"
 )
 
@@ -40,7 +41,7 @@ func nextGen() uint64 {
 
 func tp(t time.Time) *time.Time { return &t }
 
-var riskIdentity = map[uint32]jobs.VesselProfile{
+var riskIdentity = map[uint32]vessel.Profile{
 	9300001: {IMO: 9300001, Name: "DARK ONE", Flag: "PA", ShipType: 80},
 	9300002: {IMO: 9300002, Name: "DARK TWO", Flag: "LR", ShipType: 71},
 	9300003: {IMO: 9300003, Name: "LOITERER", Flag: "KM", ShipType: 0},
@@ -60,15 +61,15 @@ func TestRiskEventGenerations(t *testing.T) {
 	d1 := time.Date(2031, 5, 1, 0, 0, 0, 0, time.UTC)
 	d2 := d1.AddDate(0, 0, 1)
 	before := d1.AddDate(0, 0, -1)
-	gap := func(imo uint32, start time.Time, hours float64) jobs.RiskEvent {
-		e := jobs.RiskEvent{Type: jobs.EventGap, IMO: imo, Start: start, Lat: 10, Lon: 20, EndLat: 11, EndLon: 21, Severity: jobs.TierLow,
+	gap := func(imo uint32, start time.Time, hours float64) risk.Event {
+		e := risk.Event{Type: risk.EventGap, IMO: imo, Start: start, Lat: 10, Lon: 20, EndLat: 11, EndLon: 21, Severity: risk.TierLow,
 			Detail: map[string]any{"hours": hours, "implied_speed_kn": math.NaN(), "start_position": map[string]any{"lat": 10.0, "lon": 20.0}}}
 		if hours > 0 {
 			e.End = tp(start.Add(time.Duration(hours * float64(time.Hour))))
 		}
 		return e
 	}
-	first := []jobs.RiskEvent{
+	first := []risk.Event{
 		gap(9300001, d1.Add(2*time.Hour), 13),
 		gap(9300002, d2.Add(3*time.Hour), 0), // open
 		gap(9300003, before.Add(time.Hour), 20),
@@ -118,7 +119,7 @@ func TestRiskEventGenerations(t *testing.T) {
 	// ends) and finds nothing else: d1 is untouched, d2 replaced whole;
 	// an event that ended on d1 is not written.
 	d3 := d2.AddDate(0, 0, 1)
-	second := []jobs.RiskEvent{gap(9300002, d2.Add(3*time.Hour), 30), gap(9300001, d1.Add(7*time.Hour), 10)}
+	second := []risk.Event{gap(9300002, d2.Add(3*time.Hour), 30), gap(9300001, d1.Add(7*time.Hour), 10)}
 	if err := db.WriteRiskEvents(ctx, nextGen(), []time.Time{d2, d3}, second, riskIdentity, d3.Add(12*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
@@ -146,16 +147,16 @@ func TestRiskEventFilters(t *testing.T) {
 	ctx := context.Background()
 	day := time.Date(2032, 7, 1, 0, 0, 0, 0, time.UTC)
 	h := func(hours int) time.Time { return day.Add(time.Duration(hours) * time.Hour) }
-	events := []jobs.RiskEvent{
-		{Type: jobs.EventSTS, Subtype: "proximity", IMO: 9300001, Other: 9300002, Start: h(1), End: tp(h(5)), Severity: jobs.TierHigh,
+	events := []risk.Event{
+		{Type: risk.EventSTS, Subtype: "proximity", IMO: 9300001, Other: 9300002, Start: h(1), End: tp(h(5)), Severity: risk.TierHigh,
 			Detail: map[string]any{"confidence": "high", "tonnes": 12000.4, "hours": 4.0}},
-		{Type: jobs.EventSTS, Subtype: "path_intersection", IMO: 9300003, Other: 9300001, Start: h(30), Severity: jobs.TierMedium,
+		{Type: risk.EventSTS, Subtype: "path_intersection", IMO: 9300003, Other: 9300001, Start: h(30), Severity: risk.TierMedium,
 			Detail: map[string]any{"confidence": "low", "tonnes": 500.0}},
-		{Type: jobs.EventLoitering, Subtype: "slow_roll", IMO: 9300003, Start: h(2), End: tp(h(9)), Severity: jobs.TierLow,
+		{Type: risk.EventLoitering, Subtype: "slow_roll", IMO: 9300003, Start: h(2), End: tp(h(9)), Severity: risk.TierLow,
 			Detail: map[string]any{"context": "known_transfer_area", "area": "Gulf of Laconia"}},
-		{Type: jobs.EventMismatch, Subtype: "zero_change", IMO: 9300002, Start: h(3), End: tp(h(3)), Port: "santos", Severity: jobs.TierMedium,
+		{Type: risk.EventMismatch, Subtype: "zero_change", IMO: 9300002, Start: h(3), End: tp(h(3)), Port: "santos", Severity: risk.TierMedium,
 			Detail: map[string]any{"reported_from": 9.1, "reported_to": 9.1}},
-		{Type: jobs.EventIdentity, Subtype: "flag", IMO: 9300002, Start: h(50), End: tp(h(50)), Severity: jobs.TierCritical,
+		{Type: risk.EventIdentity, Subtype: "flag", IMO: 9300002, Start: h(50), End: tp(h(50)), Severity: risk.TierCritical,
 			Detail: map[string]any{"field": "flag", "old": "PA", "new": "KM"}},
 	}
 	if err := db.WriteRiskEvents(ctx, nextGen(), []time.Time{day, day.AddDate(0, 0, 1), day.AddDate(0, 0, 2)}, events, riskIdentity, h(60)); err != nil {
@@ -175,7 +176,7 @@ func TestRiskEventFilters(t *testing.T) {
 		"loitering offshore":          {read.RiskEventFilter{Types: []string{read.EventLoitering}, Context: "offshore"}, []uint32{}},
 		"mismatch port":               {read.RiskEventFilter{Types: []string{read.EventMismatch}, Port: "santos"}, []uint32{9300002}},
 		"mismatch other port":         {read.RiskEventFilter{Types: []string{read.EventMismatch}, Port: "busan"}, []uint32{}},
-		"severity":                    {read.RiskEventFilter{Severity: jobs.TierMedium}, []uint32{9300003, 9300002}},
+		"severity":                    {read.RiskEventFilter{Severity: risk.TierMedium}, []uint32{9300003, 9300002}},
 		"ongoing":                     {read.RiskEventFilter{OngoingOnly: true}, []uint32{9300003}},
 		"every type, newest":          {read.RiskEventFilter{}, []uint32{9300002, 9300003, 9300002, 9300003, 9300001}},
 		"limit":                       {read.RiskEventFilter{Limit: 2}, []uint32{9300002, 9300003}},
@@ -228,19 +229,19 @@ func TestVesselRiskHotspotsBaselines(t *testing.T) {
 	db := openRiskDB(t)
 	ctx := context.Background()
 	now := time.Date(2033, 1, 2, 3, 4, 5, 0, time.UTC)
-	factors := []jobs.RiskFactor{
+	factors := []risk.Factor{
 		{Name: "ais_gaps", Weight: 0.1, Value: 3, Contribution: 10, Reason: "3 AIS gaps of 12 h or more"},
 		{Name: "sanctions", Weight: 0.3, Value: 0, Contribution: 0, Reason: "no sanctions-list match"},
 	}
-	if err := db.WriteVesselRisk(ctx, nextGen(), []jobs.VesselRisk{
-		{IMO: 9300009, Name: "OLD", Tier: jobs.TierLow, ComputedAt: now},
+	if err := db.WriteVesselRisk(ctx, nextGen(), []risk.VesselScore{
+		{IMO: 9300009, Name: "OLD", Tier: risk.TierLow, ComputedAt: now},
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.WriteVesselRisk(ctx, nextGen(), []jobs.VesselRisk{
-		{IMO: 9300001, Name: "DARK ONE", Flag: "PA", ShipType: 80, Category: "tanker", Score: 81.26, Tier: jobs.TierCritical, Factors: factors, ComputedAt: now},
-		{IMO: 9300002, Name: "DARK TWO", Flag: "LR", ShipType: 71, Category: "cargo", Score: 40, Tier: jobs.TierMedium, ComputedAt: now},
-		{IMO: 9300003, Score: math.NaN(), Tier: jobs.TierLow, ComputedAt: now},
+	if err := db.WriteVesselRisk(ctx, nextGen(), []risk.VesselScore{
+		{IMO: 9300001, Name: "DARK ONE", Flag: "PA", ShipType: 80, Category: "tanker", Score: 81.26, Tier: risk.TierCritical, Factors: factors, ComputedAt: now},
+		{IMO: 9300002, Name: "DARK TWO", Flag: "LR", ShipType: 71, Category: "cargo", Score: 40, Tier: risk.TierMedium, ComputedAt: now},
+		{IMO: 9300003, Score: math.NaN(), Tier: risk.TierLow, ComputedAt: now},
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +250,7 @@ func TestVesselRiskHotspotsBaselines(t *testing.T) {
 		want []uint32
 	}{
 		"all, by score": {read.VesselRiskFilter{}, []uint32{9300001, 9300002, 9300003}},
-		"tier":          {read.VesselRiskFilter{Tier: jobs.TierMedium}, []uint32{9300002}},
+		"tier":          {read.VesselRiskFilter{Tier: risk.TierMedium}, []uint32{9300002}},
 		"category":      {read.VesselRiskFilter{Category: "tanker"}, []uint32{9300001}},
 		"flag":          {read.VesselRiskFilter{Flag: "LR"}, []uint32{9300002}},
 		"imo":           {read.VesselRiskFilter{IMO: 9300003}, []uint32{9300003}},
@@ -277,9 +278,9 @@ func TestVesselRiskHotspotsBaselines(t *testing.T) {
 		t.Errorf("vessel risk: %+v", r)
 	}
 
-	if err := db.WriteHotspots(ctx, nextGen(), []jobs.Hotspot{
+	if err := db.WriteHotspots(ctx, nextGen(), []risk.Hotspot{
 		{ID: "1.0:36:22", Lat: 36.5, Lon: 22.5, CellDeg: 1, Events: 7, Vessels: 3, ByType: map[string]int{"sts_transfer": 4, "loitering": 3},
-			FirstEvent: now.Add(-96 * time.Hour), LastEvent: now.Add(-time.Hour), Active: true, Severity: jobs.TierHigh},
+			FirstEvent: now.Add(-96 * time.Hour), LastEvent: now.Add(-time.Hour), Active: true, Severity: risk.TierHigh},
 		{ID: "1.0:5:1", Lat: 5.5, Lon: 1.5, CellDeg: 1, Events: 9, Vessels: 2, FirstEvent: now.Add(-400 * time.Hour), LastEvent: now.Add(-300 * time.Hour)},
 	}); err != nil {
 		t.Fatal(err)
@@ -295,7 +296,7 @@ func TestVesselRiskHotspotsBaselines(t *testing.T) {
 		t.Errorf("history floor: %+v", spots)
 	}
 
-	if err := db.WriteBaselines(ctx, nextGen(), []jobs.Baseline{
+	if err := db.WriteBaselines(ctx, nextGen(), []risk.Baseline{
 		{Area: "open_ocean", Category: "tanker", VesselDays: 300, GapsPerVesselDay: 0.02, LoiterHoursPerDay: 0.5, TransfersPerDay: 0.01, From: now.AddDate(0, 0, -30), To: now},
 		{Area: "europe", Category: "cargo", VesselDays: 120, From: now.AddDate(0, 0, -30), To: now},
 	}); err != nil {

@@ -7,7 +7,7 @@ import (
 	"math"
 	"time"
 
-	"overwatch/jobs"
+	"overwatch/maritime/risk"
 	"overwatch/maritime/vessel"
 )
 
@@ -27,13 +27,13 @@ const riskEventColumns = `type, subtype, imo, other, started_at, ended_at, ongoi
 // as generation gen, then records the generation for every day, so that
 // the days' events are replaced whole: an event found by an earlier run on
 // one of the days and not found again is gone. An event is stored under
-// jobs.EventDay: the day it ended, the day of dataEnd while it goes on
+// risk.EventDay: the day it ended, the day of dataEnd while it goes on
 // (the sanctions matches under jobs.SanctionsDay); events of other days
 // are not written (they belong to a window this run does not replace).
 // Each row carries the identity of its vessel (and of the other vessel of
 // a transfer) from identity, as of the write; Detail is stored as a JSON
 // object, non-finite numbers as null.
-func (db *DB) WriteRiskEvents(ctx context.Context, gen uint64, days []time.Time, events []jobs.RiskEvent, identity map[uint32]jobs.VesselProfile, dataEnd time.Time) error {
+func (db *DB) WriteRiskEvents(ctx context.Context, gen uint64, days []time.Time, events []risk.Event, identity map[uint32]vessel.Profile, dataEnd time.Time) error {
 	window := make([]time.Time, 0, len(days))
 	inWindow := map[time.Time]bool{}
 	for _, d := range days {
@@ -47,7 +47,7 @@ func (db *DB) WriteRiskEvents(ctx context.Context, gen uint64, days []time.Time,
 	err := db.derivedBatch(ctx, "risk_events", "day, gen, "+riskEventColumns, func(add func(...any) error) error {
 		for i := range events {
 			e := &events[i]
-			day := jobs.EventDay(e, dataEnd)
+			day := risk.EventDay(e, dataEnd)
 			if !inWindow[day] {
 				continue
 			}
@@ -78,16 +78,16 @@ func (db *DB) WriteRiskEvents(ctx context.Context, gen uint64, days []time.Time,
 
 // vesselIdentity is a vessel's identity as embedded in the risk rows.
 type vesselIdentity struct {
-	jobs.VesselProfile
+	vessel.Profile
 	category string
 }
 
-func identityOf(identity map[uint32]jobs.VesselProfile, imo uint32) vesselIdentity {
+func identityOf(identity map[uint32]vessel.Profile, imo uint32) vesselIdentity {
 	if imo == 0 {
 		return vesselIdentity{}
 	}
 	p := identity[imo]
-	out := vesselIdentity{VesselProfile: p}
+	out := vesselIdentity{Profile: p}
 	if c, ok := vessel.CategoryOf(p.ShipType); ok {
 		out.category = c.Name
 	}
@@ -97,7 +97,7 @@ func identityOf(identity map[uint32]jobs.VesselProfile, imo uint32) vesselIdenti
 // WriteVesselRisk writes every vessel's score as generation gen, which
 // replaces the previous run's whole. Factors are stored as a JSON array of
 // {name, weight, value, contribution, reason}.
-func (db *DB) WriteVesselRisk(ctx context.Context, gen uint64, rows []jobs.VesselRisk) error {
+func (db *DB) WriteVesselRisk(ctx context.Context, gen uint64, rows []risk.VesselScore) error {
 	err := db.derivedBatch(ctx, "vessel_risk", "day, gen, imo, name, flag, ship_type, category, score, tier, factors, computed_at",
 		func(add func(...any) error) error {
 			for _, r := range rows {
@@ -120,7 +120,7 @@ func (db *DB) WriteVesselRisk(ctx context.Context, gen uint64, rows []jobs.Vesse
 
 // WriteHotspots writes the hotspots as generation gen, which replaces the
 // previous run's whole.
-func (db *DB) WriteHotspots(ctx context.Context, gen uint64, rows []jobs.Hotspot) error {
+func (db *DB) WriteHotspots(ctx context.Context, gen uint64, rows []risk.Hotspot) error {
 	err := db.derivedBatch(ctx, "risk_hotspots", `day, gen, id, lat, lon, cell_deg, events, vessels, by_type, first_event,
 		last_event, active, severity`, func(add func(...any) error) error {
 		for _, h := range rows {
@@ -143,7 +143,7 @@ func (db *DB) WriteHotspots(ctx context.Context, gen uint64, rows []jobs.Hotspot
 
 // WriteBaselines writes the baselines as generation gen, which replaces
 // the previous run's whole.
-func (db *DB) WriteBaselines(ctx context.Context, gen uint64, rows []jobs.Baseline) error {
+func (db *DB) WriteBaselines(ctx context.Context, gen uint64, rows []risk.Baseline) error {
 	err := db.derivedBatch(ctx, "risk_baselines", `day, gen, area, category, vessel_days, gaps_per_vessel_day,
 		loiter_hours_per_day, transfers_per_day, from_ts, to_ts`, func(add func(...any) error) error {
 		for _, b := range rows {
@@ -164,25 +164,25 @@ func (db *DB) WriteBaselines(ctx context.Context, gen uint64, rows []jobs.Baseli
 // before to and ended at or after from, or ongoing; oldest first. Detail
 // comes back decoded from JSON (numbers as float64, times as RFC 3339
 // strings).
-func (db *DB) RiskEvents(ctx context.Context, from, to time.Time) ([]jobs.RiskEvent, error) {
+func (db *DB) RiskEvents(ctx context.Context, from, to time.Time) ([]risk.Event, error) {
 	return db.riskEventsWhere(ctx, "started_at < ? AND (ended_at IS NULL OR ended_at >= ?)", to.UTC(), from.UTC())
 }
 
 // OpenRiskEvents returns the current events that go on and started before
 // the time, oldest first: the risk job re-reads their vessels from their
 // start, so that the run that closes them sees them whole.
-func (db *DB) OpenRiskEvents(ctx context.Context, before time.Time) ([]jobs.RiskEvent, error) {
+func (db *DB) OpenRiskEvents(ctx context.Context, before time.Time) ([]risk.Event, error) {
 	return db.riskEventsWhere(ctx, "ended_at IS NULL AND started_at < ?", before.UTC())
 }
 
-func (db *DB) riskEventsWhere(ctx context.Context, cond string, args ...any) ([]jobs.RiskEvent, error) {
+func (db *DB) riskEventsWhere(ctx context.Context, cond string, args ...any) ([]risk.Event, error) {
 	sql := `SELECT type, subtype, imo, other, started_at, ended_at, lat, lon, end_lat, end_lon, port, severity, detail
 	          FROM risk_events WHERE ` + current("risk_events") + ` AND ` + cond + `
 	         ORDER BY started_at, imo, type, subtype, other`
-	var out []jobs.RiskEvent
+	var out []risk.Event
 	err := db.scanAll(ctx, "risk events", sql, args, func(rows interface{ Scan(...any) error }) error {
 		var (
-			e      jobs.RiskEvent
+			e      risk.Event
 			detail string
 		)
 		if err := rows.Scan(&e.Type, &e.Subtype, &e.IMO, &e.Other, &e.Start, &e.End, &e.Lat, &e.Lon, &e.EndLat, &e.EndLon,
@@ -258,7 +258,7 @@ type storedFactor struct {
 	Reason       string  `json:"reason"`
 }
 
-func factorsJSON(fs []jobs.RiskFactor) (string, error) {
+func factorsJSON(fs []risk.Factor) (string, error) {
 	out := make([]storedFactor, len(fs))
 	for i, f := range fs {
 		out[i] = storedFactor{Name: f.Name, Weight: finite(f.Weight), Value: finite(f.Value), Contribution: finite(f.Contribution), Reason: f.Reason}
@@ -283,6 +283,6 @@ func finite(v float64) float64 {
 }
 
 // RiskEventsOfType returns the current events of a type, oldest first.
-func (db *DB) RiskEventsOfType(ctx context.Context, typ string) ([]jobs.RiskEvent, error) {
+func (db *DB) RiskEventsOfType(ctx context.Context, typ string) ([]risk.Event, error) {
 	return db.riskEventsWhere(ctx, "type = ?", typ)
 }

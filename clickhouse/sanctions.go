@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"overwatch/jobs"
+	"overwatch/maritime/sanctions"
 	"overwatch/write"
 )
 
@@ -67,7 +68,7 @@ func (db *DB) ReplaceSanctions(ctx context.Context, listSource string, entries [
 
 // SanctionsEntries returns the entries of the newest import of every list,
 // ordered by list and entry.
-func (db *DB) SanctionsEntries(ctx context.Context) ([]jobs.SanctionsEntry, error) {
+func (db *DB) SanctionsEntries(ctx context.Context) ([]sanctions.Entry, error) {
 	rows, err := db.conn.Query(ctx, `SELECT list_source, entry_id, name, aliases, imo, mmsi, flag, program, remarks
 		FROM sanctions_entries FINAL WHERE `+currentSanctions+`
 		ORDER BY list_source, length(entry_id), entry_id`)
@@ -75,9 +76,9 @@ func (db *DB) SanctionsEntries(ctx context.Context) ([]jobs.SanctionsEntry, erro
 		return nil, fmt.Errorf("clickhouse: sanctions entries: %w", err)
 	}
 	defer rows.Close()
-	var out []jobs.SanctionsEntry
+	var out []sanctions.Entry
 	for rows.Next() {
-		var e jobs.SanctionsEntry
+		var e sanctions.Entry
 		if err := rows.Scan(&e.ListSource, &e.EntryID, &e.Name, &e.Aliases, &e.IMO, &e.MMSI, &e.Flag, &e.Program, &e.Remarks); err != nil {
 			return nil, fmt.Errorf("clickhouse: sanctions entries: %w", err)
 		}

@@ -12,7 +12,7 @@ import (
 
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
-	"overwatch/jobs"
+	"overwatch/maritime/sanctions"
 	"overwatch/write"
 )
 
@@ -31,8 +31,8 @@ func openSanctionsDB(t *testing.T) (*clickhouse.DB, string) {
 }
 
 // asJobs is what SanctionsEntries returns for a parsed entry.
-func asJobs(list string, e write.SanctionsEntry) jobs.SanctionsEntry {
-	return jobs.SanctionsEntry{ListSource: list, EntryID: e.EntryID, Name: e.Name, Aliases: e.Aliases, IMO: e.IMO, MMSI: e.MMSI,
+func asJobs(list string, e write.SanctionsEntry) sanctions.Entry {
+	return sanctions.Entry{ListSource: list, EntryID: e.EntryID, Name: e.Name, Aliases: e.Aliases, IMO: e.IMO, MMSI: e.MMSI,
 		Flag: e.Flag, Program: e.Program, Remarks: e.Remarks}
 }
 
@@ -51,7 +51,7 @@ func TestReplaceSanctions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []jobs.SanctionsEntry{asJobs("OFAC SDN", hermann), asJobs("OFAC SDN", artavil), asJobs("OFAC SDN", ark)}
+	want := []sanctions.Entry{asJobs("OFAC SDN", hermann), asJobs("OFAC SDN", artavil), asJobs("OFAC SDN", ark)}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("first import:\n got %+v\nwant %+v", got, want)
 	}
@@ -66,7 +66,7 @@ func TestReplaceSanctions(t *testing.T) {
 	if err := db.ReplaceSanctions(ctx, "UN 1718", []write.SanctionsEntry{un}); err != nil {
 		t.Fatal(err)
 	}
-	want = []jobs.SanctionsEntry{asJobs("OFAC SDN", hermann), asJobs("OFAC SDN", artavil), asJobs("UN 1718", un)}
+	want = []sanctions.Entry{asJobs("OFAC SDN", hermann), asJobs("OFAC SDN", artavil), asJobs("UN 1718", un)}
 	if got, err = db.SanctionsEntries(ctx); err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("after the second import (%v):\n got %+v\nwant %+v", err, got, want)
 	}
@@ -151,7 +151,7 @@ func TestReplaceSanctionsRealSDN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]jobs.SanctionsEntry{}
+	byID := map[string]sanctions.Entry{}
 	for _, e := range got {
 		if e.ListSource == "OFAC SDN 2021-07" {
 			byID[e.EntryID] = e

@@ -3,6 +3,9 @@ package jobs
 import (
 	"context"
 	"time"
+
+	"overwatch/maritime/portcall"
+	"overwatch/maritime/portstats"
 )
 
 // Trailing windows of the aggregations: each run recomputes these whole
@@ -42,13 +45,13 @@ func CongestionJob(store Store) Job {
 // DeriveCongestion recomputes the congestion of the days from the one
 // holding from to the one holding last.
 func DeriveCongestion(ctx context.Context, store Store, from, last time.Time) (Result, error) {
-	days := Days(from, last)
+	days := portstats.Days(from, last)
 	end := days[len(days)-1].Add(day)
 	calls, err := store.Calls(ctx, days[0], end)
 	if err != nil {
 		return Result{}, err
 	}
-	rows := Congestion(calls, days)
+	rows := portstats.Congestion(calls, days)
 	if err := store.WriteCongestion(ctx, Generation(), days, rows); err != nil {
 		return Result{}, err
 	}
@@ -56,13 +59,13 @@ func DeriveCongestion(ctx context.Context, store Store, from, last time.Time) (R
 }
 
 // weeklyJob is a derivation over whole ISO weeks.
-func weeklyJob(name string, store Store, derive func(ctx context.Context, weeks []time.Time, calls []PortCall, last time.Time) (int, error)) Job {
+func weeklyJob(name string, store Store, derive func(ctx context.Context, weeks []time.Time, calls []portcall.Call, last time.Time) (int, error)) Job {
 	return Job{Name: name, Every: time.Hour, Run: func(ctx context.Context, prev State) (Result, error) {
 		from, last, ok, err := window(ctx, store, prev, WeeklyTrailingWeeks*7*day)
 		if !ok {
 			return Result{}, err
 		}
-		weeks := Weeks(from, last)
+		weeks := portstats.Weeks(from, last)
 		end := weeks[len(weeks)-1].Add(7 * day)
 		calls, err := store.Calls(ctx, weeks[0], end)
 		if err != nil {
@@ -78,24 +81,24 @@ func weeklyJob(name string, store Store, derive func(ctx context.Context, weeks 
 
 // BerthJob derives berth_weekly.
 func BerthJob(store Store) Job {
-	return weeklyJob("berth_utilization", store, func(ctx context.Context, weeks []time.Time, calls []PortCall, last time.Time) (int, error) {
-		rows := BerthWeeks(calls, weeks, last)
+	return weeklyJob("berth_utilization", store, func(ctx context.Context, weeks []time.Time, calls []portcall.Call, last time.Time) (int, error) {
+		rows := portstats.BerthWeeks(calls, weeks, last)
 		return len(rows), store.WriteBerthWeeks(ctx, Generation(), weeks, rows)
 	})
 }
 
 // FleetAgeJob derives fleet_age_weekly.
 func FleetAgeJob(store Store) Job {
-	return weeklyJob("fleet_age", store, func(ctx context.Context, weeks []time.Time, calls []PortCall, _ time.Time) (int, error) {
-		rows := FleetAgeWeeks(calls, weeks)
+	return weeklyJob("fleet_age", store, func(ctx context.Context, weeks []time.Time, calls []portcall.Call, _ time.Time) (int, error) {
+		rows := portstats.FleetAgeWeeks(calls, weeks)
 		return len(rows), store.WriteFleetAgeWeeks(ctx, Generation(), weeks, rows)
 	})
 }
 
 // EstimatesJob derives estimates_weekly.
 func EstimatesJob(store Store) Job {
-	return weeklyJob("export_estimates", store, func(ctx context.Context, weeks []time.Time, calls []PortCall, _ time.Time) (int, error) {
-		rows := EstimateWeeks(calls, weeks)
+	return weeklyJob("export_estimates", store, func(ctx context.Context, weeks []time.Time, calls []portcall.Call, _ time.Time) (int, error) {
+		rows := portstats.EstimateWeeks(calls, weeks)
 		return len(rows), store.WriteEstimateWeeks(ctx, Generation(), weeks, rows)
 	})
 }
@@ -111,7 +114,7 @@ func ReliabilityJob(store Store) Job {
 		if err != nil {
 			return Result{}, err
 		}
-		rows := DestinationReliability(calls)
+		rows := portstats.DestinationReliability(calls)
 		if err := store.WriteReliability(ctx, Generation(), rows); err != nil {
 			return Result{}, err
 		}

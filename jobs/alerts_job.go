@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"overwatch/maritime/risk"
+	"overwatch/maritime/sanctions"
 )
 
 // Alert types and severities (spec §4.2 "Alerts").
@@ -115,7 +118,7 @@ func AlertsFor(watchers []Watcher, events []AlertEvent) []Alert {
 
 // RiskEventReader reads the risk events (the risk_events table).
 type RiskEventReader interface {
-	RiskEvents(ctx context.Context, from, to time.Time) ([]RiskEvent, error)
+	RiskEvents(ctx context.Context, from, to time.Time) ([]risk.Event, error)
 }
 
 // RiskAlerts is the alert source of the risk events: a sanctions_match
@@ -138,15 +141,15 @@ func (r RiskAlerts) Events(ctx context.Context, from, to time.Time) ([]AlertEven
 	}
 	var out []AlertEvent
 	for _, e := range events {
-		if e.Start.Before(from) && e.Type != EventSanctions {
+		if e.Start.Before(from) && e.Type != risk.EventSanctions {
 			continue
 		}
 		imo := fmt.Sprintf("%07d", e.IMO)
 		key := fmt.Sprintf("%s/%s/%d/%d/%s", e.Type, e.Subtype, e.IMO, e.Other, e.Start.UTC().Format(time.RFC3339))
 		switch {
-		case e.Type == EventSanctions:
+		case e.Type == risk.EventSanctions:
 			sev := SeverityWarning
-			if e.Subtype == MatchIMO {
+			if e.Subtype == sanctions.MatchIMO {
 				sev = SeverityCritical
 			}
 			entity, _ := e.Detail["sanctioned_entity"].(string)
@@ -155,17 +158,17 @@ func (r RiskAlerts) Events(ctx context.Context, from, to time.Time) ([]AlertEven
 			out = append(out, AlertEvent{Key: key, Type: AlertSanctions, Severity: sev, IMO: imo, At: e.Start,
 				Title:   fmt.Sprintf("IMO %s matches %s on %s", imo, entity, list),
 				Message: fmt.Sprintf("Vessel IMO %s matched the %s entry %q (%s match).", imo, list, entity, e.Subtype)})
-		case e.Type == EventGap && e.Subtype == "intentional", e.Type == EventSTS, e.Type == EventSpoofing:
+		case e.Type == risk.EventGap && e.Subtype == "intentional", e.Type == risk.EventSTS, e.Type == risk.EventSpoofing:
 			sev := SeverityInfo
 			switch e.Severity {
-			case TierCritical:
+			case risk.TierCritical:
 				sev = SeverityCritical
-			case TierHigh:
+			case risk.TierHigh:
 				sev = SeverityWarning
 			}
-			what := map[string]string{EventGap: "AIS switched off (intentional gap)", EventSTS: "ship-to-ship transfer", EventSpoofing: "spoofed position"}[e.Type]
+			what := map[string]string{risk.EventGap: "AIS switched off (intentional gap)", risk.EventSTS: "ship-to-ship transfer", risk.EventSpoofing: "spoofed position"}[e.Type]
 			vessels := []uint32{e.IMO}
-			if e.Type == EventSTS && e.Other != 0 {
+			if e.Type == risk.EventSTS && e.Other != 0 {
 				vessels = append(vessels, e.Other)
 			}
 			for _, v := range vessels {

@@ -4,11 +4,14 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"overwatch/maritime/risk"
+	"overwatch/maritime/sanctions"
 )
 
-type fakeRisk []RiskEvent
+type fakeRisk []risk.Event
 
-func (f fakeRisk) RiskEvents(context.Context, time.Time, time.Time) ([]RiskEvent, error) {
+func (f fakeRisk) RiskEvents(context.Context, time.Time, time.Time) ([]risk.Event, error) {
 	return f, nil
 }
 
@@ -46,19 +49,19 @@ func TestRiskAlertsMapping(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	from := now.Add(-24 * time.Hour)
 	start := now.Add(-2 * time.Hour)
-	sanction := func(sub string) RiskEvent {
-		return RiskEvent{Type: EventSanctions, Subtype: sub, IMO: 9074729, Start: start, Severity: TierCritical,
+	sanction := func(sub string) risk.Event {
+		return risk.Event{Type: risk.EventSanctions, Subtype: sub, IMO: 9074729, Start: start, Severity: risk.TierCritical,
 			Detail: map[string]any{"list_source": "OFAC SDN", "sanctioned_entity": "SHADOW " + sub}}
 	}
 	events := fakeRisk{
-		sanction(MatchIMO), sanction(MatchMMSI), sanction(MatchName),
-		{Type: EventGap, Subtype: "intentional", IMO: 9321483, Start: start, Severity: TierCritical},
-		{Type: EventGap, Subtype: "", IMO: 9321483, Start: start, Severity: TierHigh}, // not intentional: no alert
-		{Type: EventSTS, Subtype: "proximity", IMO: 9176187, Other: 9074729, Start: start, Severity: TierHigh},
-		{Type: EventSpoofing, IMO: 9176187, Start: start, Severity: TierMedium},
-		{Type: EventLoitering, Subtype: "stationary", IMO: 9176187, Start: start, Severity: TierHigh},
-		{Type: EventIdentity, Subtype: "flag", IMO: 9176187, Start: start, Severity: TierHigh},
-		{Type: EventGap, Subtype: "intentional", IMO: 9321483, Start: from.Add(-time.Hour), Severity: TierCritical}, // started before the window
+		sanction(sanctions.MatchIMO), sanction(sanctions.MatchMMSI), sanction(sanctions.MatchName),
+		{Type: risk.EventGap, Subtype: "intentional", IMO: 9321483, Start: start, Severity: risk.TierCritical},
+		{Type: risk.EventGap, Subtype: "", IMO: 9321483, Start: start, Severity: risk.TierHigh}, // not intentional: no alert
+		{Type: risk.EventSTS, Subtype: "proximity", IMO: 9176187, Other: 9074729, Start: start, Severity: risk.TierHigh},
+		{Type: risk.EventSpoofing, IMO: 9176187, Start: start, Severity: risk.TierMedium},
+		{Type: risk.EventLoitering, Subtype: "stationary", IMO: 9176187, Start: start, Severity: risk.TierHigh},
+		{Type: risk.EventIdentity, Subtype: "flag", IMO: 9176187, Start: start, Severity: risk.TierHigh},
+		{Type: risk.EventGap, Subtype: "intentional", IMO: 9321483, Start: from.Add(-time.Hour), Severity: risk.TierCritical}, // started before the window
 	}
 	got, err := RiskAlerts{Store: events}.Events(context.Background(), from, now)
 	if err != nil {
@@ -99,7 +102,7 @@ func TestAlertsJobOncePerAccountAndEvent(t *testing.T) {
 		{AccountID: 2, Vessels: map[string]bool{"9321483": true}, Ports: map[string]bool{"rosario": true}},
 		{AccountID: 3, Vessels: map[string]bool{"9074729": true}, Ports: map[string]bool{}},
 	}}
-	risk := RiskAlerts{Store: fakeRisk{{Type: EventGap, Subtype: "intentional", IMO: 9321483, Start: now.Add(-time.Hour), Severity: TierHigh}}}
+	risk := RiskAlerts{Store: fakeRisk{{Type: risk.EventGap, Subtype: "intentional", IMO: 9321483, Start: now.Add(-time.Hour), Severity: risk.TierHigh}}}
 	river := testSource{{Key: "river/rosario/1", Type: AlertRiverLevel, Severity: SeverityInfo, Port: "rosario", At: now, Title: "low", Message: "low water"}}
 	job := AlertsJob(sink, func() time.Time { return now }, risk, river)
 	if job.Name != "alerts" || job.Every != 5*time.Minute {

@@ -13,6 +13,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"overwatch/maritime/portcall"
+	"overwatch/maritime/risk"
 )
 
 // docs/risk-detectors.md is the published definition of the detectors,
@@ -24,55 +27,58 @@ import (
 
 const detectorsDocPath = "../docs/risk-detectors.md"
 
+// riskDir holds the detectors' sources.
+const riskDir = "../maritime/risk/"
+
 // detectorConstants are the constants the page may cite, by name. A
 // renamed or removed constant breaks the build of this test.
 func detectorConstants() map[string]any {
 	return map[string]any{
 		// event types
-		"EventGap": EventGap, "EventLoitering": EventLoitering, "EventSTS": EventSTS,
-		"EventSpoofing": EventSpoofing, "EventMismatch": EventMismatch, "EventIdentity": EventIdentity,
+		"EventGap": risk.EventGap, "EventLoitering": risk.EventLoitering, "EventSTS": risk.EventSTS,
+		"EventSpoofing": risk.EventSpoofing, "EventMismatch": risk.EventMismatch, "EventIdentity": risk.EventIdentity,
 		// gaps.go
-		"GapOffOn": GapOffOn, "GapMinimum": GapMinimum, "GapOffshoreNM": GapOffshoreNM,
-		"GapDenseWindow": GapDenseWindow, "GapDensePer12h": GapDensePer12h, "GapDenseMinimum": GapDenseMinimum,
-		"GapDraughtSettle": GapDraughtSettle, "GapDraughtChangeM": GapDraughtChangeM,
+		"GapOffOn": risk.GapOffOn, "GapMinimum": risk.GapMinimum, "GapOffshoreNM": risk.GapOffshoreNM,
+		"GapDenseWindow": risk.GapDenseWindow, "GapDensePer12h": risk.GapDensePer12h, "GapDenseMinimum": risk.GapDenseMinimum,
+		"GapDraughtSettle": risk.GapDraughtSettle, "GapDraughtChangeM": risk.GapDraughtChangeM,
 		// loitering.go
-		"LoiterKnots": LoiterKnots, "LoiterShoreNM": LoiterShoreNM, "LoiterMinimum": LoiterMinimum,
-		"LoiterStationaryKnots": LoiterStationaryKnots, "LoiterStationaryKM": LoiterStationaryKM,
-		"PortApproachKM": PortApproachKM, "LoiterStationary": LoiterStationary, "LoiterSlowRoll": LoiterSlowRoll,
-		"ContextTransferArea": ContextTransferArea, "ContextAnchorage": ContextAnchorage,
-		"ContextPortApproach": ContextPortApproach, "ContextOffshore": ContextOffshore,
+		"LoiterKnots": risk.LoiterKnots, "LoiterShoreNM": risk.LoiterShoreNM, "LoiterMinimum": risk.LoiterMinimum,
+		"LoiterStationaryKnots": risk.LoiterStationaryKnots, "LoiterStationaryKM": risk.LoiterStationaryKM,
+		"PortApproachKM": risk.PortApproachKM, "LoiterStationary": risk.LoiterStationary, "LoiterSlowRoll": risk.LoiterSlowRoll,
+		"ContextTransferArea": risk.ContextTransferArea, "ContextAnchorage": risk.ContextAnchorage,
+		"ContextPortApproach": risk.ContextPortApproach, "ContextOffshore": risk.ContextOffshore,
 		// portcalls.go and cargo.go, cited by the detectors
-		"MidwayGap": MidwayGap, "AnchorEntryKM": AnchorEntryKM, "MinDraftChangeM": MinDraftChangeM,
+		"MidwayGap": portcall.MidwayGap, "AnchorEntryKM": portcall.AnchorEntryKM, "MinDraftChangeM": portcall.MinDraftChangeM,
 		// sts.go
-		"STSMaxDistanceM": STSMaxDistanceM, "STSMinDuration": STSMinDuration, "STSMaxKnots": STSMaxKnots,
-		"STSAnchorageKM": STSAnchorageKM, "STSMaxGap": STSMaxGap, "STSDenseGap": STSDenseGap,
-		"STSDraughtLag": STSDraughtLag, "STSArrival": STSArrival,
-		"STSProximity": STSProximity, "STSPathIntersection": STSPathIntersection,
-		"ConfidenceHigh": ConfidenceHigh, "ConfidenceMedium": ConfidenceMedium, "ConfidenceLow": ConfidenceLow,
+		"STSMaxDistanceM": risk.STSMaxDistanceM, "STSMinDuration": risk.STSMinDuration, "STSMaxKnots": risk.STSMaxKnots,
+		"STSAnchorageKM": risk.STSAnchorageKM, "STSMaxGap": risk.STSMaxGap, "STSDenseGap": risk.STSDenseGap,
+		"STSDraughtLag": risk.STSDraughtLag, "STSArrival": risk.STSArrival,
+		"STSProximity": risk.STSProximity, "STSPathIntersection": risk.STSPathIntersection,
+		"ConfidenceHigh": risk.ConfidenceHigh, "ConfidenceMedium": risk.ConfidenceMedium, "ConfidenceLow": risk.ConfidenceLow,
 		// spoofing.go
-		"SpoofKnots": SpoofKnots, "SpoofMinKM": SpoofMinKM, "SpoofReturnWindow": SpoofReturnWindow,
+		"SpoofKnots": risk.SpoofKnots, "SpoofMinKM": risk.SpoofMinKM, "SpoofReturnWindow": risk.SpoofReturnWindow,
 		// mismatch.go
-		"MismatchSustained": MismatchSustained, "MismatchMaxDraftM": MismatchMaxDraftM,
-		"MismatchFactor": MismatchFactor, "MismatchJumpShare": MismatchJumpShare,
-		"MismatchCallGrace": MismatchCallGrace, "MismatchGap": MismatchGap,
-		"MismatchGapSettle": MismatchGapSettle, "MismatchStopLookback": MismatchStopLookback,
-		"MismatchDirectional": MismatchDirectional, "MismatchMagnitude": MismatchMagnitude,
-		"MismatchZeroChange": MismatchZeroChange,
+		"MismatchSustained": risk.MismatchSustained, "MismatchMaxDraftM": risk.MismatchMaxDraftM,
+		"MismatchFactor": risk.MismatchFactor, "MismatchJumpShare": risk.MismatchJumpShare,
+		"MismatchCallGrace": risk.MismatchCallGrace, "MismatchGap": risk.MismatchGap,
+		"MismatchGapSettle": risk.MismatchGapSettle, "MismatchStopLookback": risk.MismatchStopLookback,
+		"MismatchDirectional": risk.MismatchDirectional, "MismatchMagnitude": risk.MismatchMagnitude,
+		"MismatchZeroChange": risk.MismatchZeroChange,
 		// identity.go
-		"IdentityFlag": IdentityFlag, "IdentityName": IdentityName, "IdentityMMSI": IdentityMMSI,
-		"IdentityFlapWindow": IdentityFlapWindow,
+		"IdentityFlag": risk.IdentityFlag, "IdentityName": risk.IdentityName, "IdentityMMSI": risk.IdentityMMSI,
+		"IdentityFlapWindow": risk.IdentityFlapWindow,
 		// hotspots.go
-		"HotspotWindow": HotspotWindow, "HotspotActiveWindow": HotspotActiveWindow,
-		"DefaultHotspotCellDeg": DefaultHotspotCellDeg, "HotspotMinEvents": HotspotMinEvents,
-		"HotspotMinVessels": HotspotMinVessels, "HotspotCriticalPoints": HotspotCriticalPoints,
-		"HotspotHighPoints": HotspotHighPoints, "HotspotMediumPoints": HotspotMediumPoints,
+		"HotspotWindow": risk.HotspotWindow, "HotspotActiveWindow": risk.HotspotActiveWindow,
+		"DefaultHotspotCellDeg": risk.DefaultHotspotCellDeg, "HotspotMinEvents": risk.HotspotMinEvents,
+		"HotspotMinVessels": risk.HotspotMinVessels, "HotspotCriticalPoints": risk.HotspotCriticalPoints,
+		"HotspotHighPoints": risk.HotspotHighPoints, "HotspotMediumPoints": risk.HotspotMediumPoints,
 		// baselines.go, risk_scores_job.go
-		"AreaOpenOcean": AreaOpenOcean, "OpenOceanKM": OpenOceanKM, "CategoryAll": CategoryAll,
-		"BaselineWindow": BaselineWindow,
+		"AreaOpenOcean": risk.AreaOpenOcean, "OpenOceanKM": risk.OpenOceanKM, "CategoryAll": risk.CategoryAll,
+		"BaselineWindow": risk.BaselineWindow,
 		// risk_job.go and the windows it and risk_scores read
 		"TrailingDays": TrailingDays, "RiskLookback": RiskLookback, "RiskMaxReread": RiskMaxReread,
-		"RiskCallsBack": RiskCallsBack, "ScoreWindow": ScoreWindow, "IdentityWindow": IdentityWindow,
-		"PortCallsWindow": PortCallsWindow,
+		"RiskCallsBack": RiskCallsBack, "ScoreWindow": risk.ScoreWindow, "IdentityWindow": risk.IdentityWindow,
+		"PortCallsWindow": risk.PortCallsWindow,
 	}
 }
 
@@ -83,12 +89,12 @@ var detectorFiles = []string{"gaps.go", "loitering.go", "spoofing.go", "sts.go",
 
 // detailFiles are, per event type, the sources that build its Detail.
 var detailFiles = map[string][]string{
-	EventGap:       {"gaps.go"},
-	EventLoitering: {"loitering.go"},
-	EventSTS:       {"sts_encounter.go"},
-	EventSpoofing:  {"spoofing.go"},
-	EventMismatch:  {"mismatch.go"},
-	EventIdentity:  {"identity.go"},
+	risk.EventGap:       {"gaps.go"},
+	risk.EventLoitering: {"loitering.go"},
+	risk.EventSTS:       {"sts_encounter.go"},
+	risk.EventSpoofing:  {"spoofing.go"},
+	risk.EventMismatch:  {"mismatch.go"},
+	risk.EventIdentity:  {"identity.go"},
 }
 
 // docValue is a constant's value as the page writes it: durations in
@@ -153,8 +159,13 @@ func readDetectorsDoc(t *testing.T) string {
 	return string(b)
 }
 
-func parseJobsFile(t *testing.T, fset *token.FileSet, name string) *ast.File {
+// parseRiskFile parses a source of the detectors (maritime/risk) or of the
+// risk jobs (this package).
+func parseRiskFile(t *testing.T, fset *token.FileSet, name string) *ast.File {
 	t.Helper()
+	if _, err := os.Stat(riskDir + name); err == nil {
+		name = riskDir + name
+	}
 	f, err := parser.ParseFile(fset, name, nil, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +209,7 @@ func TestDetectorsDocCoversConstants(t *testing.T) {
 	consts := detectorConstants()
 	fset := token.NewFileSet()
 	for _, name := range detectorFiles {
-		for _, d := range parseJobsFile(t, fset, name).Decls {
+		for _, d := range parseRiskFile(t, fset, name).Decls {
 			g, ok := d.(*ast.GenDecl)
 			if !ok || g.Tok != token.CONST {
 				continue
@@ -243,16 +254,19 @@ func TestDetectorsDocCitations(t *testing.T) {
 
 	// Every constant of the package the page names in backticks.
 	fset := token.NewFileSet()
-	files, err := filepath.Glob("*.go")
+	files, err := filepath.Glob(riskDir + "*.go")
 	if err != nil {
 		t.Fatal(err)
+	}
+	for i := range files {
+		files[i] = filepath.Base(files[i])
 	}
 	all := map[string]bool{}
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
-		for _, d := range parseJobsFile(t, fset, name).Decls {
+		for _, d := range parseRiskFile(t, fset, name).Decls {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
 				for _, s := range g.Specs {
 					for _, id := range s.(*ast.ValueSpec).Names {
@@ -277,7 +291,7 @@ func TestDetectorsDocDetailFields(t *testing.T) {
 	for typ, files := range detailFiles {
 		want := map[string]bool{}
 		for _, name := range files {
-			detailKeys(parseJobsFile(t, fset, name), want)
+			detailKeys(parseRiskFile(t, fset, name), want)
 		}
 		got := map[string]bool{}
 		for _, r := range tableRows(docSection(t, doc, "<!-- detail "+typ+" -->", "<!-- /detail -->")) {

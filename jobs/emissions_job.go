@@ -5,6 +5,10 @@ import (
 	"time"
 
 	"overwatch/maritime/emissions"
+	"overwatch/maritime/portcall"
+	"overwatch/maritime/portstats"
+	"overwatch/maritime/vessel"
+	"overwatch/maritime/voyage"
 )
 
 // EmissionsTrailingDays is how far before its watermark each run of the
@@ -17,12 +21,12 @@ const EmissionsTrailingDays = TrailingDays + 1
 // registry, and the voyage_emissions table to write.
 type EmissionsStore interface {
 	DataSpan(ctx context.Context) (first, last time.Time, err error)
-	Calls(ctx context.Context, from, to time.Time) ([]PortCall, error)
-	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo uint32, track []TrackPoint) error) error
-	VesselProfiles(ctx context.Context) (map[uint32]VesselProfile, error)
+	Calls(ctx context.Context, from, to time.Time) ([]portcall.Call, error)
+	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo uint32, track []vessel.TrackPoint) error) error
+	VesselProfiles(ctx context.Context) (map[uint32]vessel.Profile, error)
 	// WriteVoyageEmissions writes the voyages that ended on the days as
 	// generation gen, each under the day of its arrival.
-	WriteVoyageEmissions(ctx context.Context, gen uint64, days []time.Time, rows []VoyageRecord) error
+	WriteVoyageEmissions(ctx context.Context, gen uint64, days []time.Time, rows []voyage.Record) error
 }
 
 // EmissionsJob derives voyage_emissions every hour: the voyages that ended
@@ -48,9 +52,9 @@ func EmissionsJob(store EmissionsStore) Job {
 // start (a day boundary) to the one holding last, with their emissions
 // (emissions.ComputeVoyage), and writes them as a new generation.
 func DeriveEmissions(ctx context.Context, store EmissionsStore, start, last time.Time) (Result, error) {
-	days := Days(start, last)
+	days := portstats.Days(start, last)
 	end := days[len(days)-1].Add(day)
-	calls, err := store.Calls(ctx, start.Add(-MaxVoyage), end)
+	calls, err := store.Calls(ctx, start.Add(-voyage.MaxVoyage), end)
 	if err != nil {
 		return Result{}, err
 	}
@@ -58,7 +62,7 @@ func DeriveEmissions(ctx context.Context, store EmissionsStore, start, last time
 	if err != nil {
 		return Result{}, err
 	}
-	byIMO := map[uint32][]PortCall{}
+	byIMO := map[uint32][]portcall.Call{}
 	var imos []uint32
 	for _, c := range calls {
 		if _, ok := byIMO[c.IMO]; !ok {
@@ -73,7 +77,7 @@ func DeriveEmissions(ctx context.Context, store EmissionsStore, start, last time
 	fromDay := map[time.Time][]uint32{}
 	for _, imo := range imos {
 		from := start
-		for _, v := range BuildVoyages(imo, byIMO[imo], nil, VesselProfile{}) {
+		for _, v := range voyage.Build(imo, byIMO[imo], nil, vessel.Profile{}) {
 			if !v.Input.Arrival.Before(start) {
 				from = minTime(from, v.Input.Departure)
 			}
@@ -81,18 +85,18 @@ func DeriveEmissions(ctx context.Context, store EmissionsStore, start, last time
 		d := from.UTC().Truncate(day)
 		fromDay[d] = append(fromDay[d], imo)
 	}
-	var rows []VoyageRecord
-	build := func(imo uint32, track []TrackPoint) {
-		for _, v := range BuildVoyages(imo, byIMO[imo], track, profiles[imo]) {
+	var rows []voyage.Record
+	build := func(imo uint32, track []vessel.TrackPoint) {
+		for _, v := range voyage.Build(imo, byIMO[imo], track, profiles[imo]) {
 			if v.Input.Arrival.Before(start) || !v.Input.Arrival.Before(end) {
 				continue
 			}
-			rows = append(rows, VoyageRecord{ID: v.ID, Input: v.Input, Result: emissions.ComputeVoyage(v.Input)})
+			rows = append(rows, voyage.Record{ID: v.ID, Input: v.Input, Result: emissions.ComputeVoyage(v.Input)})
 		}
 		delete(byIMO, imo)
 	}
 	for d, group := range fromDay {
-		err = store.Tracks(ctx, d, end, TrackFilter{Only: group}, func(imo uint32, track []TrackPoint) error {
+		err = store.Tracks(ctx, d, end, TrackFilter{Only: group}, func(imo uint32, track []vessel.TrackPoint) error {
 			build(imo, track)
 			return ctx.Err()
 		})

@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"overwatch/maritime/portcall"
+	"overwatch/maritime/portstats"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
 )
@@ -51,13 +53,13 @@ func DerivePortCalls(ctx context.Context, store Store, ports *seaport.Index, sta
 	if err != nil {
 		return Result{}, err
 	}
-	var calls []PortCall
-	keep := func(imo uint32, track []TrackPoint) error {
-		for _, c := range DetectPortCalls(imo, track, ports, last) {
+	var calls []portcall.Call
+	keep := func(imo uint32, track []vessel.TrackPoint) error {
+		for _, c := range portcall.Detect(imo, track, ports, last) {
 			if c.Departure != nil && c.Departure.Before(start) {
 				continue // a call of an earlier day, kept as it is
 			}
-			Enrich(&c, profiles[imo])
+			portcall.Enrich(&c, profiles[imo])
 			calls = append(calls, c)
 		}
 		return ctx.Err()
@@ -70,67 +72,18 @@ func DerivePortCalls(ctx context.Context, store Store, ports *seaport.Index, sta
 	if len(imos) > 0 {
 		// Read together from the earliest arrival: a vessel's positions
 		// before its own call only end calls that departed before start.
-		if err := store.Tracks(ctx, earliest.Add(-EdgeGap), last, TrackFilter{Only: imos}, keep); err != nil {
+		if err := store.Tracks(ctx, earliest.Add(-portcall.EdgeGap), last, TrackFilter{Only: imos}, keep); err != nil {
 			return Result{}, err
 		}
 	}
-	if err := store.Tracks(ctx, start.Add(-EdgeGap), last, TrackFilter{Except: imos}, keep); err != nil {
+	if err := store.Tracks(ctx, start.Add(-portcall.EdgeGap), last, TrackFilter{Except: imos}, keep); err != nil {
 		return Result{}, err
 	}
-	days := Days(start, last)
+	days := portstats.Days(start, last)
 	if err := store.WritePortCalls(ctx, Generation(), days, calls, last); err != nil {
 		return Result{}, err
 	}
 	return Result{From: start, To: days[len(days)-1].Add(day), Rows: len(calls)}, nil
-}
-
-// CallDay is the day a call is stored under: that of its departure, or of
-// the end of the data while it goes on.
-func CallDay(c *PortCall, dataEnd time.Time) time.Time {
-	if c.Departure != nil {
-		return c.Departure.UTC().Truncate(day)
-	}
-	return dataEnd.UTC().Truncate(day)
-}
-
-// Enrich adds to a detected call the vessel's identity, the port its
-// declared destination names, and the cargo estimate.
-func Enrich(c *PortCall, v VesselProfile) {
-	c.Name, c.Flag, c.ShipType = v.Name, v.Flag, v.ShipType
-	if cat, ok := vessel.CategoryOf(v.ShipType); ok {
-		c.Category = cat.Name
-	}
-	c.BuildYear, c.BuildYearEstimated = v.BuildYear, false
-	if c.BuildYear == 0 {
-		c.BuildYear, c.BuildYearEstimated = vessel.BuildYearFromIMO(c.IMO), true
-	}
-	c.DeclaredPort, _ = seaport.OfDestination(c.Declared)
-	EstimateCargo(c, v)
-}
-
-// Days lists the UTC days from the one holding from to the one holding to.
-func Days(from, to time.Time) []time.Time {
-	var out []time.Time
-	for d := from.UTC().Truncate(day); !d.After(to); d = d.Add(day) {
-		out = append(out, d)
-	}
-	return out
-}
-
-// Weeks lists the ISO weeks (their Mondays, UTC) from the one holding from
-// to the one holding to.
-func Weeks(from, to time.Time) []time.Time {
-	var out []time.Time
-	for w := Monday(from); !w.After(to); w = w.Add(7 * day) {
-		out = append(out, w)
-	}
-	return out
-}
-
-// Monday is the start of t's ISO week (UTC).
-func Monday(t time.Time) time.Time {
-	d := t.UTC().Truncate(day)
-	return d.Add(-time.Duration((int(d.Weekday())+6)%7) * day)
 }
 
 var lastGen atomic.Uint64
@@ -151,6 +104,13 @@ func Generation() uint64 {
 
 func maxTime(a, b time.Time) time.Time {
 	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
 		return a
 	}
 	return b

@@ -5,7 +5,12 @@ import (
 	"slices"
 	"time"
 
+	"overwatch/maritime/portcall"
+	"overwatch/maritime/portstats"
+	"overwatch/maritime/risk"
+	"overwatch/maritime/sanctions"
 	"overwatch/maritime/seaport"
+	"overwatch/maritime/vessel"
 )
 
 // RiskStore is what the risk jobs need of the analytics store: the
@@ -14,35 +19,35 @@ import (
 // tables (clickhouse/migrations/006_risk.sql) to read and write.
 type RiskStore interface {
 	DataSpan(ctx context.Context) (first, last time.Time, err error)
-	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo uint32, track []TrackPoint) error) error
+	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo uint32, track []vessel.TrackPoint) error) error
 	// HourlyTracks is Tracks of every vessel with only the first position
 	// of each hour (TS, Lat and Lon).
-	HourlyTracks(ctx context.Context, from, to time.Time, fn func(imo uint32, track []TrackPoint) error) error
-	VesselProfiles(ctx context.Context) (map[uint32]VesselProfile, error)
-	Calls(ctx context.Context, from, to time.Time) ([]PortCall, error)
+	HourlyTracks(ctx context.Context, from, to time.Time, fn func(imo uint32, track []vessel.TrackPoint) error) error
+	VesselProfiles(ctx context.Context) (map[uint32]vessel.Profile, error)
+	Calls(ctx context.Context, from, to time.Time) ([]portcall.Call, error)
 	// IdentityHistory is the identity timeline of the vessels (all when
 	// none are given), vessel after vessel, oldest row first.
-	IdentityHistory(ctx context.Context, imos ...uint32) ([]IdentityRow, error)
+	IdentityHistory(ctx context.Context, imos ...uint32) ([]vessel.Identity, error)
 	// SanctionsEntries are the vessels of the newest import of every list.
-	SanctionsEntries(ctx context.Context) ([]SanctionsEntry, error)
+	SanctionsEntries(ctx context.Context) ([]sanctions.Entry, error)
 	// Reliabilities are the current destination reliabilities.
-	Reliabilities(ctx context.Context) ([]Reliability, error)
+	Reliabilities(ctx context.Context) ([]portstats.Reliability, error)
 
 	// RiskEvents are the current events overlapping [from, to).
-	RiskEvents(ctx context.Context, from, to time.Time) ([]RiskEvent, error)
+	RiskEvents(ctx context.Context, from, to time.Time) ([]risk.Event, error)
 	// RiskEventsOfType are the current events of a type.
-	RiskEventsOfType(ctx context.Context, typ string) ([]RiskEvent, error)
-	WriteRiskEvents(ctx context.Context, gen uint64, days []time.Time, events []RiskEvent, identity map[uint32]VesselProfile, dataEnd time.Time) error
-	WriteVesselRisk(ctx context.Context, gen uint64, rows []VesselRisk) error
-	WriteHotspots(ctx context.Context, gen uint64, rows []Hotspot) error
-	WriteBaselines(ctx context.Context, gen uint64, rows []Baseline) error
+	RiskEventsOfType(ctx context.Context, typ string) ([]risk.Event, error)
+	WriteRiskEvents(ctx context.Context, gen uint64, days []time.Time, events []risk.Event, identity map[uint32]vessel.Profile, dataEnd time.Time) error
+	WriteVesselRisk(ctx context.Context, gen uint64, rows []risk.VesselScore) error
+	WriteHotspots(ctx context.Context, gen uint64, rows []risk.Hotspot) error
+	WriteBaselines(ctx context.Context, gen uint64, rows []risk.Baseline) error
 }
 
 // RiskLookback is how much of the track before a run's first day the
 // risk detectors read: the GapDenseWindow a gap's reception is judged
 // over, and a day more for the stops and encounters under way at the
 // window's start.
-const RiskLookback = GapDenseWindow + day
+const RiskLookback = risk.GapDenseWindow + day
 
 // RiskMaxReread is how far before a run's first day the vessels of calls
 // under way at that day are read from at most (those of stored events
@@ -53,23 +58,6 @@ const (
 	RiskMaxReread = 30 * day
 	RiskCallsBack = 30 * day
 )
-
-// SanctionsDay is the day the sanctions_match events are stored under
-// (1970-01-01): they are not tied to the position history, so every run
-// of the risk_events job rewrites them whole, from the lists as they are.
-var SanctionsDay = time.Unix(0, 0).UTC()
-
-// EventDay is the day an event is stored under: the day it ended, the
-// day of dataEnd while it goes on, SanctionsDay for a sanctions match.
-func EventDay(e *RiskEvent, dataEnd time.Time) time.Time {
-	switch {
-	case e.Type == EventSanctions:
-		return SanctionsDay
-	case e.End != nil:
-		return e.End.UTC().Truncate(day)
-	}
-	return dataEnd.UTC().Truncate(day)
-}
 
 // RiskEventsJob derives the risk_events table: AIS gaps, loitering and
 // spoofing per track, ship-to-ship transfers across tracks, draught
@@ -124,21 +112,21 @@ func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *seaport.Index
 	if err != nil {
 		return Result{}, err
 	}
-	callsOf := map[uint32][]PortCall{}
+	callsOf := map[uint32][]portcall.Call{}
 	for _, c := range calls {
 		callsOf[c.IMO] = append(callsOf[c.IMO], c)
 	}
 	var (
-		events   []RiskEvent
-		cands    []SlowPoint
-		draughts = NewDraughtLog()
+		events   []risk.Event
+		cands    []risk.SlowPoint
+		draughts = risk.NewDraughtLog()
 	)
-	detect := func(imo uint32, track []TrackPoint) error {
-		events = append(events, DetectGaps(imo, track, last)...)
-		events = append(events, DetectLoitering(imo, track, ports, last)...)
-		events = append(events, DetectSpoofing(imo, track)...)
-		events = append(events, DetectMismatches(imo, track, callsOf[imo])...)
-		cands = append(cands, STSCandidates(imo, track, ports)...)
+	detect := func(imo uint32, track []vessel.TrackPoint) error {
+		events = append(events, risk.DetectGaps(imo, track, last)...)
+		events = append(events, risk.DetectLoitering(imo, track, ports, last)...)
+		events = append(events, risk.DetectSpoofing(imo, track)...)
+		events = append(events, risk.DetectMismatches(imo, track, callsOf[imo])...)
+		cands = append(cands, risk.STSCandidates(imo, track, ports)...)
 		draughts.Add(imo, track)
 		return ctx.Err()
 	}
@@ -158,8 +146,8 @@ func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *seaport.Index
 	if err := store.Tracks(ctx, start.Add(-RiskLookback), last, TrackFilter{Except: imos}, detect); err != nil {
 		return Result{}, err
 	}
-	events = append(events, DetectSTS(cands, last, draughts.Draughts, profiles)...)
-	events = slices.DeleteFunc(events, func(e RiskEvent) bool { return unseenBefore(&e, start, reread) })
+	events = append(events, risk.DetectSTS(cands, last, draughts.Draughts, profiles)...)
+	events = slices.DeleteFunc(events, func(e risk.Event) bool { return unseenBefore(&e, start, reread) })
 	identities, err := store.IdentityHistory(ctx)
 	if err != nil {
 		return Result{}, err
@@ -169,7 +157,7 @@ func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *seaport.Index
 		for j < len(identities) && identities[j].IMO == identities[i].IMO {
 			j++
 		}
-		events = append(events, IdentityChanges(identities[i:j])...)
+		events = append(events, risk.IdentityChanges(identities[i:j])...)
 		i = j
 	}
 	matches, err := sanctionsEvents(ctx, store, profiles, identities, last)
@@ -177,13 +165,13 @@ func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *seaport.Index
 		return Result{}, err
 	}
 	events = append(events, matches...)
-	days := append([]time.Time{SanctionsDay}, Days(start, last)...)
+	days := append([]time.Time{risk.SanctionsDay}, portstats.Days(start, last)...)
 	if err := store.WriteRiskEvents(ctx, Generation(), days, events, profiles, last); err != nil {
 		return Result{}, err
 	}
 	n := 0
 	for i := range events {
-		if d := EventDay(&events[i], last); d == SanctionsDay || !d.Before(start) {
+		if d := risk.EventDay(&events[i], last); d == risk.SanctionsDay || !d.Before(start) {
 			n++
 		}
 	}
@@ -198,8 +186,8 @@ func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *seaport.Index
 // and an event it stored that reaches into the window has its vessels
 // re-read (riskRereads), so an event of other vessels that started before
 // start is an artefact of the shorter track, and is dropped.
-func unseenBefore(e *RiskEvent, start time.Time, reread map[uint32]time.Time) bool {
-	if !e.Start.Before(start) || e.Type == EventSanctions || e.Type == EventIdentity {
+func unseenBefore(e *risk.Event, start time.Time, reread map[uint32]time.Time) bool {
+	if !e.Start.Before(start) || e.Type == risk.EventSanctions || e.Type == risk.EventIdentity {
 		return false
 	}
 	_, a := reread[e.IMO]
@@ -229,7 +217,7 @@ func riskRereads(ctx context.Context, store RiskStore, start time.Time) (map[uin
 		return nil, err
 	}
 	for _, e := range open {
-		if e.Type != EventSanctions {
+		if e.Type != risk.EventSanctions {
 			add(e.IMO, e.Start)
 			add(e.Other, e.Start)
 		}
@@ -253,12 +241,12 @@ func riskRereads(ctx context.Context, store RiskStore, start time.Time) (map[uin
 // the lists now. A match already stored (the same vessel, list, entry and
 // match type) keeps its date; a new one is dated at the end of the data,
 // when it was first found.
-func sanctionsEvents(ctx context.Context, store RiskStore, profiles map[uint32]VesselProfile, identities []IdentityRow, last time.Time) ([]RiskEvent, error) {
+func sanctionsEvents(ctx context.Context, store RiskStore, profiles map[uint32]vessel.Profile, identities []vessel.Identity, last time.Time) ([]risk.Event, error) {
 	matches, err := currentMatches(ctx, store, profiles, identities)
 	if err != nil || len(matches) == 0 {
 		return nil, err
 	}
-	stored, err := store.RiskEventsOfType(ctx, EventSanctions)
+	stored, err := store.RiskEventsOfType(ctx, risk.EventSanctions)
 	if err != nil {
 		return nil, err
 	}
@@ -271,34 +259,34 @@ func sanctionsEvents(ctx context.Context, store RiskStore, profiles map[uint32]V
 		k := key{e.IMO, detailString(e.Detail, "list_source"), detailString(e.Detail, "entry_id"), e.Subtype, detailString(e.Detail, "matched_on")}
 		since[k] = e.Start
 	}
-	out := make([]RiskEvent, 0, len(matches))
+	out := make([]risk.Event, 0, len(matches))
 	for _, m := range matches {
 		at, ok := since[key{m.IMO, m.Entry.ListSource, m.Entry.EntryID, m.MatchType, m.MatchedOn}]
 		if !ok {
 			at = last.UTC().Truncate(time.Second)
 		}
-		out = append(out, SanctionsEvent(m, at))
+		out = append(out, risk.SanctionsEvent(m, at))
 	}
 	return out, nil
 }
 
 // currentMatches matches every vessel of the registry to the sanctions
 // lists as they are now (none when no list is imported).
-func currentMatches(ctx context.Context, store RiskStore, profiles map[uint32]VesselProfile, identities []IdentityRow) ([]SanctionsMatch, error) {
+func currentMatches(ctx context.Context, store RiskStore, profiles map[uint32]vessel.Profile, identities []vessel.Identity) ([]sanctions.Match, error) {
 	entries, err := store.SanctionsEntries(ctx)
 	if err != nil || len(entries) == 0 {
 		return nil, err
 	}
-	return MatchSanctions(entries, profileList(profiles), identities), nil
+	return sanctions.MatchVessels(entries, profileList(profiles), identities), nil
 }
 
 // profileList is the registry as a list in IMO order.
-func profileList(profiles map[uint32]VesselProfile) []VesselProfile {
-	out := make([]VesselProfile, 0, len(profiles))
+func profileList(profiles map[uint32]vessel.Profile) []vessel.Profile {
+	out := make([]vessel.Profile, 0, len(profiles))
 	for _, p := range profiles {
 		out = append(out, p)
 	}
-	slices.SortFunc(out, func(a, b VesselProfile) int { return int(int64(a.IMO) - int64(b.IMO)) })
+	slices.SortFunc(out, func(a, b vessel.Profile) int { return int(int64(a.IMO) - int64(b.IMO)) })
 	return out
 }
 

@@ -4,12 +4,10 @@ import (
 	"context"
 	"time"
 
+	"overwatch/maritime/risk"
+	"overwatch/maritime/sanctions"
 	"overwatch/maritime/vessel"
 )
-
-// BaselineWindow is the period the baselines are computed over: the 30
-// days to the end of the data.
-const BaselineWindow = 30 * day
 
 // RiskScoresJob recomputes every vessel's risk score (ScoreVessels, over
 // the events of the identity window, the port calls of the port-call
@@ -23,12 +21,12 @@ func RiskScoresJob(store RiskStore) Job {
 		if err != nil || last.IsZero() {
 			return Result{}, err
 		}
-		from := last.Add(-max(ScoreWindow, IdentityWindow, HotspotWindow))
+		from := last.Add(-max(risk.ScoreWindow, risk.IdentityWindow, risk.HotspotWindow))
 		events, err := store.RiskEvents(ctx, from, last.Add(time.Second))
 		if err != nil {
 			return Result{}, err
 		}
-		calls, err := store.Calls(ctx, last.Add(-PortCallsWindow), last.Add(time.Second))
+		calls, err := store.Calls(ctx, last.Add(-risk.PortCallsWindow), last.Add(time.Second))
 		if err != nil {
 			return Result{}, err
 		}
@@ -36,7 +34,7 @@ func RiskScoresJob(store RiskStore) Job {
 		if err != nil {
 			return Result{}, err
 		}
-		var matches []SanctionsMatch
+		var matches []sanctions.Match
 		if entries, err := store.SanctionsEntries(ctx); err != nil {
 			return Result{}, err
 		} else if len(entries) > 0 {
@@ -44,17 +42,17 @@ func RiskScoresJob(store RiskStore) Job {
 			if err != nil {
 				return Result{}, err
 			}
-			matches = MatchSanctions(entries, profileList(profiles), identities)
+			matches = sanctions.MatchVessels(entries, profileList(profiles), identities)
 		}
 		reliabilities, err := store.Reliabilities(ctx)
 		if err != nil {
 			return Result{}, err
 		}
-		scores := ScoreVessels(profileList(profiles), events, calls, matches, reliabilities, last)
+		scores := risk.ScoreVessels(profileList(profiles), events, calls, matches, reliabilities, last)
 		if err := store.WriteVesselRisk(ctx, Generation(), scores); err != nil {
 			return Result{}, err
 		}
-		hotspots := Hotspots(events, last, DefaultHotspotCellDeg)
+		hotspots := risk.Hotspots(events, last, risk.DefaultHotspotCellDeg)
 		if err := store.WriteHotspots(ctx, Generation(), hotspots); err != nil {
 			return Result{}, err
 		}
@@ -73,7 +71,7 @@ func RiskBaselinesJob(store RiskStore) Job {
 		if err != nil || last.IsZero() {
 			return Result{}, err
 		}
-		from := maxTime(first, last.Add(-BaselineWindow))
+		from := maxTime(first, last.Add(-risk.BaselineWindow))
 		profiles, err := store.VesselProfiles(ctx)
 		if err != nil {
 			return Result{}, err
@@ -85,8 +83,8 @@ func RiskBaselinesJob(store RiskStore) Job {
 			}
 		}
 		vesselDays := map[[2]string]float64{}
-		err = store.HourlyTracks(ctx, from, last, func(imo uint32, track []TrackPoint) error {
-			AddVesselDays(vesselDays, track, categories[imo], from, last)
+		err = store.HourlyTracks(ctx, from, last, func(imo uint32, track []vessel.TrackPoint) error {
+			risk.AddVesselDays(vesselDays, track, categories[imo], from, last)
 			return ctx.Err()
 		})
 		if err != nil {
@@ -96,7 +94,7 @@ func RiskBaselinesJob(store RiskStore) Job {
 		if err != nil {
 			return Result{}, err
 		}
-		rows := BaselinesByVessel(events, categories, vesselDays, from, last)
+		rows := risk.BaselinesByVessel(events, categories, vesselDays, from, last)
 		if err := store.WriteBaselines(ctx, Generation(), rows); err != nil {
 			return Result{}, err
 		}

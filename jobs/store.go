@@ -3,6 +3,10 @@ package jobs
 import (
 	"context"
 	"time"
+
+	"overwatch/maritime/portcall"
+	"overwatch/maritime/portstats"
+	"overwatch/maritime/vessel"
 )
 
 // Store is what the derivations need of the analytics store: the position
@@ -16,21 +20,21 @@ type Store interface {
 	// Tracks calls fn with each vessel's positions in [from, to], one
 	// position per report time, in time order, vessel after vessel; only
 	// the vessels of f.Only when it is not nil, never those of f.Except.
-	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo uint32, track []TrackPoint) error) error
+	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo uint32, track []vessel.TrackPoint) error) error
 	// VesselProfiles is the registry's view of every vessel.
-	VesselProfiles(ctx context.Context) (map[uint32]VesselProfile, error)
+	VesselProfiles(ctx context.Context) (map[uint32]vessel.Profile, error)
 	// CallsAcross returns, per vessel, the arrival of its current call
 	// that arrived before t and departed at or after it (or goes on).
 	CallsAcross(ctx context.Context, t time.Time) (map[uint32]time.Time, error)
 	// Calls returns the current calls that overlap [from, to).
-	Calls(ctx context.Context, from, to time.Time) ([]PortCall, error)
+	Calls(ctx context.Context, from, to time.Time) ([]portcall.Call, error)
 
-	WritePortCalls(ctx context.Context, gen uint64, days []time.Time, calls []PortCall, dataEnd time.Time) error
-	WriteCongestion(ctx context.Context, gen uint64, days []time.Time, rows []CongestionDay) error
-	WriteBerthWeeks(ctx context.Context, gen uint64, weeks []time.Time, rows []BerthWeek) error
-	WriteFleetAgeWeeks(ctx context.Context, gen uint64, weeks []time.Time, rows []FleetAgeWeek) error
-	WriteEstimateWeeks(ctx context.Context, gen uint64, weeks []time.Time, rows []EstimateWeek) error
-	WriteReliability(ctx context.Context, gen uint64, rows []Reliability) error
+	WritePortCalls(ctx context.Context, gen uint64, days []time.Time, calls []portcall.Call, dataEnd time.Time) error
+	WriteCongestion(ctx context.Context, gen uint64, days []time.Time, rows []portstats.CongestionDay) error
+	WriteBerthWeeks(ctx context.Context, gen uint64, weeks []time.Time, rows []portstats.BerthWeek) error
+	WriteFleetAgeWeeks(ctx context.Context, gen uint64, weeks []time.Time, rows []portstats.FleetAgeWeek) error
+	WriteEstimateWeeks(ctx context.Context, gen uint64, weeks []time.Time, rows []portstats.EstimateWeek) error
+	WriteReliability(ctx context.Context, gen uint64, rows []portstats.Reliability) error
 	// CleanDerived deletes the superseded generations of every derived
 	// table and returns how many (table, day, generation) sets went.
 	CleanDerived(ctx context.Context) (int, error)

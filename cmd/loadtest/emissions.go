@@ -24,7 +24,9 @@ import (
 	"overwatch/clickhouse"
 	"overwatch/jobs"
 	"overwatch/maritime/emissions"
+	"overwatch/maritime/portstats"
 	"overwatch/maritime/seaport"
+	"overwatch/maritime/voyage"
 )
 
 // runEmissions measures the emissions endpoints (issue 7) over a
@@ -188,7 +190,7 @@ func fillVoyages(ctx context.Context, chURL string, n int) error {
 	ports := seaport.All()
 	end := time.Now().UTC().Truncate(24 * time.Hour)
 	types := []uint8{70, 71, 79, 80, 84, 89}
-	rows := make([]jobs.VoyageRecord, n)
+	rows := make([]voyage.Record, n)
 	for i := range rows {
 		from, to := ports[rng.IntN(len(ports))], ports[rng.IntN(len(ports))]
 		arr := end.Add(-time.Duration(rng.Int64N(int64(300 * 24 * time.Hour)))).Truncate(time.Second)
@@ -203,9 +205,9 @@ func fillVoyages(ctx context.Context, chURL string, n int) error {
 			SpeedBands:       []emissions.SpeedBand{{Knots: knots - 1, Hours: hours / 2}, {Knots: knots + 1, Hours: hours / 2}},
 			HoursManoeuvring: 2, HoursAtAnchor: rng.Float64() * 48, HoursAtBerth: 24 + rng.Float64()*48,
 			CargoTonnes: 10000 + rng.Float64()*60000, CargoQuality: emissions.CargoMedium, Ballast: rng.IntN(5) == 0}
-		rows[i] = jobs.VoyageRecord{ID: jobs.VoyageID(imo, in.Departure), Input: in, Result: emissions.ComputeVoyage(in)}
+		rows[i] = voyage.Record{ID: voyage.ID(imo, in.Departure), Input: in, Result: emissions.ComputeVoyage(in)}
 	}
-	return ch.WriteVoyageEmissions(ctx, jobs.Generation(), jobs.Days(end.Add(-301*24*time.Hour), end), rows)
+	return ch.WriteVoyageEmissions(ctx, jobs.Generation(), portstats.Days(end.Add(-301*24*time.Hour), end), rows)
 }
 
 // walkEmissions follows /v1/emissions?limit=50 to the last page and returns

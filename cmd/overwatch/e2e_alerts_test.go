@@ -12,6 +12,8 @@ import (
 
 	"overwatch"
 	"overwatch/jobs"
+	"overwatch/maritime/risk"
+	"overwatch/maritime/sanctions"
 	"overwatch/read"
 )
 
@@ -70,17 +72,17 @@ func TestAlertsEndToEnd(t *testing.T) {
 	now := time.Now().UTC().Truncate(time.Second)
 	ix, iy, iz := mustIMO(t, x), mustIMO(t, y), nextIMO()
 	end := now.Add(-time.Hour)
-	events := []jobs.RiskEvent{
-		{Type: jobs.EventSanctions, Subtype: jobs.MatchIMO, IMO: ix, Start: now.Add(-2 * time.Hour), End: &end, Severity: jobs.TierCritical,
+	events := []risk.Event{
+		{Type: risk.EventSanctions, Subtype: sanctions.MatchIMO, IMO: ix, Start: now.Add(-2 * time.Hour), End: &end, Severity: risk.TierCritical,
 			Detail: map[string]any{"list_source": "OFAC SDN", "sanctioned_entity": "SHADOW", "entry_id": "1"}},
-		{Type: jobs.EventGap, Subtype: "intentional", IMO: iy, Start: now.Add(-30 * time.Hour), End: &end, Severity: jobs.TierHigh, Detail: map[string]any{}},
-		{Type: jobs.EventLoitering, Subtype: "stationary", IMO: ix, Start: now.Add(-20 * time.Hour), End: &end, Severity: jobs.TierHigh, Detail: map[string]any{}},
-		{Type: jobs.EventGap, Subtype: "intentional", IMO: iz, Start: now.Add(-10 * time.Hour), End: &end, Severity: jobs.TierHigh, Detail: map[string]any{}},
+		{Type: risk.EventGap, Subtype: "intentional", IMO: iy, Start: now.Add(-30 * time.Hour), End: &end, Severity: risk.TierHigh, Detail: map[string]any{}},
+		{Type: risk.EventLoitering, Subtype: "stationary", IMO: ix, Start: now.Add(-20 * time.Hour), End: &end, Severity: risk.TierHigh, Detail: map[string]any{}},
+		{Type: risk.EventGap, Subtype: "intentional", IMO: iz, Start: now.Add(-10 * time.Hour), End: &end, Severity: risk.TierHigh, Detail: map[string]any{}},
 	}
 	var days []time.Time
 	seen := map[time.Time]bool{}
 	for i := range events {
-		if d := jobs.EventDay(&events[i], now); !seen[d] {
+		if d := risk.EventDay(&events[i], now); !seen[d] {
 			seen[d] = true
 			days = append(days, d)
 		}

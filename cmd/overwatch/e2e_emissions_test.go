@@ -22,6 +22,7 @@ import (
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
 	"overwatch/maritime/emissions"
+	"overwatch/maritime/voyage"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
 	"overwatch/reports"
@@ -313,8 +314,8 @@ func TestEmissionsEndToEnd(t *testing.T) {
 	now := time.Now().UTC().Add(-2 * time.Minute).Truncate(time.Second)
 	in := emissions.VoyageInput{IMO: "9999999", Name: "LATE ARRIVAL", ShipType: 70, From: "santos", To: "rotterdam",
 		Departure: now.Add(-100 * time.Hour), Arrival: now, DWT: 60000, SeaLaneDistanceNM: 5000}
-	rec := jobs.VoyageRecord{ID: jobs.VoyageID(9999999, in.Departure), Input: in, Result: emissions.ComputeVoyage(in)}
-	if err := s.ch.WriteVoyageEmissions(context.Background(), jobs.Generation(), []time.Time{now.Truncate(24 * time.Hour)}, []jobs.VoyageRecord{rec}); err != nil {
+	rec := voyage.Record{ID: voyage.ID(9999999, in.Departure), Input: in, Result: emissions.ComputeVoyage(in)}
+	if err := s.ch.WriteVoyageEmissions(context.Background(), jobs.Generation(), []time.Time{now.Truncate(24 * time.Hour)}, []voyage.Record{rec}); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, 5*time.Second, "the new voyage", func() bool {

@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"overwatch/clickhouse"
-	"overwatch/jobs"
+	"overwatch/maritime/portcall"
+	"overwatch/maritime/portstats"
 	"overwatch/write/sim"
 )
 
@@ -76,7 +77,7 @@ func TestPortCallsAgainstGroundTruth(t *testing.T) {
 	}
 }
 
-func sameCall(a, b jobs.PortCall) bool {
+func sameCall(a, b portcall.Call) bool {
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	return string(ja) == string(jb)
@@ -125,7 +126,7 @@ type callEval struct {
 // vessel and port, overlapping in time) among the calls wholly inside
 // [from, to]. Dark true calls (the vessel's AIS off in port) are not
 // expected to be found, but finding one is no false positive.
-func evaluateCalls(truth []truthCall, detected []jobs.PortCall, from, to time.Time) callEval {
+func evaluateCalls(truth []truthCall, detected []portcall.Call, from, to time.Time) callEval {
 	inside := func(a, d time.Time) bool { return !a.Before(from) && !d.After(to) }
 	var e callEval
 	used := map[int]bool{}
@@ -150,7 +151,7 @@ func evaluateCalls(truth []truthCall, detected []jobs.PortCall, from, to time.Ti
 						c.AnchorStart.Format("02T15:04"), c.AnchorEnd.Format("02T15:04"), c.WaitHours())
 				}
 			}
-			if (tc.Operation == "load" || tc.Operation == "discharge") && tc.CargoTonnes > 0 && c.CargoQuality != jobs.CargoNoDraught &&
+			if (tc.Operation == "load" || tc.Operation == "discharge") && tc.CargoTonnes > 0 && c.CargoQuality != portcall.CargoNoDraught &&
 				tc.ReportedFrom > 0 && tc.ReportedTo > 0 {
 				cargoErrs = append(cargoErrs, math.Abs(c.CargoTonnes-tc.CargoTonnes)/tc.CargoTonnes)
 				e.cargoEst += c.CargoTonnes
@@ -175,9 +176,9 @@ func evaluateCalls(truth []truthCall, detected []jobs.PortCall, from, to time.Ti
 	if e.truth > 0 {
 		e.recall = float64(found) / float64(e.truth)
 	}
-	e.waits, e.waitErr = len(waitErrs), jobs.Quantile(waitErrs, 0.5)
-	e.waitDetected, e.waitTrue = jobs.Quantile(waitsD, 0.5), jobs.Quantile(waitsT, 0.5)
-	e.cargos, e.cargoErr = len(cargoErrs), jobs.Quantile(cargoErrs, 0.5)
+	e.waits, e.waitErr = len(waitErrs), portstats.Quantile(waitErrs, 0.5)
+	e.waitDetected, e.waitTrue = portstats.Quantile(waitsD, 0.5), portstats.Quantile(waitsT, 0.5)
+	e.cargos, e.cargoErr = len(cargoErrs), portstats.Quantile(cargoErrs, 0.5)
 	for _, x := range cargoErrs {
 		if x <= 0.15 {
 			e.cargoWithin++

@@ -8,8 +8,9 @@ import (
 	"time"
 
 	"overwatch"
-	"overwatch/jobs"
+	"overwatch/maritime/risk"
 	"overwatch/maritime/seaport"
+	"overwatch/maritime/vessel"
 	"overwatch/read"
 )
 
@@ -32,34 +33,34 @@ func (s *testServer) writeRiskAPIFixtures(t *testing.T) riskAPIFixtures {
 	fx := riskAPIFixtures{now: now, a: nextIMO(), b: nextIMO(), c: nextIMO()}
 	h := func(hours float64) time.Time { return now.Add(time.Duration(hours * float64(time.Hour))) }
 	tp := func(t time.Time) *time.Time { return &t }
-	identity := map[uint32]jobs.VesselProfile{
+	identity := map[uint32]vessel.Profile{
 		fx.a: {IMO: fx.a, Name: "SHADOW A", Flag: "KM", ShipType: 80},
 		fx.b: {IMO: fx.b, Name: "SHADOW B", Flag: "PA", ShipType: 70},
 		fx.c: {IMO: fx.c, Name: "DRIFTER C", Flag: "TG", ShipType: 84},
 	}
-	events := []jobs.RiskEvent{
-		{Type: jobs.EventGap, Subtype: "intentional", IMO: fx.a, Start: h(-50), End: tp(h(-20)), Lat: 25.1, Lon: 56.9, EndLat: 25.4, EndLon: 57.2,
-			Severity: jobs.TierHigh, Detail: map[string]any{"hours": 30.0, "intentional": true, "distance_nm": 20.5,
+	events := []risk.Event{
+		{Type: risk.EventGap, Subtype: "intentional", IMO: fx.a, Start: h(-50), End: tp(h(-20)), Lat: 25.1, Lon: 56.9, EndLat: 25.4, EndLon: 57.2,
+			Severity: risk.TierHigh, Detail: map[string]any{"hours": 30.0, "intentional": true, "distance_nm": 20.5,
 				"start_position": map[string]any{"lat": 25.1, "lon": 56.9}, "end_position": map[string]any{"lat": 25.4, "lon": 57.2}}},
-		{Type: jobs.EventGap, IMO: fx.b, Start: h(-30), Lat: -10.5, Lon: 5.25, Severity: jobs.TierMedium,
+		{Type: risk.EventGap, IMO: fx.b, Start: h(-30), Lat: -10.5, Lon: 5.25, Severity: risk.TierMedium,
 			Detail: map[string]any{"hours": 30.0, "intentional": false, "start_position": map[string]any{"lat": -10.5, "lon": 5.25}, "end_position": nil}},
-		{Type: jobs.EventSTS, Subtype: "proximity", IMO: fx.a, Other: fx.b, Start: h(-10), End: tp(h(-6)), Lat: 36.5, Lon: 22.8, EndLat: 36.5, EndLon: 22.8,
-			Severity: jobs.TierHigh, Detail: map[string]any{"confidence": "high", "tonnes": 20000.0, "hours": 4.0, "min_distance_m": 80.0, "other_imo": float64(fx.b), "area": "Gulf of Laconia"}},
-		{Type: jobs.EventLoitering, Subtype: "slow_roll", IMO: fx.c, Start: h(-12), Lat: 36.6, Lon: 22.9, Severity: jobs.TierHigh,
+		{Type: risk.EventSTS, Subtype: "proximity", IMO: fx.a, Other: fx.b, Start: h(-10), End: tp(h(-6)), Lat: 36.5, Lon: 22.8, EndLat: 36.5, EndLon: 22.8,
+			Severity: risk.TierHigh, Detail: map[string]any{"confidence": "high", "tonnes": 20000.0, "hours": 4.0, "min_distance_m": 80.0, "other_imo": float64(fx.b), "area": "Gulf of Laconia"}},
+		{Type: risk.EventLoitering, Subtype: "slow_roll", IMO: fx.c, Start: h(-12), Lat: 36.6, Lon: 22.9, Severity: risk.TierHigh,
 			Detail: map[string]any{"hours": 12.0, "mean_speed_kn": 1.1, "context": "known_transfer_area", "area": "Gulf of Laconia"}},
-		{Type: jobs.EventIdentity, Subtype: "flag", IMO: fx.c, Start: h(-40), End: tp(h(-40)), Lat: 36, Lon: 20, EndLat: 36, EndLon: 20, Severity: jobs.TierHigh,
+		{Type: risk.EventIdentity, Subtype: "flag", IMO: fx.c, Start: h(-40), End: tp(h(-40)), Lat: 36, Lon: 20, EndLat: 36, EndLon: 20, Severity: risk.TierHigh,
 			Detail: map[string]any{"field": "flag", "old": "PA", "new": "TG"}},
-		{Type: jobs.EventMismatch, Subtype: "zero_change", IMO: fx.a, Start: h(-60), End: tp(h(-52)), Port: "santos", Lat: -23.98, Lon: -46.3,
-			EndLat: -23.98, EndLon: -46.3, Severity: jobs.TierMedium, Detail: map[string]any{"reported_from": 9.4, "reported_to": 9.4, "change_m": 0.0, "expected": "a draught change"}},
-		{Type: jobs.EventSanctions, Subtype: "direct_imo", IMO: fx.a, Start: h(-100), End: tp(h(-100)), Severity: jobs.TierCritical,
+		{Type: risk.EventMismatch, Subtype: "zero_change", IMO: fx.a, Start: h(-60), End: tp(h(-52)), Port: "santos", Lat: -23.98, Lon: -46.3,
+			EndLat: -23.98, EndLon: -46.3, Severity: risk.TierMedium, Detail: map[string]any{"reported_from": 9.4, "reported_to": 9.4, "change_m": 0.0, "expected": "a draught change"}},
+		{Type: risk.EventSanctions, Subtype: "direct_imo", IMO: fx.a, Start: h(-100), End: tp(h(-100)), Severity: risk.TierCritical,
 			Detail: map[string]any{"list_source": "OFAC SDN", "entry_id": "99999", "sanctioned_entity": "SHADOW A", "program": "IRAN", "matched_on": read.FormatIMO(fx.a), "confidence": 1.0}},
-		{Type: jobs.EventGap, IMO: fx.c, Start: h(-20 * 24), End: tp(h(-19 * 24)), Lat: 1, Lon: 2, EndLat: 3, EndLon: 4, Severity: jobs.TierLow,
+		{Type: risk.EventGap, IMO: fx.c, Start: h(-20 * 24), End: tp(h(-19 * 24)), Lat: 1, Lon: 2, EndLat: 3, EndLon: 4, Severity: risk.TierLow,
 			Detail: map[string]any{"hours": 24.0}},
 	}
 	days := map[time.Time]bool{}
 	var window []time.Time
 	for i := range events {
-		if d := jobs.EventDay(&events[i], fx.now); !days[d] {
+		if d := risk.EventDay(&events[i], fx.now); !days[d] {
 			days[d] = true
 			window = append(window, d)
 		}
@@ -68,27 +69,27 @@ func (s *testServer) writeRiskAPIFixtures(t *testing.T) riskAPIFixtures {
 	if err := s.ch.WriteRiskEvents(ctx, gen, window, events, identity, fx.now); err != nil {
 		t.Fatal(err)
 	}
-	factors := []jobs.RiskFactor{
+	factors := []risk.Factor{
 		{Name: "sanctions_match", Weight: 75, Value: 1, Contribution: 75, Reason: "direct IMO match on the OFAC SDN list"},
 		{Name: "intentional_disabling", Weight: 20, Value: 1, Contribution: 10, Reason: "1 suspected intentional gap"},
 		{Name: "age", Weight: 8, Value: 12, Contribution: 0, Reason: "12 years old"},
 	}
-	if err := s.ch.WriteVesselRisk(ctx, gen, []jobs.VesselRisk{
-		{IMO: fx.a, Name: "SHADOW A", Flag: "KM", ShipType: 80, Category: "tanker", Score: 85, Tier: jobs.TierCritical, Factors: factors, ComputedAt: now},
-		{IMO: fx.b, Name: "SHADOW B", Flag: "PA", ShipType: 70, Category: "cargo", Score: 30.04, Tier: jobs.TierMedium, ComputedAt: now},
-		{IMO: fx.c, Name: "DRIFTER C", Flag: "TG", ShipType: 84, Category: "tanker", Score: 12, Tier: jobs.TierLow, ComputedAt: now},
+	if err := s.ch.WriteVesselRisk(ctx, gen, []risk.VesselScore{
+		{IMO: fx.a, Name: "SHADOW A", Flag: "KM", ShipType: 80, Category: "tanker", Score: 85, Tier: risk.TierCritical, Factors: factors, ComputedAt: now},
+		{IMO: fx.b, Name: "SHADOW B", Flag: "PA", ShipType: 70, Category: "cargo", Score: 30.04, Tier: risk.TierMedium, ComputedAt: now},
+		{IMO: fx.c, Name: "DRIFTER C", Flag: "TG", ShipType: 84, Category: "tanker", Score: 12, Tier: risk.TierLow, ComputedAt: now},
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.ch.WriteHotspots(ctx, gen, []jobs.Hotspot{
+	if err := s.ch.WriteHotspots(ctx, gen, []risk.Hotspot{
 		{ID: "1.0:36:22", Lat: 36.5, Lon: 22.5, CellDeg: 1, Events: 2, Vessels: 3, ByType: map[string]int{"sts_transfer": 1, "loitering": 1},
-			FirstEvent: h(-12), LastEvent: h(-10), Active: true, Severity: jobs.TierHigh},
+			FirstEvent: h(-12), LastEvent: h(-10), Active: true, Severity: risk.TierHigh},
 		{ID: "1.0:1:2", Lat: 1.5, Lon: 2.5, CellDeg: 1, Events: 1, Vessels: 1, ByType: map[string]int{"ais_gap": 1},
-			FirstEvent: h(-480), LastEvent: h(-480), Severity: jobs.TierLow},
+			FirstEvent: h(-480), LastEvent: h(-480), Severity: risk.TierLow},
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.ch.WriteBaselines(ctx, gen, []jobs.Baseline{
+	if err := s.ch.WriteBaselines(ctx, gen, []risk.Baseline{
 		{Area: "open_ocean", Category: "tanker", VesselDays: 900, GapsPerVesselDay: 0.01, LoiterHoursPerDay: 0.4, TransfersPerDay: 0.02, From: h(-720), To: now},
 	}); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,9 @@ import (
 	"overwatch"
 	"overwatch/clickhouse"
 	"overwatch/jobs"
+	"overwatch/maritime/risk"
+	"overwatch/maritime/sanctions"
+	"overwatch/maritime/vessel"
 	"overwatch/read"
 	"overwatch/write/sim"
 )
@@ -61,7 +64,7 @@ func TestRiskJobsThroughTheAPI(t *testing.T) {
 		byType[e.Type]++
 	}
 	t.Logf("events stored: %v", byType)
-	for _, typ := range []string{jobs.EventGap, jobs.EventLoitering, jobs.EventIdentity, jobs.EventSanctions} {
+	for _, typ := range []string{risk.EventGap, risk.EventLoitering, risk.EventIdentity, risk.EventSanctions} {
 		if byType[typ] == 0 {
 			t.Errorf("no %s event stored", typ)
 		}
@@ -69,15 +72,15 @@ func TestRiskJobsThroughTheAPI(t *testing.T) {
 
 	// The baselines' hourly read gives the vessel-days the full tracks give.
 	viaTracks, viaHourly := map[[2]string]float64{}, map[[2]string]float64{}
-	err = db.Tracks(ctx, r.start, r.end, jobs.TrackFilter{}, func(imo uint32, track []jobs.TrackPoint) error {
-		jobs.AddVesselDays(viaTracks, track, "x", r.start, r.end)
+	err = db.Tracks(ctx, r.start, r.end, jobs.TrackFilter{}, func(imo uint32, track []vessel.TrackPoint) error {
+		risk.AddVesselDays(viaTracks, track, "x", r.start, r.end)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = db.HourlyTracks(ctx, r.start, r.end, func(imo uint32, track []jobs.TrackPoint) error {
-		jobs.AddVesselDays(viaHourly, track, "x", r.start, r.end)
+	err = db.HourlyTracks(ctx, r.start, r.end, func(imo uint32, track []vessel.TrackPoint) error {
+		risk.AddVesselDays(viaHourly, track, "x", r.start, r.end)
 		return nil
 	})
 	if err != nil {
@@ -128,12 +131,12 @@ func TestRiskJobsThroughTheAPI(t *testing.T) {
 		}
 		var p read.RiskVesselBody
 		get("/v1/risk/vessel/"+imo, &p)
-		if len(p.Vessel.Factors) != 14 || len(p.Vessel.Sanctions) == 0 || p.Vessel.Sanctions[0].MatchType != jobs.MatchIMO {
+		if len(p.Vessel.Factors) != 14 || len(p.Vessel.Sanctions) == 0 || p.Vessel.Sanctions[0].MatchType != sanctions.MatchIMO {
 			t.Errorf("vessel %s: %d factors, sanctions %+v", imo, len(p.Vessel.Factors), p.Vessel.Sanctions)
 		}
 		var ev struct{ Events []read.RiskEvent }
 		get("/v1/risk/events?type=sanctions_match&vessel="+imo, &ev)
-		if len(ev.Events) == 0 || ev.Events[0].Severity != jobs.TierCritical {
+		if len(ev.Events) == 0 || ev.Events[0].Severity != risk.TierCritical {
 			t.Errorf("vessel %s: sanctions events %+v", imo, ev.Events)
 		}
 	}
@@ -159,7 +162,7 @@ func TestRiskJobsThroughTheAPI(t *testing.T) {
 }
 
 // eventKeys identifies stored events for comparison, sorted.
-func eventKeys(events []jobs.RiskEvent) []string {
+func eventKeys(events []risk.Event) []string {
 	out := make([]string, 0, len(events))
 	for _, e := range events {
 		end := "open"

@@ -14,7 +14,8 @@ import (
 
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
-	"overwatch/jobs"
+	"overwatch/maritime/portcall"
+	"overwatch/maritime/risk"
 	"overwatch/postgres/pgtest"
 	"overwatch/write/sim"
 )
@@ -160,15 +161,15 @@ func (s pairScore) recall() float64 {
 type pairKind struct {
 	name    string
 	truth   func(tr *sim.Truth) bool
-	det     func(e *jobs.RiskEvent) bool
+	det     func(e *risk.Event) bool
 	inScope func(tr *sim.Truth) bool
-	match   func(tr *sim.Truth, e *jobs.RiskEvent) bool
-	excuse  func(e *jobs.RiskEvent) bool // may be nil
+	match   func(tr *sim.Truth, e *risk.Event) bool
+	excuse  func(e *risk.Event) bool // may be nil
 }
 
 // evaluatePair scores each detector against the truth of the data span
 // [from, to].
-func evaluatePair(truth []sim.Truth, detected []jobs.RiskEvent, from, to time.Time, firstSeen map[uint32]time.Time) []pairScore {
+func evaluatePair(truth []sim.Truth, detected []risk.Event, from, to time.Time, firstSeen map[uint32]time.Time) []pairScore {
 	trueCalls := map[string]*sim.PortCall{} // "imo port berth-end" → call
 	callsOf := map[uint32][]*sim.PortCall{}
 	misreports := map[uint32][]*sim.Truth{} // directional and zero_change
@@ -179,10 +180,10 @@ func evaluatePair(truth []sim.Truth, detected []jobs.RiskEvent, from, to time.Ti
 			trueCalls[pairCallKey(tr.Vessels[0], c.Port, c.BerthEnd)] = c
 			callsOf[tr.Vessels[0]] = append(callsOf[tr.Vessels[0]], c)
 		}
-		if tr.Type == jobs.EventGap {
+		if tr.Type == risk.EventGap {
 			gaps[tr.Vessels[0]] = append(gaps[tr.Vessels[0]], tr)
 		}
-		if tr.Type == jobs.EventMismatch && tr.Subtype != "magnitude" {
+		if tr.Type == risk.EventMismatch && tr.Subtype != "magnitude" {
 			misreports[tr.Vessels[0]] = append(misreports[tr.Vessels[0]], tr)
 		}
 	}
@@ -192,7 +193,7 @@ func evaluatePair(truth []sim.Truth, detected []jobs.RiskEvent, from, to time.Ti
 		}
 		return *tr.End
 	}
-	detEnd := func(e *jobs.RiskEvent) time.Time {
+	detEnd := func(e *risk.Event) time.Time {
 		if e.End == nil {
 			return to
 		}
@@ -204,31 +205,31 @@ func evaluatePair(truth []sim.Truth, detected []jobs.RiskEvent, from, to time.Ti
 	within := func(t time.Time, lo, hi time.Time) bool { return !t.Before(lo) && !t.After(hi) }
 	misreport := func(sub string) pairKind {
 		return pairKind{
-			name:  jobs.EventMismatch + "/" + sub,
-			truth: func(tr *sim.Truth) bool { return tr.Type == jobs.EventMismatch && tr.Subtype == sub },
-			det:   func(e *jobs.RiskEvent) bool { return e.Type == jobs.EventMismatch && e.Subtype == sub },
+			name:  risk.EventMismatch + "/" + sub,
+			truth: func(tr *sim.Truth) bool { return tr.Type == risk.EventMismatch && tr.Subtype == sub },
+			det:   func(e *risk.Event) bool { return e.Type == risk.EventMismatch && e.Subtype == sub },
 			inScope: func(tr *sim.Truth) bool {
 				d, _ := tr.Detail.(map[string]any)
 				rf, _ := d["reported_from"].(float64)
 				rt, _ := d["reported_to"].(float64)
-				return within(*tr.Start, from.Add(2*time.Hour), to.Add(-2*time.Hour)) && math.Abs(rt-rf) >= jobs.MinDraftChangeM-1e-9 &&
+				return within(*tr.Start, from.Add(2*time.Hour), to.Add(-2*time.Hour)) && math.Abs(rt-rf) >= portcall.MinDraftChangeM-1e-9 &&
 					(sub != "magnitude" || !end(tr).After(to))
 			},
-			match: func(tr *sim.Truth, e *jobs.RiskEvent) bool {
+			match: func(tr *sim.Truth, e *risk.Event) bool {
 				return tr.Vessels[0] == e.IMO && within(e.Start, tr.Start.Add(-6*time.Hour), tr.Start.Add(6*time.Hour))
 			},
 		}
 	}
 	identity := func(field string) pairKind {
 		return pairKind{
-			name:  jobs.EventIdentity + "/" + field,
-			truth: func(tr *sim.Truth) bool { return tr.Type == jobs.EventIdentity && tr.Subtype == field },
-			det:   func(e *jobs.RiskEvent) bool { return e.Type == jobs.EventIdentity && e.Subtype == field },
+			name:  risk.EventIdentity + "/" + field,
+			truth: func(tr *sim.Truth) bool { return tr.Type == risk.EventIdentity && tr.Subtype == field },
+			det:   func(e *risk.Event) bool { return e.Type == risk.EventIdentity && e.Subtype == field },
 			inScope: func(tr *sim.Truth) bool {
 				first, ok := firstSeen[tr.Vessels[0]]
 				return ok && first.Before(*tr.Start) && within(*tr.Start, from, to.Add(-time.Hour))
 			},
-			match: func(tr *sim.Truth, e *jobs.RiskEvent) bool {
+			match: func(tr *sim.Truth, e *risk.Event) bool {
 				return tr.Vessels[0] == e.IMO && within(e.Start, tr.Start.Add(-time.Hour), tr.Start.Add(72*time.Hour))
 			},
 		}
@@ -239,11 +240,11 @@ func evaluatePair(truth []sim.Truth, detected []jobs.RiskEvent, from, to time.Ti
 		c := trueCalls[pairCallKey(tr.Vessels[0], port, *tr.Start)]
 		return c != nil && !c.Dark && c.Operation != "both" && !c.Arrival.Before(from.Add(time.Hour)) && !c.Departure.After(to.Add(-4*time.Hour))
 	}
-	zero.match = func(tr *sim.Truth, e *jobs.RiskEvent) bool {
+	zero.match = func(tr *sim.Truth, e *risk.Event) bool {
 		port, _ := tr.Detail.(map[string]any)["port"].(string)
 		return tr.Vessels[0] == e.IMO && port == e.Port && within(*tr.Start, e.Start.Add(-time.Hour), detEnd(e).Add(time.Hour))
 	}
-	zero.excuse = func(e *jobs.RiskEvent) bool {
+	zero.excuse = func(e *risk.Event) bool {
 		for _, c := range callsOf[e.IMO] {
 			if c.Port != e.Port || !overlaps(c.Arrival, c.Departure, e.Start, detEnd(e), time.Hour) || math.Abs(c.ReportedFrom-c.DraftBefore) < 0.3 {
 				continue
@@ -260,9 +261,9 @@ func evaluatePair(truth []sim.Truth, detected []jobs.RiskEvent, from, to time.Ti
 	}
 	kinds := []pairKind{
 		{
-			name:  jobs.EventSTS,
-			truth: func(tr *sim.Truth) bool { return tr.Type == jobs.EventSTS },
-			det:   func(e *jobs.RiskEvent) bool { return e.Type == jobs.EventSTS },
+			name:  risk.EventSTS,
+			truth: func(tr *sim.Truth) bool { return tr.Type == risk.EventSTS },
+			det:   func(e *risk.Event) bool { return e.Type == risk.EventSTS },
 			inScope: func(tr *sim.Truth) bool {
 				for _, v := range tr.Vessels {
 					for _, g := range gaps[v] {
@@ -273,7 +274,7 @@ func evaluatePair(truth []sim.Truth, detected []jobs.RiskEvent, from, to time.Ti
 				}
 				return pairMinT(end(tr), to).Sub(pairMaxT(*tr.Start, from)) >= 2*time.Hour
 			},
-			match: func(tr *sim.Truth, e *jobs.RiskEvent) bool {
+			match: func(tr *sim.Truth, e *risk.Event) bool {
 				a, b := tr.Vessels[0], tr.Vessels[1]
 				return (a == e.IMO && b == e.Other || b == e.IMO && a == e.Other) && overlaps(*tr.Start, end(tr), e.Start, detEnd(e), time.Hour)
 			},
@@ -289,7 +290,7 @@ func evaluatePair(truth []sim.Truth, detected []jobs.RiskEvent, from, to time.Ti
 				trs = append(trs, &truth[i])
 			}
 		}
-		var dets []*jobs.RiskEvent
+		var dets []*risk.Event
 		for i := range detected {
 			if k.det(&detected[i]) {
 				dets = append(dets, &detected[i])

@@ -16,7 +16,9 @@ import (
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
+	"overwatch/maritime/risk"
 	"overwatch/maritime/seaport"
+	"overwatch/maritime/vessel"
 	"overwatch/postgres/pgtest"
 	"overwatch/write/sim"
 )
@@ -84,13 +86,13 @@ func TestRiskSingleAgainstGroundTruth(t *testing.T) {
 
 	from, to := r.start.Add(12*time.Hour), r.end.Add(-12*time.Hour)
 	rows := []riskScore{
-		scoreRisk("gaps", truth, events, from, to, r.end, isType("ais_gap", jobs.EventGap, "*")),
-		scoreRisk("intentional gaps", truth, events, from, to, r.end, isType("ais_gap", jobs.EventGap, "intentional")),
+		scoreRisk("gaps", truth, events, from, to, r.end, isType("ais_gap", risk.EventGap, "*")),
+		scoreRisk("intentional gaps", truth, events, from, to, r.end, isType("ais_gap", risk.EventGap, "intentional")),
 		scoreOpenGaps(truth, events, r.start),
-		scoreRisk("loitering", truth, events, from, to, r.end, isType("loitering", jobs.EventLoitering, "*")),
-		scoreRisk("loitering stationary", truth, events, from, to, r.end, isType("loitering", jobs.EventLoitering, jobs.LoiterStationary)),
-		scoreRisk("loitering slow_roll", truth, events, from, to, r.end, isType("loitering", jobs.EventLoitering, jobs.LoiterSlowRoll)),
-		scoreRisk("spoofing", truth, events, from, to, r.end, isType("spoofing", jobs.EventSpoofing, "*")),
+		scoreRisk("loitering", truth, events, from, to, r.end, isType("loitering", risk.EventLoitering, "*")),
+		scoreRisk("loitering stationary", truth, events, from, to, r.end, isType("loitering", risk.EventLoitering, risk.LoiterStationary)),
+		scoreRisk("loitering slow_roll", truth, events, from, to, r.end, isType("loitering", risk.EventLoitering, risk.LoiterSlowRoll)),
+		scoreRisk("spoofing", truth, events, from, to, r.end, isType("spoofing", risk.EventSpoofing, "*")),
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%-22s %6s %5s %9s %8s %8s %10s\n", "detector", "truth", "dark", "detected", "excused", "recall", "precision")
@@ -122,7 +124,7 @@ func TestRiskSingleAgainstGroundTruth(t *testing.T) {
 // riskClass selects the true and detected events of one row.
 type riskClass struct {
 	truth    func(*sim.Truth) bool
-	detected func(*jobs.RiskEvent) bool
+	detected func(*risk.Event) bool
 }
 
 // isType is the class of a truth type and event type, of one subtype or
@@ -130,7 +132,7 @@ type riskClass struct {
 func isType(truthType, eventType, subtype string) riskClass {
 	return riskClass{
 		truth:    func(tr *sim.Truth) bool { return tr.Type == truthType && (subtype == "*" || tr.Subtype == subtype) },
-		detected: func(e *jobs.RiskEvent) bool { return e.Type == eventType && (subtype == "*" || e.Subtype == subtype) },
+		detected: func(e *risk.Event) bool { return e.Type == eventType && (subtype == "*" || e.Subtype == subtype) },
 	}
 }
 
@@ -157,7 +159,7 @@ func (s riskScore) precision() float64 {
 
 // scoreRisk scores one class by the matching rule of
 // TestRiskSingleAgainstGroundTruth.
-func scoreRisk(name string, truth []sim.Truth, events []jobs.RiskEvent, from, to, dataEnd time.Time, c riskClass) riskScore {
+func scoreRisk(name string, truth []sim.Truth, events []risk.Event, from, to, dataEnd time.Time, c riskClass) riskScore {
 	s := riskScore{name: name}
 	type span struct {
 		imo        uint32
@@ -173,7 +175,7 @@ func scoreRisk(name string, truth []sim.Truth, events []jobs.RiskEvent, from, to
 		}
 		return sp, tr.End != nil && !sp.start.Before(from) && !sp.end.After(to)
 	}
-	eventSpan := func(e *jobs.RiskEvent) (span, bool) {
+	eventSpan := func(e *risk.Event) (span, bool) {
 		sp := span{e.IMO, e.Start, dataEnd}
 		if e.End != nil {
 			sp.end = *e.End
@@ -225,7 +227,7 @@ func scoreRisk(name string, truth []sim.Truth, events []jobs.RiskEvent, from, to
 		if !inside {
 			continue
 		}
-		if tr.Type == "loitering" && observable(sp) < jobs.LoiterMinimum {
+		if tr.Type == "loitering" && observable(sp) < risk.LoiterMinimum {
 			s.dark++
 			continue
 		}
@@ -262,7 +264,7 @@ func scoreRisk(name string, truth []sim.Truth, events []jobs.RiskEvent, from, to
 				break
 			}
 		}
-		if !hit && e.Type == jobs.EventLoitering {
+		if !hit && e.Type == risk.EventLoitering {
 			excused := false
 			for _, sp := range stsSpans {
 				excused = excused || overlap(es, sp)
@@ -285,7 +287,7 @@ func scoreRisk(name string, truth []sim.Truth, events []jobs.RiskEvent, from, to
 
 // scoreOpenGaps matches the gaps still open at the end of the data, on
 // vessel and start (within a minute), over the whole run.
-func scoreOpenGaps(truth []sim.Truth, events []jobs.RiskEvent, start time.Time) riskScore {
+func scoreOpenGaps(truth []sim.Truth, events []risk.Event, start time.Time) riskScore {
 	s := riskScore{name: "open gaps"}
 	key := func(imo uint32, at time.Time) string { return fmt.Sprint(imo, at.Truncate(time.Minute).Unix()) }
 	open := map[string]bool{}
@@ -298,7 +300,7 @@ func scoreOpenGaps(truth []sim.Truth, events []jobs.RiskEvent, start time.Time) 
 	}
 	seen := map[string]bool{}
 	for _, e := range events {
-		if e.Type != jobs.EventGap || e.End != nil {
+		if e.Type != risk.EventGap || e.End != nil {
 			continue
 		}
 		s.detected++
@@ -350,13 +352,13 @@ func TestRiskSingleOnRealCaptures(t *testing.T) {
 		vessels, points := 0, 0
 		var found []string
 		if !last.IsZero() {
-			err = db.Tracks(ctx, first, last, jobs.TrackFilter{}, func(imo uint32, track []jobs.TrackPoint) error {
+			err = db.Tracks(ctx, first, last, jobs.TrackFilter{}, func(imo uint32, track []vessel.TrackPoint) error {
 				vessels++
 				points += len(track)
-				var ev []jobs.RiskEvent
-				ev = append(ev, jobs.DetectGaps(imo, track, last)...)
-				ev = append(ev, jobs.DetectLoitering(imo, track, ports, last)...)
-				ev = append(ev, jobs.DetectSpoofing(imo, track)...)
+				var ev []risk.Event
+				ev = append(ev, risk.DetectGaps(imo, track, last)...)
+				ev = append(ev, risk.DetectLoitering(imo, track, ports, last)...)
+				ev = append(ev, risk.DetectSpoofing(imo, track)...)
 				for _, e := range ev {
 					if e.End != nil && e.End.Before(e.Start) {
 						t.Errorf("%s: event ends before it starts: %+v", f, e)
@@ -385,10 +387,10 @@ func TestRiskSingleOnRealCaptures(t *testing.T) {
 // gapDraughtAgreement compares the draught change across the closed true
 // gaps wholly inside [from, to] with that of the detected gap of the same
 // vessel and start (null when unknown, on either side).
-func gapDraughtAgreement(truth []sim.Truth, events []jobs.RiskEvent, from, to time.Time) (agree, compared int) {
+func gapDraughtAgreement(truth []sim.Truth, events []risk.Event, from, to time.Time) (agree, compared int) {
 	detected := map[string]any{}
 	for _, e := range events {
-		if e.Type == jobs.EventGap && e.End != nil {
+		if e.Type == risk.EventGap && e.End != nil {
 			detected[fmt.Sprint(e.IMO, e.Start.Unix())] = e.Detail["draught_change"]
 		}
 	}

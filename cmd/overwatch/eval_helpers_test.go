@@ -13,7 +13,7 @@ import (
 
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
-	"overwatch/jobs"
+	"overwatch/maritime/risk"
 	"overwatch/postgres/pgtest"
 	"overwatch/write/sim"
 )
@@ -80,7 +80,7 @@ func readTruth(t *testing.T, path string) []sim.Truth {
 // storedRiskEvents runs the risk_events job (after port_calls, whose calls
 // the mismatch detector reads) through the jobs command and returns every
 // event it stored, as the API serves them.
-func (r *evalRun) storedRiskEvents(t *testing.T) []jobs.RiskEvent {
+func (r *evalRun) storedRiskEvents(t *testing.T) []risk.Event {
 	t.Helper()
 	r.command(t, io.Discard, "jobs", "--job", "port_calls")
 	r.command(t, io.Discard, "jobs", "--job", "risk_events")

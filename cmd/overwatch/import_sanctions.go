@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"overwatch/jobs"
+	"overwatch/maritime/sanctions"
 	"overwatch/write"
 )
 
@@ -180,10 +181,10 @@ func sanctionsRefreshJob(store write.SanctionsStore, url, list string, every tim
 }
 
 // sanctionsEntries converts parsed entries to the jobs' own type.
-func sanctionsEntries(in []write.SanctionsEntry) []jobs.SanctionsEntry {
-	out := make([]jobs.SanctionsEntry, len(in))
+func sanctionsEntries(in []write.SanctionsEntry) []sanctions.Entry {
+	out := make([]sanctions.Entry, len(in))
 	for i, e := range in {
-		out[i] = jobs.SanctionsEntry{ListSource: e.ListSource, EntryID: e.EntryID, Name: e.Name, Aliases: e.Aliases, IMO: e.IMO,
+		out[i] = sanctions.Entry{ListSource: e.ListSource, EntryID: e.EntryID, Name: e.Name, Aliases: e.Aliases, IMO: e.IMO,
 			MMSI: e.MMSI, Flag: e.Flag, Program: e.Program, Remarks: e.Remarks}
 	}
 	return out

@@ -19,6 +19,8 @@ import (
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
+	"overwatch/maritime/sanctions"
+	"overwatch/maritime/vessel"
 	"overwatch/postgres/pgtest"
 	"overwatch/write"
 	"overwatch/write/sim"
@@ -179,13 +181,13 @@ func TestSimulatedSanctionedVesselsMatch(t *testing.T) {
 	if err := json.Unmarshal(raw, &listed); err != nil {
 		t.Fatal(err)
 	}
-	var all []jobs.VesselProfile
+	var all []vessel.Profile
 	for _, s := range listed {
-		all = append(all, jobs.VesselProfile{IMO: s.IMO, Name: s.Name})
+		all = append(all, vessel.Profile{IMO: s.IMO, Name: s.Name})
 	}
 	direct := map[uint32]bool{}
-	for _, m := range jobs.MatchSanctions(entries, all, nil) {
-		if m.MatchType == jobs.MatchIMO {
+	for _, m := range sanctions.MatchVessels(entries, all, nil) {
+		if m.MatchType == sanctions.MatchIMO {
 			direct[m.IMO] = true
 		}
 	}
@@ -200,12 +202,12 @@ func TestSimulatedSanctionedVesselsMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vessels []jobs.VesselProfile
-	var identities []jobs.IdentityRow
+	var vessels []vessel.Profile
+	var identities []vessel.Identity
 	sanctioned := 0
 	for _, v := range fleet {
-		vessels = append(vessels, jobs.VesselProfile{IMO: v.IMO, Name: v.Name, Flag: v.Flag, ShipType: v.ShipType, BuildYear: v.BuildYear})
-		identities = append(identities, jobs.IdentityRow{IMO: v.IMO, MMSI: v.MMSI, Name: v.Name, CallSign: v.CallSign, Flag: v.Flag, ShipType: v.ShipType})
+		vessels = append(vessels, vessel.Profile{IMO: v.IMO, Name: v.Name, Flag: v.Flag, ShipType: v.ShipType, BuildYear: v.BuildYear})
+		identities = append(identities, vessel.Identity{IMO: v.IMO, MMSI: v.MMSI, Name: v.Name, CallSign: v.CallSign, Flag: v.Flag, ShipType: v.ShipType})
 		if v.Sanctioned != "" {
 			sanctioned++
 		}
@@ -213,8 +215,8 @@ func TestSimulatedSanctionedVesselsMatch(t *testing.T) {
 	if sanctioned != 12 {
 		t.Fatalf("%d sanctioned vessels in the fleet, want 12", sanctioned)
 	}
-	got := map[uint32]jobs.SanctionsMatch{}
-	for _, m := range jobs.MatchSanctions(entries, vessels, identities) {
+	got := map[uint32]sanctions.Match{}
+	for _, m := range sanctions.MatchVessels(entries, vessels, identities) {
 		if b, ok := got[m.IMO]; !ok || m.Confidence > b.Confidence {
 			got[m.IMO] = m
 		}
@@ -222,13 +224,13 @@ func TestSimulatedSanctionedVesselsMatch(t *testing.T) {
 	for _, v := range fleet {
 		m, ok := got[v.IMO]
 		switch {
-		case v.Sanctioned != "" && (!ok || m.MatchType != jobs.MatchIMO || m.Confidence != 1):
+		case v.Sanctioned != "" && (!ok || m.MatchType != sanctions.MatchIMO || m.Confidence != 1):
 			t.Errorf("sanctioned %d %s: %+v", v.IMO, v.Name, m)
-		case v.Sanctioned == "" && ok && m.MatchType == jobs.MatchIMO:
+		case v.Sanctioned == "" && ok && m.MatchType == sanctions.MatchIMO:
 			// The simulator keeps the list's IMOs for its sanctioned
 			// vessels (sim.NewFleet).
 			t.Errorf("simulator IMO collision: %d %s is %s's IMO on the list", v.IMO, v.Name, m.Entry.Name)
-		case v.Sanctioned == "" && ok && m.Confidence >= jobs.ConfidenceName:
+		case v.Sanctioned == "" && ok && m.Confidence >= sanctions.ConfidenceName:
 			t.Errorf("%d %s (%s) matches %s %s on %q with confidence %.2f", v.IMO, v.Name, v.Flag, m.Entry.EntryID, m.Entry.Name,
 				m.MatchedOn, m.Confidence)
 		}

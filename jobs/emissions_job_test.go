@@ -1,0 +1,120 @@
+package jobs
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"overwatch/maritime/emissions"
+	"overwatch/maritime/portcall"
+	"overwatch/maritime/vessel"
+	"overwatch/maritime/voyage"
+)
+
+var voyageT0 = time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+
+func vh(hours float64) time.Time { return voyageT0.Add(time.Duration(hours * float64(time.Hour))) }
+func vp(hours float64) *time.Time {
+	t := vh(hours)
+	return &t
+}
+
+// straightTrack sails due east along the equator at knots from hour from
+// to hour to, one position every step hours, skipping the hours in gaps.
+func straightTrack(from, to, step, knots float64, skip func(h float64) bool) []vessel.TrackPoint {
+	var out []vessel.TrackPoint
+	for h := from; h <= to+1e-9; h += step {
+		if skip != nil && skip(h) {
+			continue
+		}
+		lon := (h - from) * knots * 1.852 / 111.19492664455873 // degrees of longitude on the equator
+		out = append(out, vessel.TrackPoint{TS: vh(h), Lat: 0, Lon: lon, SOG: knots, Draft: 12.1})
+	}
+	return out
+}
+
+// fakeEmissionsStore serves fixed calls and tracks and keeps what is written.
+type fakeEmissionsStore struct {
+	calls      []portcall.Call
+	tracks     map[uint32][]vessel.TrackPoint
+	first      time.Time
+	last       time.Time
+	trackFrom  time.Time
+	written    []voyage.Record
+	days       []time.Time
+	callsRange [2]time.Time
+}
+
+func (f *fakeEmissionsStore) DataSpan(context.Context) (time.Time, time.Time, error) {
+	return f.first, f.last, nil
+}
+
+func (f *fakeEmissionsStore) Calls(_ context.Context, from, to time.Time) ([]portcall.Call, error) {
+	f.callsRange = [2]time.Time{from, to}
+	return f.calls, nil
+}
+
+func (f *fakeEmissionsStore) Tracks(_ context.Context, from, to time.Time, flt TrackFilter, fn func(uint32, []vessel.TrackPoint) error) error {
+	if f.trackFrom.IsZero() || from.Before(f.trackFrom) {
+		f.trackFrom = from // the earliest read
+	}
+	for _, imo := range flt.Only {
+		if tr, ok := f.tracks[imo]; ok {
+			if err := fn(imo, tr); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (f *fakeEmissionsStore) VesselProfiles(context.Context) (map[uint32]vessel.Profile, error) {
+	return map[uint32]vessel.Profile{9000001: {ShipType: 70, LengthM: 200, BeamM: 32, MaxDraftM: 12.5}}, nil
+}
+
+func (f *fakeEmissionsStore) WriteVoyageEmissions(_ context.Context, _ uint64, days []time.Time, rows []voyage.Record) error {
+	f.days, f.written = days, rows
+	return nil
+}
+
+func TestEmissionsJobWindow(t *testing.T) {
+	store := &fakeEmissionsStore{
+		first: vh(-24 * 30), last: vh(24 * 10),
+		calls: []portcall.Call{
+			{IMO: 9000001, Port: "santos", Arrival: vh(-24 * 20), Departure: vp(-24 * 19), Confidence: 3, Operation: portcall.OpLoad, CargoTonnes: 40000},
+			{IMO: 9000001, Port: "rotterdam", Arrival: vh(-24 * 5), Departure: vp(-24 * 4), Confidence: 3},
+			{IMO: 9000001, Port: "santos", Arrival: vh(24 * 8), Confidence: 3}, // arrives in the window, goes on
+			{IMO: 9000003, Port: "santos", Arrival: vh(24 * 1), Departure: vp(24 * 2), Confidence: 3},
+			{IMO: 9000003, Port: "rotterdam", Arrival: vh(24 * 9), Confidence: 3}, // no track at all
+		},
+		tracks: map[uint32][]vessel.TrackPoint{9000001: straightTrack(-24*4, 24*8, 1, 12, nil)},
+	}
+	job := EmissionsJob(store)
+	// An incremental run: the watermark 5 days before the end of the data.
+	res, err := job.Run(context.Background(), State{Watermark: vh(24 * 5)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStart := vh(24 * 5).Add(-EmissionsTrailingDays * day)
+	if !res.From.Equal(wantStart) || !store.days[0].Equal(wantStart) || !res.Watermark.Equal(store.last) {
+		t.Errorf("window from %s (days from %s), watermark %s; want %s", res.From, store.days[0], res.Watermark, wantStart)
+	}
+	if len(store.written) != 2 || res.Rows != 2 {
+		t.Fatalf("%d voyages written: %+v", len(store.written), store.written)
+	}
+	if !store.trackFrom.Equal(vh(-24*4).Truncate(day)) || !store.callsRange[0].Equal(wantStart.Add(-voyage.MaxVoyage)) {
+		t.Errorf("tracks read from %s, calls from %s", store.trackFrom, store.callsRange[0])
+	}
+	for _, r := range store.written {
+		if r.Result.IMO != r.Input.IMO || r.Result.TTW.Central <= 0 && r.Result.Method != emissions.MethodNone {
+			t.Errorf("voyage %s: %+v", r.ID, r.Result)
+		}
+	}
+	// The first run covers the whole history: the first leg too.
+	if _, err := job.Run(context.Background(), State{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(store.written) != 3 || !store.days[0].Equal(store.first.Truncate(day)) {
+		t.Errorf("first run: %d voyages from %s", len(store.written), store.days[0])
+	}
+}

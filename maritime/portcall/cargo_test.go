@@ -1,0 +1,137 @@
+package portcall
+
+import (
+	"math"
+	"testing"
+
+	"overwatch/maritime/vessel"
+)
+
+// panamax is a Panamax bulk carrier (ITU type 70, cargo) whose reported
+// draughts have ranged from ballast 7.0 m to design 14.1 m.
+var panamax = vessel.Profile{IMO: 9300001, Name: "PANAMAX ONE", Flag: "PA", ShipType: 70, LengthM: 225, BeamM: 32.2, MinDraftM: 7.0, MaxDraftM: 14.1}
+
+// dwtFormula is EstimateDWT written out from its doc comment: LBP (97 %
+// of the length overall) × beam × draught × Cb × seawater density × the
+// category's deadweight/displacement ratio, rounded to 100 t.
+func dwtFormula(cb, ratio, length, beam, draught float64) float64 {
+	return math.Round(0.97*length*beam*draught*cb*1.025*ratio/100) * 100
+}
+
+func TestEstimateCargoPanamaxFullLoad(t *testing.T) {
+	dwt, ok := vessel.EstimateDWT(70, 225, 32.2, 14.1)
+	if !ok {
+		t.Fatal("EstimateDWT: no estimate")
+	}
+	if want := dwtFormula(0.84, 0.84, 225, 32.2, 14.1); dwt != want {
+		t.Errorf("EstimateDWT = %.0f, the formula gives %.0f", dwt, want)
+	}
+	c := Call{DraftBefore: 7.0, DraftAfter: 14.1}
+	EstimateCargo(&c, panamax)
+	want := math.Round(0.96 * dwt) // the whole range: the whole payload
+	if c.Operation != OpLoad || c.CargoQuality != CargoMeasured || c.DWTEstimate != dwt {
+		t.Errorf("operation %q quality %q dwt %.0f; want load, measured, %.0f", c.Operation, c.CargoQuality, c.DWTEstimate, dwt)
+	}
+	if c.CargoTonnes != want {
+		t.Errorf("cargo %.0f t, want 0.96 × %.0f = %.0f", c.CargoTonnes, dwt, want)
+	}
+	if c.CargoTonnes < 65000 || c.CargoTonnes > 72000 {
+		t.Errorf("a full Panamax loads %.0f t, outside 65–72 kt", c.CargoTonnes)
+	}
+}
+
+func TestEstimateCargo(t *testing.T) {
+	dwt, _ := vessel.EstimateDWT(70, 225, 32.2, 14.1)
+	payload := 0.96 * dwt        // PayloadShare
+	assumedBallast := 0.5 * 14.1 // DefaultBallastShare of the design draught
+	noDims := panamax
+	noDims.LengthM = 0
+	noRange := panamax
+	noRange.MinDraftM = 0
+	narrow := panamax
+	narrow.MinDraftM = 12.0 // 2.1 m of range: under MinRangeShare of 14.1
+	for _, tc := range []struct {
+		name          string
+		v             vessel.Profile
+		before, after float64
+		op, quality   string
+		tonnes        float64 // within 1 t
+		dwt           float64
+	}{
+		{"full load", panamax, 7.0, 14.1, OpLoad, CargoMeasured, math.Round(payload), dwt},
+		{"half load", panamax, 7.0, 10.55, OpLoad, CargoMeasured, payload / 2, dwt},
+		{"half load from half", panamax, 10.55, 14.1, OpLoad, CargoMeasured, payload / 2, dwt},
+		{"full discharge", panamax, 14.1, 7.0, OpDischarge, CargoMeasured, math.Round(payload), dwt},
+		{"half discharge", panamax, 14.1, 10.55, OpDischarge, CargoMeasured, payload / 2, dwt},
+		{"change of 0.3 m is an operation", panamax, 10.0, 10.3, OpLoad, CargoMeasured, payload * 0.3 / 7.1, dwt},
+		{"7.0 to 7.3 m (0.29999… in floating point) is an operation", panamax, 7.0, 7.3, OpLoad, CargoMeasured, payload * 0.3 / 7.1, dwt},
+		{"change of 0.2 m is none", panamax, 10.0, 10.2, OpNone, CargoMeasured, 0, dwt},
+		{"change of 0.29 m is none", panamax, 10.0, 9.71, OpNone, CargoMeasured, 0, dwt},
+		{"no change", panamax, 12.0, 12.0, OpNone, CargoMeasured, 0, dwt},
+		{"no draught before", panamax, 0, 14.1, OpUnknown, CargoNoDraught, 0, dwt},
+		{"no draught after", panamax, 7.0, 0, OpUnknown, CargoNoDraught, 0, dwt},
+		{"no draughts", panamax, 0, 0, OpUnknown, CargoNoDraught, 0, dwt},
+		{"no dimensions", noDims, 7.0, 14.1, OpUnknown, CargoNoDraught, 0, 0},
+		{"no range: ballast assumed half the design", noRange, 8.0, 14.1, OpLoad, CargoAssumed, payload * 6.1 / (14.1 - assumedBallast), dwt},
+		{"no range, full", noRange, assumedBallast, 14.1, OpLoad, CargoAssumed, math.Round(payload), dwt},
+		{"narrow range: ballast assumed", narrow, 12.0, 14.1, OpLoad, CargoAssumed, payload * 2.1 / (14.1 - assumedBallast), dwt},
+		{"capped at the payload", panamax, 5.0, 14.1, OpLoad, CargoMeasured, math.Round(payload), dwt},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Call{DraftBefore: tc.before, DraftAfter: tc.after, Operation: "stale", CargoTonnes: 123, CargoQuality: "stale", DWTEstimate: 1}
+			EstimateCargo(&c, tc.v)
+			if c.Operation != tc.op || c.CargoQuality != tc.quality {
+				t.Errorf("operation %q quality %q; want %q, %q", c.Operation, c.CargoQuality, tc.op, tc.quality)
+			}
+			if math.Abs(c.CargoTonnes-tc.tonnes) > 1 {
+				t.Errorf("cargo %.0f t, want %.0f", c.CargoTonnes, tc.tonnes)
+			}
+			if c.CargoTonnes < 0 || c.CargoTonnes > payload+0.5 {
+				t.Errorf("cargo %.0f t outside [0, payload %.0f]", c.CargoTonnes, payload)
+			}
+			if c.DWTEstimate != tc.dwt {
+				t.Errorf("DWT %.0f, want %.0f", c.DWTEstimate, tc.dwt)
+			}
+		})
+	}
+}
+
+// The design draught is the deepest known: the call's own when deeper
+// than the profile's.
+func TestEstimateCargoDeeperThanProfile(t *testing.T) {
+	c := Call{DraftBefore: 7.0, DraftAfter: 14.6}
+	EstimateCargo(&c, panamax)
+	dwt, _ := vessel.EstimateDWT(70, 225, 32.2, 14.6)
+	if c.DWTEstimate != dwt {
+		t.Errorf("DWT %.0f, want %.0f (at the call's 14.6 m)", c.DWTEstimate, dwt)
+	}
+	if want := math.Round(0.96 * dwt); c.CargoTonnes != want {
+		t.Errorf("cargo %.0f, want %.0f", c.CargoTonnes, want)
+	}
+}
+
+func TestEnrich(t *testing.T) {
+	c := Call{IMO: 9500000, Port: "santos", Declared: "BR SSZ", DraftBefore: 7.0, DraftAfter: 14.1}
+	v := panamax
+	v.BuildYear = 0
+	Enrich(&c, v)
+	if c.Name != v.Name || c.Flag != v.Flag || c.ShipType != 70 || c.Category != "cargo" {
+		t.Errorf("identity %q %q %d %q", c.Name, c.Flag, c.ShipType, c.Category)
+	}
+	if c.BuildYear != vessel.BuildYearFromIMO(9500000) || !c.BuildYearEstimated || c.BuildYear != 2010 {
+		t.Errorf("build year %d estimated %v, want 2010 from the IMO number", c.BuildYear, c.BuildYearEstimated)
+	}
+	if c.DeclaredPort != "santos" {
+		t.Errorf("declared port %q, want santos", c.DeclaredPort)
+	}
+	if c.Operation != OpLoad || c.CargoTonnes == 0 {
+		t.Errorf("no cargo estimate: %q %.0f", c.Operation, c.CargoTonnes)
+	}
+
+	v.BuildYear, v.ShipType = 2015, 84
+	c = Call{IMO: 9500000, Declared: "FOR ORDERS"}
+	Enrich(&c, v)
+	if c.BuildYear != 2015 || c.BuildYearEstimated || c.Category != "tanker" || c.DeclaredPort != "" {
+		t.Errorf("build year %d estimated %v category %q declared port %q", c.BuildYear, c.BuildYearEstimated, c.Category, c.DeclaredPort)
+	}
+}

@@ -1,0 +1,15 @@
+package vessel
+
+import "time"
+
+// Identity is one row of a vessel's identity history: the values its
+// static reports took from ValidFrom on.
+type Identity struct {
+	IMO       uint32
+	ValidFrom time.Time
+	MMSI      uint32
+	Name      string
+	CallSign  string
+	Flag      string
+	ShipType  uint8
+}
