@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"overwatch"
+	"overwatch/maritime/seaport"
 )
 
 // TestNewRequiresSpoolDir checks that a pipeline is not built without a
@@ -97,7 +97,7 @@ func TestBatchGroupsRows(t *testing.T) {
 	known := VesselRow{IMO: validIMO(907472), MMSI: 244000001, Name: "KNOWN", FirstSeen: t0, LastSeen: t0}
 	store := newMemStore(known)
 	p := startPipeline(t, store, testOptions(t))
-	port := overwatch.Ports()[0]
+	port := seaport.All()[0]
 
 	newer := classA(known.MMSI, t0.Add(2*time.Minute))
 	newer.Lat, newer.Lon = port.Area.Lat, port.Area.Lon
