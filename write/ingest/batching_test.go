@@ -198,10 +198,6 @@ func (c *gatedCtx) Done() <-chan struct{} {
 // a ready select case at random, so rounds are repeated until one loses.
 func TestSubmitRacingCloseLosesNothing(t *testing.T) {
 	t.Parallel()
-	t.Skip("BUG: Submit can return nil for a report that Close never writes: it checks `stopped`, " +
-		"then selects on both `p.queue <- r` and `<-p.closed`; when Close has already drained the " +
-		"queue and the loop has exited, both cases are ready and half the time the report goes into " +
-		"a queue nobody reads (Submitted counts it, Processed never does)")
 	for round := range 20 {
 		store := newMemStore()
 		p := startPipeline(t, store, testOptions(t))
@@ -213,8 +209,20 @@ func TestSubmitRacingCloseLosesNothing(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatal("Submit never reached its select")
 		}
-		closePipeline(t, p)
+		// Close while Submit is held between its check and its select:
+		// Close must not finish before that Submit has either queued its
+		// report (and the report is written) or refused it.
+		closed := make(chan error, 1)
+		go func() {
+			cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			closed <- p.Close(cctx)
+		}()
+		waitFor(t, "Close to begin", p.stopped.Load)
 		close(ctx.release)
+		if err := <-closed; err != nil {
+			t.Fatalf("Close: %v", err)
+		}
 		if err := <-errc; err == nil && len(store.positions()) == 0 {
 			st := p.Stats()
 			t.Fatalf("round %d: Submit acknowledged a report Close never wrote (submitted %d, processed %d, queued %d)",

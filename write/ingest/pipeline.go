@@ -96,8 +96,15 @@ type Pipeline struct {
 	prevSeen map[uint64]struct{}
 	seq      uint64
 
+	// down is set by the pipeline's goroutine when a write fails and
+	// cleared by it alone, once the spool is empty (write): only that
+	// goroutine spools batches, so no batch made later can reach the store
+	// before a spooled one. submit is held (read) by Submit and TrySubmit
+	// while they queue a report, and taken by the loop before its last
+	// drain, so that a report they acknowledge is never left behind.
 	down    atomic.Bool
 	replay  sync.Mutex
+	submit  sync.RWMutex
 	stats   counters
 	pending atomic.Int64 // registry.nPending, published for Stats
 	stopped atomic.Bool
@@ -151,6 +158,8 @@ func (p *Pipeline) Start(ctx context.Context) error {
 // Submit queues a report, waiting while the queue is full: back-pressure
 // that slows a file replay or a TCP feed down to what the store takes.
 func (p *Pipeline) Submit(ctx context.Context, r Report) error {
+	p.submit.RLock()
+	defer p.submit.RUnlock()
 	if p.stopped.Load() {
 		return errors.New("ingest: pipeline closed")
 	}
@@ -168,6 +177,8 @@ func (p *Pipeline) Submit(ctx context.Context, r Report) error {
 // TrySubmit queues a report unless the queue is full, in which case the
 // report is dropped and counted: for feeds that cannot wait (UDP).
 func (p *Pipeline) TrySubmit(r Report) bool {
+	p.submit.RLock()
+	defer p.submit.RUnlock()
 	if p.stopped.Load() {
 		p.stats.dropped.Add(1)
 		return false
@@ -248,6 +259,10 @@ func (p *Pipeline) loop() {
 			p.flush(false)
 			close(ack)
 		case <-p.closed:
+			// Submitters see stopped or closed and return; wait for those
+			// under way, so that what they queued is drained here.
+			p.submit.Lock()
+			p.submit.Unlock() //nolint:staticcheck // a barrier, not a critical section
 			p.drain()
 			p.flush(true)
 			return
@@ -399,6 +414,14 @@ func (p *Pipeline) flush(final bool) {
 // down or when the write fails.
 func (p *Pipeline) write(b *Batch) {
 	p.stats.batches.Add(1)
+	if p.down.Load() {
+		// The replay has emptied the spool: every spooled batch is in the
+		// store, so this one may go there directly.
+		if files, _ := p.spool.size(); files == 0 {
+			p.down.Store(false)
+			p.log.Info("store is back; spool replayed")
+		}
+	}
 	if !p.down.Load() {
 		ctx, cancel := context.WithTimeout(context.Background(), p.opts.WriteTimeout)
 		err := p.store.WriteBatch(ctx, b)
@@ -444,12 +467,12 @@ func (p *Pipeline) retry() {
 }
 
 // replaySpool writes spooled batches, oldest first, deleting each once the
-// store has it; when the spool is empty the store is marked up.
+// store has it. It never marks the store up: the pipeline's goroutine does,
+// when it finds the spool empty (write).
 func (p *Pipeline) replaySpool() {
 	p.replay.Lock()
 	defer p.replay.Unlock()
 	if files, _ := p.spool.size(); files == 0 {
-		p.down.Store(false)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), p.opts.WriteTimeout)
@@ -486,11 +509,6 @@ func (p *Pipeline) replaySpool() {
 		}
 		p.stats.written.Add(uint64(b.Reports()))
 		p.stats.replayed.Add(uint64(b.Reports()))
-	}
-	if files, _ := p.spool.size(); files == 0 {
-		if p.down.Swap(false) {
-			p.log.Info("store is back; spool replayed")
-		}
 	}
 }
 

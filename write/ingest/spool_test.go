@@ -211,10 +211,6 @@ func TestCorruptSpoolFileMovedAside(t *testing.T) {
 // replayed before batch 3 is made.
 func TestReplayAfterSpoolWaitKeepsOrder(t *testing.T) {
 	t.Parallel()
-	t.Skip("BUG: replaySpool marks the store up once the spool is empty, while the pipeline's goroutine, " +
-		"which saw the store down, is still to spool its batch (here after waiting for spool space; " +
-		"in general during put's write and fsync); that batch then sits in the spool with StoreDown false " +
-		"while newer batches go to the store directly, so batches reach the store as 1, 3, 2")
 	store := newMemStore()
 	store.setDown(true)
 	opts := testOptions(t)
