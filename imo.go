@@ -48,15 +48,50 @@ func (n IMO) Valid() bool {
 	return n >= 1_000_000 && n <= 9_999_999 && IMOCheckDigit(uint32(n)/10) == uint32(n)%10
 }
 
-// String writes the number as seven digits, zero padded.
+// String writes the number as seven digits, zero padded (a number of more
+// digits, which no IMO has, as it is).
 func (n IMO) String() string {
+	if n >= 10_000_000 {
+		return strconv.FormatUint(uint64(n), 10)
+	}
 	var b [7]byte
-	v := uint32(n) % 10_000_000
+	v := uint32(n)
 	for i := 6; i >= 0; i-- {
 		b[i] = byte('0' + v%10)
 		v /= 10
 	}
 	return string(b[:])
+}
+
+// MarshalText writes String: in JSON an IMO is the text "9321483".
+func (n IMO) MarshalText() ([]byte, error) { return []byte(n.String()), nil }
+
+// UnmarshalText reads what MarshalText writes: a number of up to ten
+// decimal digits. It decodes stored values; it does not validate them
+// (ParseIMO does).
+func (n *IMO) UnmarshalText(b []byte) error {
+	v, err := strconv.ParseUint(string(b), 10, 32)
+	if err != nil || len(b) == 0 || b[0] < '0' || b[0] > '9' {
+		return fmt.Errorf("imo %q: not a number", b)
+	}
+	*n = IMO(v)
+	return nil
+}
+
+// UnmarshalJSON reads an IMO written as text or, as older files have it,
+// as a JSON number; null leaves it as it is.
+func (n *IMO) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	if len(b) > 0 && b[0] == '"' {
+		s, err := strconv.Unquote(string(b))
+		if err != nil {
+			return fmt.Errorf("imo %s: %w", b, err)
+		}
+		return n.UnmarshalText([]byte(s))
+	}
+	return n.UnmarshalText(b)
 }
 
 // Scan lets database drivers read a stored number into an IMO (it is

@@ -90,3 +90,28 @@ func FuzzParseIMO(f *testing.F) {
 		}
 	})
 }
+
+func TestIMOText(t *testing.T) {
+	for _, n := range []IMO{0, 42, 9321483, 123456789} {
+		b, err := n.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back IMO
+		if err := back.UnmarshalText(b); err != nil || back != n {
+			t.Errorf("%d: %q read back as %d, %v", n, b, back, err)
+		}
+	}
+	for _, js := range []string{`"9321483"`, `9321483`} {
+		var n IMO
+		if err := n.UnmarshalJSON([]byte(js)); err != nil || n != 9321483 {
+			t.Errorf("UnmarshalJSON(%s) = %d, %v", js, n, err)
+		}
+	}
+	for _, bad := range []string{``, `"-1"`, `"+5"`, `"abc"`, `"99999999999"`, `1.5`} {
+		var n IMO
+		if err := n.UnmarshalJSON([]byte(bad)); err == nil {
+			t.Errorf("UnmarshalJSON(%s) accepted as %d", bad, n)
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
+
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
 	"overwatch/read"
@@ -53,9 +55,9 @@ func insertCalls(t *testing.T, db *clickhouse.DB, gen uint64, calls ...clickhous
 	}
 }
 
-func exportIMOs(t *testing.T, db *clickhouse.DB, f read.ExportFilter) []uint32 {
+func exportIMOs(t *testing.T, db *clickhouse.DB, f read.ExportFilter) []overwatch.IMO {
 	t.Helper()
-	var got []uint32
+	var got []overwatch.IMO
 	rows, err := db.ExportVisits(context.Background(), f)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +68,7 @@ func exportIMOs(t *testing.T, db *clickhouse.DB, f read.ExportFilter) []uint32 {
 	return got
 }
 
-func equalIMOs(a, b []uint32) bool {
+func equalIMOs(a, b []overwatch.IMO) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -82,7 +84,7 @@ func TestAnalyticsGenerations(t *testing.T) {
 	db := openAnalyticsDB(t)
 	ctx := context.Background()
 	day := time.Date(2031, 5, 6, 0, 0, 0, 0, time.UTC)
-	call := func(imo uint32, hours float64) clickhouse.PortCallFixture {
+	call := func(imo overwatch.IMO, hours float64) clickhouse.PortCallFixture {
 		return clickhouse.PortCallFixture{IMO: imo, Port: "paranagua", Arrival: *at(day, hours), Confidence: 3, Name: "GEN"}
 	}
 	f := read.ExportFilter{Port: "paranagua", Limit: 100}
@@ -90,11 +92,11 @@ func TestAnalyticsGenerations(t *testing.T) {
 	// Generation 1 of the day, then a newer generation 2 that no longer has
 	// call 1: only generation 2 is seen.
 	insertCalls(t, db, 1, call(9100001, 2), call(9100002, 3))
-	if got := exportIMOs(t, db, f); !equalIMOs(got, []uint32{9100002, 9100001}) {
+	if got := exportIMOs(t, db, f); !equalIMOs(got, []overwatch.IMO{9100002, 9100001}) {
 		t.Fatalf("generation 1: %v", got)
 	}
 	insertCalls(t, db, 2, call(9100002, 3), call(9100003, 4))
-	if got := exportIMOs(t, db, f); !equalIMOs(got, []uint32{9100003, 9100002}) {
+	if got := exportIMOs(t, db, f); !equalIMOs(got, []overwatch.IMO{9100003, 9100002}) {
 		t.Fatalf("generation 2 must hide generation 1: %v", got)
 	}
 
@@ -108,7 +110,7 @@ func TestAnalyticsGenerations(t *testing.T) {
 	if err := db.InsertPortCallsForTest(ctx, 1, next); err != nil {
 		t.Fatal(err)
 	}
-	if got := exportIMOs(t, db, f); !equalIMOs(got, []uint32{9100003, 9100002}) {
+	if got := exportIMOs(t, db, f); !equalIMOs(got, []overwatch.IMO{9100003, 9100002}) {
 		t.Fatalf("unrecorded generations are seen: %v", got)
 	}
 	live, err := db.CongestionNow(ctx, read.CongestionFilter{Ports: []string{"paranagua"}, Now: day.Add(48 * time.Hour), Since: day.Add(-24 * time.Hour)})
@@ -123,18 +125,18 @@ func TestAnalyticsGenerations(t *testing.T) {
 	if err := db.RecordGenerationForTest(ctx, "port_calls", day, 3); err != nil {
 		t.Fatal(err)
 	}
-	if got := exportIMOs(t, db, f); !equalIMOs(got, []uint32{9100004}) {
+	if got := exportIMOs(t, db, f); !equalIMOs(got, []overwatch.IMO{9100004}) {
 		t.Fatalf("generation 3: %v", got)
 	}
 	// Confidence below 2 is never published; the floor and limit hold.
 	insertCalls(t, db, 2, next, clickhouse.PortCallFixture{IMO: 9100006, Port: "paranagua", Arrival: *at(day, 31), Confidence: 1})
-	if got := exportIMOs(t, db, f); !equalIMOs(got, []uint32{9100005, 9100004}) {
+	if got := exportIMOs(t, db, f); !equalIMOs(got, []overwatch.IMO{9100005, 9100004}) {
 		t.Fatalf("with the next day: %v", got)
 	}
-	if got := exportIMOs(t, db, read.ExportFilter{Port: "paranagua", Since: *at(day, 24), Limit: 100}); !equalIMOs(got, []uint32{9100005}) {
+	if got := exportIMOs(t, db, read.ExportFilter{Port: "paranagua", Since: *at(day, 24), Limit: 100}); !equalIMOs(got, []overwatch.IMO{9100005}) {
 		t.Fatalf("since: %v", got)
 	}
-	if got := exportIMOs(t, db, read.ExportFilter{Port: "paranagua", Limit: 1}); !equalIMOs(got, []uint32{9100005}) {
+	if got := exportIMOs(t, db, read.ExportFilter{Port: "paranagua", Limit: 1}); !equalIMOs(got, []overwatch.IMO{9100005}) {
 		t.Fatalf("limit: %v", got)
 	}
 }
@@ -287,7 +289,7 @@ func TestAnalyticsFleetAge(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2034, 9, 1, 0, 0, 0, 0, time.UTC)
 	const port = "rosario"
-	call := func(imo uint32, hours float64, built uint16, estimated bool, cat string) clickhouse.PortCallFixture {
+	call := func(imo overwatch.IMO, hours float64, built uint16, estimated bool, cat string) clickhouse.PortCallFixture {
 		return clickhouse.PortCallFixture{IMO: imo, Port: port, Arrival: *at(now, hours), Departure: at(now, hours+20), Confidence: 3,
 			BuildYear: built, BuildYearEstimated: estimated, Category: cat}
 	}
@@ -407,14 +409,14 @@ func TestAnalyticsEstimatesAndReliability(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	check := func(f read.ReliabilityFilter, want ...uint32) {
+	check := func(f read.ReliabilityFilter, want ...overwatch.IMO) {
 		t.Helper()
 		f.Limit = max(f.Limit, 1)
 		got, err := db.DestinationReliability(ctx, f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var imos []uint32
+		var imos []overwatch.IMO
 		for _, r := range got {
 			imos = append(imos, r.IMO)
 		}

@@ -7,12 +7,11 @@ import (
 	"time"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
-	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 )
 
 // DB is a connection pool to one ClickHouse database.
 type DB struct {
-	conn     driver.Conn
+	conn     conn
 	opts     *ch.Options
 	database string
 	cache    readCache
@@ -41,11 +40,11 @@ func Open(url string) (*DB, error) {
 	}
 	opts.MaxIdleConns = opts.MaxOpenConns
 	opts.ConnMaxLifetime = 10 * time.Minute
-	conn, err := ch.Open(opts)
+	c, err := ch.Open(opts)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse: open: %w", err)
 	}
-	return &DB{conn: conn, opts: opts, database: opts.Auth.Database}, nil
+	return &DB{conn: conn{c}, opts: opts, database: opts.Auth.Database}, nil
 }
 
 // Database returns the name of the database the pool works in.

@@ -33,9 +33,10 @@ func resultFloats(v *emissions.Voyage) []*float64 {
 	return out
 }
 
-// resultStrings lists the result's strings in their stored order.
+// resultStrings lists the result's strings in their stored order, after
+// the IMO.
 func resultStrings(v *emissions.Voyage) []*string {
-	return []*string{&v.IMO, &v.Name, (*string)(&v.Class), &v.From, &v.To, &v.Commodity, (*string)(&v.Fuel), (*string)(&v.Method),
+	return []*string{&v.Name, (*string)(&v.Class), &v.From, &v.To, &v.Commodity, (*string)(&v.Fuel), (*string)(&v.Method),
 		&v.DistanceSource, &v.SpeedSource, &v.Reason}
 }
 
@@ -60,6 +61,7 @@ func encodeVoyageResult(v emissions.Voyage) []byte {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
+	appendString(v.IMO.String()) // the stored form keeps the IMO as the first string
 	for _, s := range resultStrings(&v) {
 		appendString(*s)
 	}
@@ -135,8 +137,11 @@ func decodeVoyageResult(b []byte, in interner) (emissions.Voyage, error) {
 		b = b[k+int(n):]
 		return s, true
 	}
+	imo, ok := next()
+	if !ok || v.IMO.UnmarshalText([]byte(imo)) != nil {
+		return v, errResultCodec
+	}
 	for _, s := range resultStrings(&v) {
-		var ok bool
 		if *s, ok = next(); !ok {
 			return v, errResultCodec
 		}

@@ -3,11 +3,12 @@ package clickhouse_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"slices"
 	"testing"
 	"time"
+
+	"overwatch"
 
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
@@ -18,14 +19,10 @@ import (
 	"overwatch/read"
 )
 
-func voyageRecord(imo string, dep, arr time.Time, from, to string) voyage.Record {
-	in := emissions.VoyageInput{IMO: imo, Name: "V" + imo, ShipType: 70, From: from, To: to, Departure: dep, Arrival: arr,
+func voyageRecord(imo overwatch.IMO, dep, arr time.Time, from, to string) voyage.Record {
+	in := emissions.VoyageInput{IMO: imo, Name: "V" + imo.String(), ShipType: 70, From: from, To: to, Departure: dep, Arrival: arr,
 		DWT: 50000, TrackDistanceNM: 1000, TrackCoverage: 0.9, SeaLaneDistanceNM: 1050, CargoTonnes: 40000, CargoQuality: emissions.CargoHigh}
-	var n uint32
-	for _, c := range imo {
-		n = n*10 + uint32(c-'0')
-	}
-	return voyage.Record{ID: voyage.ID(n, dep), Input: in, Result: emissions.ComputeVoyage(in)}
+	return voyage.Record{ID: voyage.ID(imo, dep), Input: in, Result: emissions.ComputeVoyage(in)}
 }
 
 // The voyage_emissions table: written by generations per arrival day, read
@@ -45,10 +42,10 @@ func TestVoyageEmissionsRoundTrip(t *testing.T) {
 	d2 := d1.Add(24 * time.Hour)
 	h := func(d time.Time, hours int) time.Time { return d.Add(time.Duration(hours) * time.Hour) }
 	rows := []voyage.Record{
-		voyageRecord("9100001", h(d1, -100), h(d1, 5), "santos", "rotterdam"),
-		voyageRecord("9100002", h(d1, -50), h(d1, 5), "santos", "qingdao"),
-		voyageRecord("9100001", h(d1, 20), h(d2, 10), "rotterdam", "santos"),
-		voyageRecord("9100003", h(d2, -10), h(d2, 30), "santos", "odesa"), // arrives outside the days: not written
+		voyageRecord(9100001, h(d1, -100), h(d1, 5), "santos", "rotterdam"),
+		voyageRecord(9100002, h(d1, -50), h(d1, 5), "santos", "qingdao"),
+		voyageRecord(9100001, h(d1, 20), h(d2, 10), "rotterdam", "santos"),
+		voyageRecord(9100003, h(d2, -10), h(d2, 30), "santos", "odesa"), // arrives outside the days: not written
 	}
 	if err := db.WriteVoyageEmissions(ctx, jobs.Generation(), []time.Time{d1, d2}, rows); err != nil {
 		t.Fatal(err)
@@ -126,7 +123,7 @@ func BenchmarkEmissionsVoyagesCold(b *testing.B) {
 	rows := make([]voyage.Record, 10000)
 	for i := range rows {
 		arr := end.Add(-time.Duration(i) * 37 * time.Minute)
-		rows[i] = voyageRecord(fmt.Sprintf("%07d", 9400000+i%500), arr.Add(-time.Duration(100+i%300)*time.Hour), arr,
+		rows[i] = voyageRecord(overwatch.IMO(9400000+i%500), arr.Add(-time.Duration(100+i%300)*time.Hour), arr,
 			ports[i%len(ports)], ports[(i/len(ports)+1)%len(ports)])
 	}
 	if err := db.WriteVoyageEmissions(ctx, jobs.Generation(), portstats.Days(end.Add(-300*24*time.Hour), end), rows); err != nil {

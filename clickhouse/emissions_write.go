@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"time"
 
 	"overwatch/jobs"
@@ -40,13 +39,12 @@ func (db *DB) WriteVoyageEmissions(ctx context.Context, gen uint64, days []time.
 			if err != nil {
 				return fmt.Errorf("voyage %s input: %w", r.ID, err)
 			}
-			imo, _ := strconv.ParseUint(r.Input.IMO, 10, 32)
 			factors := r.Result.Factors
 			if factors == nil {
 				factors = []string{}
 			}
 			counts[d]++
-			if err := add(d, gen, r.ID, uint32(imo), r.Input.From, r.Input.To, r.Input.Departure.UTC(), r.Input.Arrival.UTC(),
+			if err := add(d, gen, r.ID, r.Input.IMO, r.Input.From, r.Input.To, r.Input.Departure.UTC(), r.Input.Arrival.UTC(),
 				string(r.Result.Class), r.Result.Commodity, string(r.Result.Method), r.Result.TTW.Central, r.Result.WTW.Central,
 				string(input), string(encodeVoyageResult(r.Result)), factors, emissions.ModelVersion); err != nil {
 				return err

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"overwatch"
 )
 
 // Test fixtures: helpers that write derived rows directly, for the
@@ -15,7 +17,7 @@ import (
 // Arrival; WaitHours, BerthHours and PortHours, when 0, are computed from
 // the times.
 type PortCallFixture struct {
-	IMO                    uint32
+	IMO                    overwatch.IMO
 	Port                   string
 	Arrival                time.Time
 	Departure              *time.Time

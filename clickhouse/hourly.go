@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/vessel"
 )
 
@@ -12,7 +14,7 @@ import (
 // [from, to], vessel after vessel, in time order: what the baselines'
 // vessel-days read (risk.AddVesselDays takes one position an hour), at a
 // fraction of the rows of Tracks. Only TS, Lat and Lon are set.
-func (db *DB) HourlyTracks(ctx context.Context, from, to time.Time, fn func(imo uint32, track []vessel.TrackPoint) error) error {
+func (db *DB) HourlyTracks(ctx context.Context, from, to time.Time, fn func(imo overwatch.IMO, track []vessel.TrackPoint) error) error {
 	rows, err := db.conn.Query(ctx, `
 SELECT imo, min(ts) AS first, argMin(lat, ts), argMin(lon, ts)
   FROM positions
@@ -24,12 +26,12 @@ SELECT imo, min(ts) AS first, argMin(lat, ts), argMin(lon, ts)
 	}
 	defer rows.Close()
 	var (
-		cur   uint32
+		cur   overwatch.IMO
 		track []vessel.TrackPoint
 	)
 	for rows.Next() {
 		var (
-			imo uint32
+			imo overwatch.IMO
 			p   vessel.TrackPoint
 		)
 		if err := rows.Scan(&imo, &p.TS, &p.Lat, &p.Lon); err != nil {

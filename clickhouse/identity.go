@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"overwatch"
+
 	"overwatch/maritime/vessel"
 )
 
@@ -11,7 +13,7 @@ import (
 // when no IMO is given) from vessel_identity: one row per distinct
 // identity and time (the same row relayed by several providers counts
 // once), sorted by IMO and ValidFrom, as risk.IdentityChanges reads it.
-func (db *DB) IdentityHistory(ctx context.Context, imos ...uint32) ([]vessel.Identity, error) {
+func (db *DB) IdentityHistory(ctx context.Context, imos ...overwatch.IMO) ([]vessel.Identity, error) {
 	filter := ""
 	if len(imos) > 0 {
 		filter = " AND imo IN (" + uintList(imos) + ")"

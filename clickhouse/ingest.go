@@ -101,7 +101,7 @@ func (db *DB) writePositions(ctx context.Context, b *ingest.Batch) error {
 	c.key = resize(c.key, n)
 	for i := range b.Positions {
 		p := &b.Positions[i]
-		c.imo[i], c.mmsi[i], c.src[i], c.ts[i], c.recv[i] = p.IMO, p.MMSI, sourceName(p.Source), p.TS, p.ReceivedAt
+		c.imo[i], c.mmsi[i], c.src[i], c.ts[i], c.recv[i] = uint32(p.IMO), p.MMSI, sourceName(p.Source), p.TS, p.ReceivedAt
 		c.lat[i], c.lon[i], c.status[i], c.msgType[i], c.dest[i], c.key[i] = p.Lat, p.Lon, p.NavStatus, p.MsgType, p.Destination, p.DedupKey
 		if p.Has&ingest.HasSOG != 0 {
 			c.speed[i] = &p.SpeedKt
@@ -132,7 +132,7 @@ func (db *DB) writePortPositions(ctx context.Context, b *ingest.Batch) error {
 	key := make([]uint64, n)
 	for i, pp := range b.InPort {
 		p := &b.Positions[pp.Position]
-		port[i], ts[i], imo[i], mmsi[i], src[i] = pp.Port, p.TS, p.IMO, p.MMSI, sourceName(p.Source)
+		port[i], ts[i], imo[i], mmsi[i], src[i] = pp.Port, p.TS, uint32(p.IMO), p.MMSI, sourceName(p.Source)
 		lat[i], lon[i], status[i], key[i] = p.Lat, p.Lon, p.NavStatus, p.DedupKey
 		if p.Has&ingest.HasSOG != 0 {
 			speed[i] = &p.SpeedKt
@@ -158,7 +158,7 @@ func (db *DB) writeStatics(ctx context.Context, b *ingest.Batch) error {
 	key := make([]uint64, n)
 	for i := range b.Statics {
 		s := &b.Statics[i]
-		mmsi[i], imo[i], src[i], ts[i], recv[i] = s.MMSI, s.IMO, sourceName(s.Source), s.TS, s.ReceivedAt
+		mmsi[i], imo[i], src[i], ts[i], recv[i] = s.MMSI, uint32(s.IMO), sourceName(s.Source), s.TS, s.ReceivedAt
 		msgType[i], part[i], shipType[i], name[i], call[i], dest[i] = s.MsgType, s.Part, s.ShipType, s.Name, s.CallSign, s.Destination
 		bow[i], stern[i], port[i], star[i] = s.ToBow, s.ToStern, s.ToPort, s.ToStarboard
 		draft[i], eta[i], key[i] = s.DraftM, s.ETA, s.DedupKey
@@ -178,7 +178,7 @@ func (db *DB) writeVessels(ctx context.Context, b *ingest.Batch) error {
 	first, last, updated := make([]time.Time, n), make([]time.Time, n), make([]time.Time, n)
 	for i := range b.Vessels {
 		v := &b.Vessels[i]
-		imo[i], mmsi[i], name[i], call[i], shipType[i], typeText[i], flag[i] = v.IMO, v.MMSI, v.Name, v.CallSign, v.ShipType, v.ShipTypeText, v.Flag
+		imo[i], mmsi[i], name[i], call[i], shipType[i], typeText[i], flag[i] = uint32(v.IMO), v.MMSI, v.Name, v.CallSign, v.ShipType, v.ShipTypeText, v.Flag
 		length[i], beam[i], draft[i], maxDraft[i], dest[i], eta[i] = v.LengthM, v.BeamM, v.DraftM, v.MaxDraftM, v.Destination, v.ETA
 		first[i], last[i], updated[i] = v.FirstSeen, v.LastSeen, v.UpdatedAt
 	}
@@ -193,7 +193,7 @@ func (db *DB) writeIdentities(ctx context.Context, b *ingest.Batch) error {
 	name, call, flag, src := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	shipType := make([]uint8, n)
 	for i, id := range b.Identities {
-		imo[i], from[i], mmsi[i], name[i], call[i], flag[i], shipType[i], src[i] = id.IMO, id.ValidFrom, id.MMSI, id.Name, id.CallSign, id.Flag, id.ShipType, sourceName(id.Source)
+		imo[i], from[i], mmsi[i], name[i], call[i], flag[i], shipType[i], src[i] = uint32(id.IMO), id.ValidFrom, id.MMSI, id.Name, id.CallSign, id.Flag, id.ShipType, sourceName(id.Source)
 	}
 	return db.columns(ctx, "INSERT INTO vessel_identity (imo, valid_from, mmsi, name, call_sign, flag, ship_type, source)",
 		imo, from, mmsi, name, call, flag, shipType, src)

@@ -58,7 +58,7 @@ func position(mmsi uint32, typ uint8, ts time.Time, lat, lon float64) ingest.Rep
 	}
 }
 
-func static5(mmsi, imo uint32, ts time.Time, name string, draught float64) ingest.Report {
+func static5(mmsi uint32, imo overwatch.IMO, ts time.Time, name string, draught float64) ingest.Report {
 	return ingest.Report{
 		Source: overwatch.SourceAISHub, MMSI: mmsi, Type: 5, TS: ts, ReceivedAt: ts,
 		Has: ingest.HasIMO | ingest.HasName | ingest.HasCallSign | ingest.HasShipType | ingest.HasDimensions | ingest.HasDraught | ingest.HasDestination,
@@ -97,7 +97,7 @@ func count(t *testing.T, db *clickhouse.DB, query string, args ...any) uint64 {
 func TestPipelineAttributesPositionsOnceTheIMOIsKnown(t *testing.T) {
 	db := openDB(t)
 	p := startPipeline(t, db, ingest.Options{})
-	mmsi, imo := nextMMSI(), uint32(9321483)
+	mmsi, imo := nextMMSI(), overwatch.IMO(9321483)
 	t0 := time.Now().UTC().Truncate(time.Second).Add(-time.Hour)
 	submit(t, p, position(mmsi, 1, t0, 10, 20), position(mmsi, 1, t0.Add(time.Minute), 10.01, 20.01))
 	flush(t, p)
@@ -114,7 +114,7 @@ func TestPipelineAttributesPositionsOnceTheIMOIsKnown(t *testing.T) {
 	}
 
 	// A second vessel: its static report arrives within the window.
-	mmsi2, imo2 := nextMMSI(), uint32(9074729)
+	mmsi2, imo2 := nextMMSI(), overwatch.IMO(9074729)
 	submit(t, p, position(mmsi2, 3, t0, 30, 40), static5(mmsi2, imo2, t0.Add(2*time.Minute), "OCEAN PRIDE", 9.8),
 		position(mmsi2, 3, t0.Add(3*time.Minute), 30.02, 40.02))
 	flush(t, p)

@@ -92,8 +92,8 @@ func (db *DB) LastPositionTime(ctx context.Context) (time.Time, error) {
 }
 
 // FreshestIMO is the vessel with the newest latest position.
-func (db *DB) FreshestIMO(ctx context.Context) (uint32, error) {
-	var imo uint32
+func (db *DB) FreshestIMO(ctx context.Context) (overwatch.IMO, error) {
+	var imo overwatch.IMO
 	err := db.conn.QueryRow(ctx, "SELECT imo FROM latest_positions WHERE imo != 0 AND lat IS NOT NULL ORDER BY ts DESC LIMIT 1").Scan(&imo)
 	return imo, err
 }

@@ -30,10 +30,10 @@ func openDB(t *testing.T) *clickhouse.DB {
 
 func ptr[T any](v T) *T { return &v }
 
-func row(imo uint32, src overwatch.Source, ts time.Time, lat float64) ingest.LatestRow {
+func row(imo overwatch.IMO, src overwatch.Source, ts time.Time, lat float64) ingest.LatestRow {
 	return ingest.LatestRow{
-		IMO: imo, Source: src, TS: ts, MMSI: 636000000 + imo%1000,
-		VesselName: ptr("TEST " + read.FormatIMO(imo)), Flag: ptr("LR"),
+		IMO: imo, Source: src, TS: ts, MMSI: 636000000 + uint32(imo)%1000,
+		VesselName: ptr("TEST " + imo.String()), Flag: ptr("LR"),
 		Lat: ptr(lat), Lon: ptr(lat / 2), SpeedKt: ptr(12.5), CourseDeg: ptr(271.0),
 		NavStatus: ptr("under way using engine"),
 	}
@@ -74,7 +74,7 @@ func TestLatestReplicaFollowsStore(t *testing.T) {
 	if err := replica.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	expect := func(imo uint32, provider string, found bool, lat float64) {
+	expect := func(imo overwatch.IMO, provider string, found bool, lat float64) {
 		t.Helper()
 		got, ok, err := replica.Latest(ctx, imo, provider)
 		if err != nil || ok != found {
@@ -177,7 +177,7 @@ func TestLatestReplicaPassesAreIncremental(t *testing.T) {
 	ctx := context.Background()
 	var rows []ingest.LatestRow
 	for i := 0; i < 500; i++ {
-		rows = append(rows, row(9200000+uint32(i), overwatch.SourceSpire, time.Now(), 3))
+		rows = append(rows, row(9200000+overwatch.IMO(i), overwatch.SourceSpire, time.Now(), 3))
 	}
 	if err := db.InsertLatest(ctx, rows); err != nil {
 		t.Fatal(err)
@@ -228,7 +228,7 @@ func BenchmarkLatestReplicaLookup(b *testing.B) {
 		var rows []ingest.LatestRow
 		for i := 0; i < vessels; i++ {
 			for _, src := range overwatch.Sources {
-				rows = append(rows, row(1000000+uint32(i), src, time.Now().Add(-time.Duration(i)*time.Second), 1))
+				rows = append(rows, row(1000000+overwatch.IMO(i), src, time.Now().Add(-time.Duration(i)*time.Second), 1))
 			}
 		}
 		if err := db.InsertLatest(ctx, rows); err != nil {
@@ -246,7 +246,7 @@ func BenchmarkLatestReplicaLookup(b *testing.B) {
 		i := 0
 		for pb.Next() {
 			i++
-			if _, ok, err := replica.Latest(ctx, 1000000+uint32(i*7919%vessels), providers[i%5]); !ok || err != nil {
+			if _, ok, err := replica.Latest(ctx, 1000000+overwatch.IMO(i*7919%vessels), providers[i%5]); !ok || err != nil {
 				b.Fatal("lookup failed", err)
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"overwatch"
+
 	"overwatch/jobs"
 	"overwatch/maritime/portcall"
 	"overwatch/maritime/vessel"
@@ -30,7 +32,7 @@ func (db *DB) DataSpan(ctx context.Context) (time.Time, time.Time, error) {
 // Tracks streams each vessel's positions in [from, to], one per report time
 // (the same report relayed by several providers counts once), vessel after
 // vessel, in time order.
-func (db *DB) Tracks(ctx context.Context, from, to time.Time, f jobs.TrackFilter, fn func(imo uint32, track []vessel.TrackPoint) error) error {
+func (db *DB) Tracks(ctx context.Context, from, to time.Time, f jobs.TrackFilter, fn func(imo overwatch.IMO, track []vessel.TrackPoint) error) error {
 	filter := ""
 	if f.Only != nil {
 		if len(f.Only) == 0 {
@@ -52,12 +54,12 @@ SELECT imo, ts, any(lat), any(lon), any(speed_kt), any(nav_status), any(draft_m)
 	}
 	defer rows.Close()
 	var (
-		cur   uint32
+		cur   overwatch.IMO
 		track []vessel.TrackPoint
 	)
 	for rows.Next() {
 		var (
-			imo     uint32
+			imo     overwatch.IMO
 			p       vessel.TrackPoint
 			sog, dr *float32
 			nav     uint8
@@ -92,7 +94,7 @@ SELECT imo, ts, any(lat), any(lon), any(speed_kt), any(nav_status), any(draft_m)
 
 // VesselProfiles reads the registry, with each vessel's range of reported
 // draughts from its static reports.
-func (db *DB) VesselProfiles(ctx context.Context) (map[uint32]vessel.Profile, error) {
+func (db *DB) VesselProfiles(ctx context.Context) (map[overwatch.IMO]vessel.Profile, error) {
 	rows, err := db.conn.Query(ctx, `
 SELECT v.imo, v.name, v.flag, v.ship_type, v.length_m, v.beam_m, d.lo, d.hi
   FROM (SELECT imo, name, flag, ship_type, length_m, beam_m FROM vessels FINAL WHERE imo != 0) AS v
@@ -102,7 +104,7 @@ SELECT v.imo, v.name, v.flag, v.ship_type, v.length_m, v.beam_m, d.lo, d.hi
 		return nil, fmt.Errorf("clickhouse: vessel profiles: %w", err)
 	}
 	defer rows.Close()
-	out := map[uint32]vessel.Profile{}
+	out := map[overwatch.IMO]vessel.Profile{}
 	for rows.Next() {
 		var (
 			v      vessel.Profile
@@ -123,7 +125,7 @@ SELECT v.imo, v.name, v.flag, v.ship_type, v.length_m, v.beam_m, d.lo, d.hi
 
 // CallsAcross returns, per vessel, the arrival of its current call that
 // arrived before t and departed at or after it, or goes on.
-func (db *DB) CallsAcross(ctx context.Context, t time.Time) (map[uint32]time.Time, error) {
+func (db *DB) CallsAcross(ctx context.Context, t time.Time) (map[overwatch.IMO]time.Time, error) {
 	rows, err := db.conn.Query(ctx, `SELECT imo, min(arrival) FROM port_calls
 		WHERE `+current("port_calls")+` AND arrival < ? AND (departure IS NULL OR departure >= ?)
 		GROUP BY imo`, t.UTC(), t.UTC())
@@ -131,9 +133,9 @@ func (db *DB) CallsAcross(ctx context.Context, t time.Time) (map[uint32]time.Tim
 		return nil, fmt.Errorf("clickhouse: calls across %s: %w", t, err)
 	}
 	defer rows.Close()
-	out := map[uint32]time.Time{}
+	out := map[overwatch.IMO]time.Time{}
 	for rows.Next() {
-		var imo uint32
+		var imo overwatch.IMO
 		var at time.Time
 		if err := rows.Scan(&imo, &at); err != nil {
 			return nil, fmt.Errorf("clickhouse: calls across: %w", err)
@@ -144,7 +146,7 @@ func (db *DB) CallsAcross(ctx context.Context, t time.Time) (map[uint32]time.Tim
 }
 
 // uintList is a SQL list of numbers.
-func uintList(v []uint32) string {
+func uintList(v []overwatch.IMO) string {
 	b := make([]byte, 0, len(v)*8)
 	for i, n := range v {
 		if i > 0 {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"overwatch"
+
 	"overwatch/read"
 )
 
@@ -53,7 +55,7 @@ func (db *DB) RiskBaselines(ctx context.Context) ([]read.BaselineRow, error) {
 }
 
 // IdentityTimeline implements read.IdentityTimelineQuery.
-func (db *DB) IdentityTimeline(ctx context.Context, imo uint32) ([]read.IdentityRow, error) {
+func (db *DB) IdentityTimeline(ctx context.Context, imo overwatch.IMO) ([]read.IdentityRow, error) {
 	return cached(ctx, db, fmt.Sprintf("identityTimeline|%d", imo), sliceLen,
 		func() ([]read.IdentityRow, error) { return db.identityTimeline(ctx, imo) })
 }

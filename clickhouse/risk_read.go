@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"overwatch"
+
 	"overwatch/read"
 )
 
@@ -227,7 +229,7 @@ func (db *DB) riskBaselines(ctx context.Context) ([]read.BaselineRow, error) {
 // identityTimeline implements read.IdentityTimelineQuery: the distinct
 // identity rows of the vessel (the same values reported by several
 // sources count once), oldest first.
-func (db *DB) identityTimeline(ctx context.Context, imo uint32) ([]read.IdentityRow, error) {
+func (db *DB) identityTimeline(ctx context.Context, imo overwatch.IMO) ([]read.IdentityRow, error) {
 	sql := `SELECT DISTINCT valid_from, mmsi, name, call_sign, flag, ship_type FROM vessel_identity
 	         WHERE imo = ? ORDER BY valid_from, mmsi, name, call_sign, flag, ship_type`
 	var out []read.IdentityRow

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
+
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
 	"overwatch/maritime/risk"
@@ -41,14 +43,14 @@ func nextGen() uint64 {
 
 func tp(t time.Time) *time.Time { return &t }
 
-var riskIdentity = map[uint32]vessel.Profile{
+var riskIdentity = map[overwatch.IMO]vessel.Profile{
 	9300001: {IMO: 9300001, Name: "DARK ONE", Flag: "PA", ShipType: 80},
 	9300002: {IMO: 9300002, Name: "DARK TWO", Flag: "LR", ShipType: 71},
 	9300003: {IMO: 9300003, Name: "LOITERER", Flag: "KM", ShipType: 0},
 }
 
-func eventIMOs(rows []read.RiskEventRow) []uint32 {
-	out := make([]uint32, len(rows))
+func eventIMOs(rows []read.RiskEventRow) []overwatch.IMO {
+	out := make([]overwatch.IMO, len(rows))
 	for i, r := range rows {
 		out[i] = r.Vessel.IMO
 	}
@@ -61,7 +63,7 @@ func TestRiskEventGenerations(t *testing.T) {
 	d1 := time.Date(2031, 5, 1, 0, 0, 0, 0, time.UTC)
 	d2 := d1.AddDate(0, 0, 1)
 	before := d1.AddDate(0, 0, -1)
-	gap := func(imo uint32, start time.Time, hours float64) risk.Event {
+	gap := func(imo overwatch.IMO, start time.Time, hours float64) risk.Event {
 		e := risk.Event{Type: risk.EventGap, IMO: imo, Start: start, Lat: 10, Lon: 20, EndLat: 11, EndLon: 21, Severity: risk.TierLow,
 			Detail: map[string]any{"hours": hours, "implied_speed_kn": math.NaN(), "start_position": map[string]any{"lat": 10.0, "lon": 20.0}}}
 		if hours > 0 {
@@ -82,7 +84,7 @@ func TestRiskEventGenerations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := eventIMOs(rows); !equalIMOs(got, []uint32{9300002, 9300001}) {
+	if got := eventIMOs(rows); !equalIMOs(got, []overwatch.IMO{9300002, 9300001}) {
 		t.Fatalf("first run: %v (the event before the window must not be written)", got)
 	}
 	if r := rows[1]; r.End == nil || !r.End.Equal(d1.Add(15*time.Hour)) || r.Detail != `{"hours":13,"implied_speed_kn":null,"start_position":{"lat":10,"lon":20}}` ||
@@ -127,7 +129,7 @@ func TestRiskEventGenerations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := eventIMOs(rows); !equalIMOs(got, []uint32{9300002, 9300001}) || rows[0].End == nil || !rows[1].Start.Equal(d1.Add(2*time.Hour)) {
+	if got := eventIMOs(rows); !equalIMOs(got, []overwatch.IMO{9300002, 9300001}) || rows[0].End == nil || !rows[1].Start.Equal(d1.Add(2*time.Hour)) {
 		t.Fatalf("second run: %+v", rows)
 	}
 	if open, _ := db.OpenRiskEvents(ctx, d2.Add(24*time.Hour)); len(open) != 0 {
@@ -165,23 +167,23 @@ func TestRiskEventFilters(t *testing.T) {
 	since := day.Add(-time.Hour)
 	for name, c := range map[string]struct {
 		f    read.RiskEventFilter
-		want []uint32
+		want []overwatch.IMO
 	}{
-		"sts either vessel":           {read.RiskEventFilter{Types: []string{read.EventSTS}, IMO: 9300001, EitherVessel: true}, []uint32{9300003, 9300001}},
-		"sts own vessel only":         {read.RiskEventFilter{Types: []string{read.EventSTS}, IMO: 9300001}, []uint32{9300001}},
-		"sts other side":              {read.RiskEventFilter{Types: []string{read.EventSTS}, IMO: 9300002, EitherVessel: true}, []uint32{9300001}},
-		"sts confidence":              {read.RiskEventFilter{Types: []string{read.EventSTS}, Confidence: "low"}, []uint32{9300003}},
-		"sts method":                  {read.RiskEventFilter{Types: []string{read.EventSTS}, Subtype: "proximity"}, []uint32{9300001}},
-		"loitering context":           {read.RiskEventFilter{Types: []string{read.EventLoitering}, Context: "known_transfer_area"}, []uint32{9300003}},
-		"loitering offshore":          {read.RiskEventFilter{Types: []string{read.EventLoitering}, Context: "offshore"}, []uint32{}},
-		"mismatch port":               {read.RiskEventFilter{Types: []string{read.EventMismatch}, Port: "santos"}, []uint32{9300002}},
-		"mismatch other port":         {read.RiskEventFilter{Types: []string{read.EventMismatch}, Port: "busan"}, []uint32{}},
-		"severity":                    {read.RiskEventFilter{Severity: risk.TierMedium}, []uint32{9300003, 9300002}},
-		"ongoing":                     {read.RiskEventFilter{OngoingOnly: true}, []uint32{9300003}},
-		"every type, newest":          {read.RiskEventFilter{}, []uint32{9300002, 9300003, 9300002, 9300003, 9300001}},
-		"limit":                       {read.RiskEventFilter{Limit: 2}, []uint32{9300002, 9300003}},
-		"history floor keeps ongoing": {read.RiskEventFilter{Since: h(40), Limit: 100}, []uint32{9300002, 9300003}},
-		"identity field":              {read.RiskEventFilter{Types: []string{read.EventIdentity}, Subtype: "flag"}, []uint32{9300002}},
+		"sts either vessel":           {read.RiskEventFilter{Types: []string{read.EventSTS}, IMO: 9300001, EitherVessel: true}, []overwatch.IMO{9300003, 9300001}},
+		"sts own vessel only":         {read.RiskEventFilter{Types: []string{read.EventSTS}, IMO: 9300001}, []overwatch.IMO{9300001}},
+		"sts other side":              {read.RiskEventFilter{Types: []string{read.EventSTS}, IMO: 9300002, EitherVessel: true}, []overwatch.IMO{9300001}},
+		"sts confidence":              {read.RiskEventFilter{Types: []string{read.EventSTS}, Confidence: "low"}, []overwatch.IMO{9300003}},
+		"sts method":                  {read.RiskEventFilter{Types: []string{read.EventSTS}, Subtype: "proximity"}, []overwatch.IMO{9300001}},
+		"loitering context":           {read.RiskEventFilter{Types: []string{read.EventLoitering}, Context: "known_transfer_area"}, []overwatch.IMO{9300003}},
+		"loitering offshore":          {read.RiskEventFilter{Types: []string{read.EventLoitering}, Context: "offshore"}, []overwatch.IMO{}},
+		"mismatch port":               {read.RiskEventFilter{Types: []string{read.EventMismatch}, Port: "santos"}, []overwatch.IMO{9300002}},
+		"mismatch other port":         {read.RiskEventFilter{Types: []string{read.EventMismatch}, Port: "busan"}, []overwatch.IMO{}},
+		"severity":                    {read.RiskEventFilter{Severity: risk.TierMedium}, []overwatch.IMO{9300003, 9300002}},
+		"ongoing":                     {read.RiskEventFilter{OngoingOnly: true}, []overwatch.IMO{9300003}},
+		"every type, newest":          {read.RiskEventFilter{}, []overwatch.IMO{9300002, 9300003, 9300002, 9300003, 9300001}},
+		"limit":                       {read.RiskEventFilter{Limit: 2}, []overwatch.IMO{9300002, 9300003}},
+		"history floor keeps ongoing": {read.RiskEventFilter{Since: h(40), Limit: 100}, []overwatch.IMO{9300002, 9300003}},
+		"identity field":              {read.RiskEventFilter{Types: []string{read.EventIdentity}, Subtype: "flag"}, []overwatch.IMO{9300002}},
 	} {
 		if c.f.Limit == 0 {
 			c.f.Limit = 100
@@ -193,7 +195,7 @@ func TestRiskEventFilters(t *testing.T) {
 		if err != nil {
 			t.Fatal(name, err)
 		}
-		got := []uint32{}
+		got := []overwatch.IMO{}
 		for _, r := range rows {
 			if !r.Start.Before(since) {
 				got = append(got, r.Vessel.IMO)
@@ -247,15 +249,15 @@ func TestVesselRiskHotspotsBaselines(t *testing.T) {
 	}
 	for name, c := range map[string]struct {
 		f    read.VesselRiskFilter
-		want []uint32
+		want []overwatch.IMO
 	}{
-		"all, by score": {read.VesselRiskFilter{}, []uint32{9300001, 9300002, 9300003}},
-		"tier":          {read.VesselRiskFilter{Tier: risk.TierMedium}, []uint32{9300002}},
-		"category":      {read.VesselRiskFilter{Category: "tanker"}, []uint32{9300001}},
-		"flag":          {read.VesselRiskFilter{Flag: "LR"}, []uint32{9300002}},
-		"imo":           {read.VesselRiskFilter{IMO: 9300003}, []uint32{9300003}},
-		"replaced":      {read.VesselRiskFilter{IMO: 9300009}, []uint32{}},
-		"limit":         {read.VesselRiskFilter{Limit: 1}, []uint32{9300001}},
+		"all, by score": {read.VesselRiskFilter{}, []overwatch.IMO{9300001, 9300002, 9300003}},
+		"tier":          {read.VesselRiskFilter{Tier: risk.TierMedium}, []overwatch.IMO{9300002}},
+		"category":      {read.VesselRiskFilter{Category: "tanker"}, []overwatch.IMO{9300001}},
+		"flag":          {read.VesselRiskFilter{Flag: "LR"}, []overwatch.IMO{9300002}},
+		"imo":           {read.VesselRiskFilter{IMO: 9300003}, []overwatch.IMO{9300003}},
+		"replaced":      {read.VesselRiskFilter{IMO: 9300009}, []overwatch.IMO{}},
+		"limit":         {read.VesselRiskFilter{Limit: 1}, []overwatch.IMO{9300001}},
 	} {
 		if c.f.Limit == 0 {
 			c.f.Limit = 100
@@ -264,7 +266,7 @@ func TestVesselRiskHotspotsBaselines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := []uint32{}
+		got := []overwatch.IMO{}
 		for _, r := range rows {
 			got = append(got, r.IMO)
 		}

@@ -7,6 +7,8 @@ import (
 	"math"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/risk"
 	"overwatch/maritime/vessel"
 )
@@ -33,7 +35,7 @@ const riskEventColumns = `type, subtype, imo, other, started_at, ended_at, ongoi
 // Each row carries the identity of its vessel (and of the other vessel of
 // a transfer) from identity, as of the write; Detail is stored as a JSON
 // object, non-finite numbers as null.
-func (db *DB) WriteRiskEvents(ctx context.Context, gen uint64, days []time.Time, events []risk.Event, identity map[uint32]vessel.Profile, dataEnd time.Time) error {
+func (db *DB) WriteRiskEvents(ctx context.Context, gen uint64, days []time.Time, events []risk.Event, identity map[overwatch.IMO]vessel.Profile, dataEnd time.Time) error {
 	window := make([]time.Time, 0, len(days))
 	inWindow := map[time.Time]bool{}
 	for _, d := range days {
@@ -82,7 +84,7 @@ type vesselIdentity struct {
 	category string
 }
 
-func identityOf(identity map[uint32]vessel.Profile, imo uint32) vesselIdentity {
+func identityOf(identity map[overwatch.IMO]vessel.Profile, imo overwatch.IMO) vesselIdentity {
 	if imo == 0 {
 		return vesselIdentity{}
 	}

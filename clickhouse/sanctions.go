@@ -29,7 +29,7 @@ const currentSanctions = "(list_source, gen) IN (SELECT list_source, max(gen) FR
 // see them anyway). An import that fails before it is recorded is never
 // seen; its rows go with the next import's deletion. An empty list is
 // refused: a refresh that fetched nothing must not delist every vessel.
-func (db *DB) ReplaceSanctions(ctx context.Context, listSource string, entries []write.SanctionsEntry) error {
+func (db *DB) ReplaceSanctions(ctx context.Context, listSource string, entries []sanctions.Entry) error {
 	listSource = strings.TrimSpace(listSource)
 	if listSource == "" {
 		return errors.New("clickhouse: sanctions: no list source")
@@ -69,7 +69,8 @@ func (db *DB) ReplaceSanctions(ctx context.Context, listSource string, entries [
 // SanctionsEntries returns the entries of the newest import of every list,
 // ordered by list and entry.
 func (db *DB) SanctionsEntries(ctx context.Context) ([]sanctions.Entry, error) {
-	rows, err := db.conn.Query(ctx, `SELECT list_source, entry_id, name, aliases, imo, mmsi, flag, program, remarks
+	rows, err := db.conn.Query(ctx, `SELECT list_source, entry_id, name, aliases, imo, mmsi, flag, former_flags, program,
+		vessel_type, call_sign, owner, tonnage, grt, remarks
 		FROM sanctions_entries FINAL WHERE `+currentSanctions+`
 		ORDER BY list_source, length(entry_id), entry_id`)
 	if err != nil {
@@ -79,11 +80,17 @@ func (db *DB) SanctionsEntries(ctx context.Context) ([]sanctions.Entry, error) {
 	var out []sanctions.Entry
 	for rows.Next() {
 		var e sanctions.Entry
-		if err := rows.Scan(&e.ListSource, &e.EntryID, &e.Name, &e.Aliases, &e.IMO, &e.MMSI, &e.Flag, &e.Program, &e.Remarks); err != nil {
+		var tonnage, grt uint32
+		if err := rows.Scan(&e.ListSource, &e.EntryID, &e.Name, &e.Aliases, &e.IMO, &e.MMSI, &e.Flag, &e.FormerFlags, &e.Program,
+			&e.VesselType, &e.CallSign, &e.Owner, &tonnage, &grt, &e.Remarks); err != nil {
 			return nil, fmt.Errorf("clickhouse: sanctions entries: %w", err)
 		}
+		e.Tonnage, e.GRT = int(tonnage), int(grt)
 		if len(e.Aliases) == 0 {
 			e.Aliases = nil
+		}
+		if len(e.FormerFlags) == 0 {
+			e.FormerFlags = nil
 		}
 		out = append(out, e)
 	}

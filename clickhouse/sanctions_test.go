@@ -30,43 +30,51 @@ func openSanctionsDB(t *testing.T) (*clickhouse.DB, string) {
 	return db, url
 }
 
-// asJobs is what SanctionsEntries returns for a parsed entry.
-func asJobs(list string, e write.SanctionsEntry) sanctions.Entry {
-	return sanctions.Entry{ListSource: list, EntryID: e.EntryID, Name: e.Name, Aliases: e.Aliases, IMO: e.IMO, MMSI: e.MMSI,
-		Flag: e.Flag, Program: e.Program, Remarks: e.Remarks}
+// stored is what SanctionsEntries returns for an imported entry: the list
+// it was imported as, a negative tonnage as 0, empty lists as nil.
+func stored(list string, e sanctions.Entry) sanctions.Entry {
+	e.ListSource = list
+	e.Tonnage, e.GRT = max(e.Tonnage, 0), max(e.GRT, 0)
+	if len(e.Aliases) == 0 {
+		e.Aliases = nil
+	}
+	if len(e.FormerFlags) == 0 {
+		e.FormerFlags = nil
+	}
+	return e
 }
 
 func TestReplaceSanctions(t *testing.T) {
 	db, url := openSanctionsDB(t)
 	ctx := context.Background()
-	artavil := write.SanctionsEntry{EntryID: "15036", Name: "ARTAVIL", Aliases: []string{"ABADAN", "SHONA"}, IMO: 9187629,
+	artavil := sanctions.Entry{EntryID: "15036", Name: "ARTAVIL", Aliases: []string{"ABADAN", "SHONA"}, IMO: 9187629,
 		MMSI: 572469210, Flag: "IR", Program: "IRAN", Remarks: "Vessel Registration Identification IMO 9187629.",
 		FormerFlags: []string{"MT"}, VesselType: "Crude Oil Tanker", Tonnage: 99144}
-	ark := write.SanctionsEntry{EntryID: "15037", Name: "ARK", IMO: 9187655, Flag: "PA", Program: "IRAN"}
-	hermann := write.SanctionsEntry{EntryID: "4234", Name: "HERMANN", Flag: "CU", Program: "CUBA", Tonnage: -5}
-	if err := db.ReplaceSanctions(ctx, "OFAC SDN", []write.SanctionsEntry{artavil, ark, hermann}); err != nil {
+	ark := sanctions.Entry{EntryID: "15037", Name: "ARK", IMO: 9187655, Flag: "PA", Program: "IRAN"}
+	hermann := sanctions.Entry{EntryID: "4234", Name: "HERMANN", Flag: "CU", Program: "CUBA", Tonnage: -5}
+	if err := db.ReplaceSanctions(ctx, "OFAC SDN", []sanctions.Entry{artavil, ark, hermann}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := db.SanctionsEntries(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []sanctions.Entry{asJobs("OFAC SDN", hermann), asJobs("OFAC SDN", artavil), asJobs("OFAC SDN", ark)}
+	want := []sanctions.Entry{stored("OFAC SDN", hermann), stored("OFAC SDN", artavil), stored("OFAC SDN", ark)}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("first import:\n got %+v\nwant %+v", got, want)
 	}
 
 	// A new import replaces the list whole: ARK delisted, ARTAVIL renamed.
 	artavil.Name, artavil.Aliases = "ARTAVIL II", append(artavil.Aliases, "ARTAVIL")
-	if err := db.ReplaceSanctions(ctx, "OFAC SDN", []write.SanctionsEntry{artavil, hermann}); err != nil {
+	if err := db.ReplaceSanctions(ctx, "OFAC SDN", []sanctions.Entry{artavil, hermann}); err != nil {
 		t.Fatal(err)
 	}
 	// Another list is kept apart.
-	un := write.SanctionsEntry{EntryID: "KPe.1", Name: "CHONG CHON GANG", IMO: 7937317, Flag: "KP"}
-	if err := db.ReplaceSanctions(ctx, "UN 1718", []write.SanctionsEntry{un}); err != nil {
+	un := sanctions.Entry{EntryID: "KPe.1", Name: "CHONG CHON GANG", IMO: 7937317, Flag: "KP"}
+	if err := db.ReplaceSanctions(ctx, "UN 1718", []sanctions.Entry{un}); err != nil {
 		t.Fatal(err)
 	}
-	want = []sanctions.Entry{asJobs("OFAC SDN", hermann), asJobs("OFAC SDN", artavil), asJobs("UN 1718", un)}
+	want = []sanctions.Entry{stored("OFAC SDN", hermann), stored("OFAC SDN", artavil), stored("UN 1718", un)}
 	if got, err = db.SanctionsEntries(ctx); err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("after the second import (%v):\n got %+v\nwant %+v", err, got, want)
 	}
@@ -75,7 +83,7 @@ func TestReplaceSanctions(t *testing.T) {
 	if err := db.ReplaceSanctions(ctx, "OFAC SDN", nil); err == nil {
 		t.Error("an empty import was accepted")
 	}
-	if err := db.ReplaceSanctions(ctx, " ", []write.SanctionsEntry{ark}); err == nil {
+	if err := db.ReplaceSanctions(ctx, " ", []sanctions.Entry{ark}); err == nil {
 		t.Error("an import without a list source was accepted")
 	}
 
@@ -161,7 +169,7 @@ func TestReplaceSanctionsRealSDN(t *testing.T) {
 		t.Fatalf("%d entries back of %d", len(byID), len(entries))
 	}
 	for _, e := range entries {
-		if w := asJobs("OFAC SDN 2021-07", e); !reflect.DeepEqual(byID[e.EntryID], w) {
+		if w := stored("OFAC SDN 2021-07", e); !reflect.DeepEqual(byID[e.EntryID], w) {
 			t.Errorf("entry %s:\n got %+v\nwant %+v", e.EntryID, byID[e.EntryID], w)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/risk"
 	"overwatch/maritime/sanctions"
 )
@@ -144,7 +146,7 @@ func (r RiskAlerts) Events(ctx context.Context, from, to time.Time) ([]AlertEven
 		if e.Start.Before(from) && e.Type != risk.EventSanctions {
 			continue
 		}
-		imo := fmt.Sprintf("%07d", e.IMO)
+		imo := e.IMO.String()
 		key := fmt.Sprintf("%s/%s/%d/%d/%s", e.Type, e.Subtype, e.IMO, e.Other, e.Start.UTC().Format(time.RFC3339))
 		switch {
 		case e.Type == risk.EventSanctions:
@@ -167,12 +169,12 @@ func (r RiskAlerts) Events(ctx context.Context, from, to time.Time) ([]AlertEven
 				sev = SeverityWarning
 			}
 			what := map[string]string{risk.EventGap: "AIS switched off (intentional gap)", risk.EventSTS: "ship-to-ship transfer", risk.EventSpoofing: "spoofed position"}[e.Type]
-			vessels := []uint32{e.IMO}
+			vessels := []overwatch.IMO{e.IMO}
 			if e.Type == risk.EventSTS && e.Other != 0 {
 				vessels = append(vessels, e.Other)
 			}
 			for _, v := range vessels {
-				vi := fmt.Sprintf("%07d", v)
+				vi := v.String()
 				out = append(out, AlertEvent{Key: key + "/" + vi, Type: AlertDarkFleet, Severity: sev, IMO: vi, At: e.Start,
 					Title:   fmt.Sprintf("IMO %s: %s", vi, what),
 					Message: fmt.Sprintf("Vessel IMO %s: %s from %s (%s).", vi, what, e.Start.UTC().Format(time.RFC3339), e.Severity)})

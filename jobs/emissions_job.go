@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/emissions"
 	"overwatch/maritime/portcall"
 	"overwatch/maritime/portstats"
@@ -22,8 +24,8 @@ const EmissionsTrailingDays = TrailingDays + 1
 type EmissionsStore interface {
 	DataSpan(ctx context.Context) (first, last time.Time, err error)
 	Calls(ctx context.Context, from, to time.Time) ([]portcall.Call, error)
-	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo uint32, track []vessel.TrackPoint) error) error
-	VesselProfiles(ctx context.Context) (map[uint32]vessel.Profile, error)
+	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo overwatch.IMO, track []vessel.TrackPoint) error) error
+	VesselProfiles(ctx context.Context) (map[overwatch.IMO]vessel.Profile, error)
 	// WriteVoyageEmissions writes the voyages that ended on the days as
 	// generation gen, each under the day of its arrival.
 	WriteVoyageEmissions(ctx context.Context, gen uint64, days []time.Time, rows []voyage.Record) error
@@ -62,8 +64,8 @@ func DeriveEmissions(ctx context.Context, store EmissionsStore, start, last time
 	if err != nil {
 		return Result{}, err
 	}
-	byIMO := map[uint32][]portcall.Call{}
-	var imos []uint32
+	byIMO := map[overwatch.IMO][]portcall.Call{}
+	var imos []overwatch.IMO
 	for _, c := range calls {
 		if _, ok := byIMO[c.IMO]; !ok {
 			imos = append(imos, c.IMO)
@@ -74,7 +76,7 @@ func DeriveEmissions(ctx context.Context, store EmissionsStore, start, last time
 	// that arrives in the window; vessels are read together by that day,
 	// so that one long voyage does not make every track be read from its
 	// start.
-	fromDay := map[time.Time][]uint32{}
+	fromDay := map[time.Time][]overwatch.IMO{}
 	for _, imo := range imos {
 		from := start
 		for _, v := range voyage.Build(imo, byIMO[imo], nil, vessel.Profile{}) {
@@ -86,7 +88,7 @@ func DeriveEmissions(ctx context.Context, store EmissionsStore, start, last time
 		fromDay[d] = append(fromDay[d], imo)
 	}
 	var rows []voyage.Record
-	build := func(imo uint32, track []vessel.TrackPoint) {
+	build := func(imo overwatch.IMO, track []vessel.TrackPoint) {
 		for _, v := range voyage.Build(imo, byIMO[imo], track, profiles[imo]) {
 			if v.Input.Arrival.Before(start) || !v.Input.Arrival.Before(end) {
 				continue
@@ -96,7 +98,7 @@ func DeriveEmissions(ctx context.Context, store EmissionsStore, start, last time
 		delete(byIMO, imo)
 	}
 	for d, group := range fromDay {
-		err = store.Tracks(ctx, d, end, TrackFilter{Only: group}, func(imo uint32, track []vessel.TrackPoint) error {
+		err = store.Tracks(ctx, d, end, TrackFilter{Only: group}, func(imo overwatch.IMO, track []vessel.TrackPoint) error {
 			build(imo, track)
 			return ctx.Err()
 		})

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/emissions"
 	"overwatch/maritime/portcall"
 	"overwatch/maritime/vessel"
@@ -36,7 +38,7 @@ func straightTrack(from, to, step, knots float64, skip func(h float64) bool) []v
 // fakeEmissionsStore serves fixed calls and tracks and keeps what is written.
 type fakeEmissionsStore struct {
 	calls      []portcall.Call
-	tracks     map[uint32][]vessel.TrackPoint
+	tracks     map[overwatch.IMO][]vessel.TrackPoint
 	first      time.Time
 	last       time.Time
 	trackFrom  time.Time
@@ -54,7 +56,7 @@ func (f *fakeEmissionsStore) Calls(_ context.Context, from, to time.Time) ([]por
 	return f.calls, nil
 }
 
-func (f *fakeEmissionsStore) Tracks(_ context.Context, from, to time.Time, flt TrackFilter, fn func(uint32, []vessel.TrackPoint) error) error {
+func (f *fakeEmissionsStore) Tracks(_ context.Context, from, to time.Time, flt TrackFilter, fn func(overwatch.IMO, []vessel.TrackPoint) error) error {
 	if f.trackFrom.IsZero() || from.Before(f.trackFrom) {
 		f.trackFrom = from // the earliest read
 	}
@@ -68,8 +70,8 @@ func (f *fakeEmissionsStore) Tracks(_ context.Context, from, to time.Time, flt T
 	return nil
 }
 
-func (f *fakeEmissionsStore) VesselProfiles(context.Context) (map[uint32]vessel.Profile, error) {
-	return map[uint32]vessel.Profile{9000001: {ShipType: 70, LengthM: 200, BeamM: 32, MaxDraftM: 12.5}}, nil
+func (f *fakeEmissionsStore) VesselProfiles(context.Context) (map[overwatch.IMO]vessel.Profile, error) {
+	return map[overwatch.IMO]vessel.Profile{9000001: {ShipType: 70, LengthM: 200, BeamM: 32, MaxDraftM: 12.5}}, nil
 }
 
 func (f *fakeEmissionsStore) WriteVoyageEmissions(_ context.Context, _ uint64, days []time.Time, rows []voyage.Record) error {
@@ -87,7 +89,7 @@ func TestEmissionsJobWindow(t *testing.T) {
 			{IMO: 9000003, Port: "santos", Arrival: vh(24 * 1), Departure: vp(24 * 2), Confidence: 3},
 			{IMO: 9000003, Port: "rotterdam", Arrival: vh(24 * 9), Confidence: 3}, // no track at all
 		},
-		tracks: map[uint32][]vessel.TrackPoint{9000001: straightTrack(-24*4, 24*8, 1, 12, nil)},
+		tracks: map[overwatch.IMO][]vessel.TrackPoint{9000001: straightTrack(-24*4, 24*8, 1, 12, nil)},
 	}
 	job := EmissionsJob(store)
 	// An incremental run: the watermark 5 days before the end of the data.

@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/portcall"
 	"overwatch/maritime/portstats"
 	"overwatch/maritime/seaport"
@@ -54,7 +56,7 @@ func DerivePortCalls(ctx context.Context, store Store, ports *seaport.Index, sta
 		return Result{}, err
 	}
 	var calls []portcall.Call
-	keep := func(imo uint32, track []vessel.TrackPoint) error {
+	keep := func(imo overwatch.IMO, track []vessel.TrackPoint) error {
 		for _, c := range portcall.Detect(imo, track, ports, last) {
 			if c.Departure != nil && c.Departure.Before(start) {
 				continue // a call of an earlier day, kept as it is
@@ -64,7 +66,7 @@ func DerivePortCalls(ctx context.Context, store Store, ports *seaport.Index, sta
 		}
 		return ctx.Err()
 	}
-	earliest, imos := start, make([]uint32, 0, len(across))
+	earliest, imos := start, make([]overwatch.IMO, 0, len(across))
 	for imo, arrival := range across {
 		imos = append(imos, imo)
 		earliest = minTime(earliest, arrival)

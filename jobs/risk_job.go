@@ -5,6 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/portcall"
 	"overwatch/maritime/portstats"
 	"overwatch/maritime/risk"
@@ -19,15 +21,15 @@ import (
 // tables (clickhouse/migrations/006_risk.sql) to read and write.
 type RiskStore interface {
 	DataSpan(ctx context.Context) (first, last time.Time, err error)
-	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo uint32, track []vessel.TrackPoint) error) error
+	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo overwatch.IMO, track []vessel.TrackPoint) error) error
 	// HourlyTracks is Tracks of every vessel with only the first position
 	// of each hour (TS, Lat and Lon).
-	HourlyTracks(ctx context.Context, from, to time.Time, fn func(imo uint32, track []vessel.TrackPoint) error) error
-	VesselProfiles(ctx context.Context) (map[uint32]vessel.Profile, error)
+	HourlyTracks(ctx context.Context, from, to time.Time, fn func(imo overwatch.IMO, track []vessel.TrackPoint) error) error
+	VesselProfiles(ctx context.Context) (map[overwatch.IMO]vessel.Profile, error)
 	Calls(ctx context.Context, from, to time.Time) ([]portcall.Call, error)
 	// IdentityHistory is the identity timeline of the vessels (all when
 	// none are given), vessel after vessel, oldest row first.
-	IdentityHistory(ctx context.Context, imos ...uint32) ([]vessel.Identity, error)
+	IdentityHistory(ctx context.Context, imos ...overwatch.IMO) ([]vessel.Identity, error)
 	// SanctionsEntries are the vessels of the newest import of every list.
 	SanctionsEntries(ctx context.Context) ([]sanctions.Entry, error)
 	// Reliabilities are the current destination reliabilities.
@@ -37,7 +39,7 @@ type RiskStore interface {
 	RiskEvents(ctx context.Context, from, to time.Time) ([]risk.Event, error)
 	// RiskEventsOfType are the current events of a type.
 	RiskEventsOfType(ctx context.Context, typ string) ([]risk.Event, error)
-	WriteRiskEvents(ctx context.Context, gen uint64, days []time.Time, events []risk.Event, identity map[uint32]vessel.Profile, dataEnd time.Time) error
+	WriteRiskEvents(ctx context.Context, gen uint64, days []time.Time, events []risk.Event, identity map[overwatch.IMO]vessel.Profile, dataEnd time.Time) error
 	WriteVesselRisk(ctx context.Context, gen uint64, rows []risk.VesselScore) error
 	WriteHotspots(ctx context.Context, gen uint64, rows []risk.Hotspot) error
 	WriteBaselines(ctx context.Context, gen uint64, rows []risk.Baseline) error
@@ -100,8 +102,8 @@ func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *seaport.Index
 		return Result{}, err
 	}
 	from := start.Add(-RiskLookback)
-	imos := make([]uint32, 0, len(reread))
-	byDay := map[time.Time][]uint32{} // the re-read vessels by the day they are read from
+	imos := make([]overwatch.IMO, 0, len(reread))
+	byDay := map[time.Time][]overwatch.IMO{} // the re-read vessels by the day they are read from
 	for imo, t := range reread {
 		imos = append(imos, imo)
 		d := minTime(start, t).Add(-RiskLookback).UTC().Truncate(day)
@@ -112,7 +114,7 @@ func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *seaport.Index
 	if err != nil {
 		return Result{}, err
 	}
-	callsOf := map[uint32][]portcall.Call{}
+	callsOf := map[overwatch.IMO][]portcall.Call{}
 	for _, c := range calls {
 		callsOf[c.IMO] = append(callsOf[c.IMO], c)
 	}
@@ -121,7 +123,7 @@ func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *seaport.Index
 		cands    []risk.SlowPoint
 		draughts = risk.NewDraughtLog()
 	)
-	detect := func(imo uint32, track []vessel.TrackPoint) error {
+	detect := func(imo overwatch.IMO, track []vessel.TrackPoint) error {
 		events = append(events, risk.DetectGaps(imo, track, last)...)
 		events = append(events, risk.DetectLoitering(imo, track, ports, last)...)
 		events = append(events, risk.DetectSpoofing(imo, track)...)
@@ -186,7 +188,7 @@ func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *seaport.Index
 // and an event it stored that reaches into the window has its vessels
 // re-read (riskRereads), so an event of other vessels that started before
 // start is an artefact of the shorter track, and is dropped.
-func unseenBefore(e *risk.Event, start time.Time, reread map[uint32]time.Time) bool {
+func unseenBefore(e *risk.Event, start time.Time, reread map[overwatch.IMO]time.Time) bool {
 	if !e.Start.Before(start) || e.Type == risk.EventSanctions || e.Type == risk.EventIdentity {
 		return false
 	}
@@ -199,9 +201,9 @@ func unseenBefore(e *risk.Event, start time.Time, reread map[uint32]time.Time) b
 // from (less RiskLookback): those of stored events under way at start
 // (both vessels of a transfer) from the event's start, those in a call
 // under way at start from its arrival (at most RiskMaxReread before start).
-func riskRereads(ctx context.Context, store RiskStore, start time.Time) (map[uint32]time.Time, error) {
-	out := map[uint32]time.Time{}
-	add := func(imo uint32, t time.Time) {
+func riskRereads(ctx context.Context, store RiskStore, start time.Time) (map[overwatch.IMO]time.Time, error) {
+	out := map[overwatch.IMO]time.Time{}
+	add := func(imo overwatch.IMO, t time.Time) {
 		if imo == 0 {
 			return
 		}
@@ -241,7 +243,7 @@ func riskRereads(ctx context.Context, store RiskStore, start time.Time) (map[uin
 // the lists now. A match already stored (the same vessel, list, entry and
 // match type) keeps its date; a new one is dated at the end of the data,
 // when it was first found.
-func sanctionsEvents(ctx context.Context, store RiskStore, profiles map[uint32]vessel.Profile, identities []vessel.Identity, last time.Time) ([]risk.Event, error) {
+func sanctionsEvents(ctx context.Context, store RiskStore, profiles map[overwatch.IMO]vessel.Profile, identities []vessel.Identity, last time.Time) ([]risk.Event, error) {
 	matches, err := currentMatches(ctx, store, profiles, identities)
 	if err != nil || len(matches) == 0 {
 		return nil, err
@@ -251,7 +253,7 @@ func sanctionsEvents(ctx context.Context, store RiskStore, profiles map[uint32]v
 		return nil, err
 	}
 	type key struct {
-		imo                       uint32
+		imo                       overwatch.IMO
 		list, entry, typ, matched string
 	}
 	since := map[key]time.Time{}
@@ -272,7 +274,7 @@ func sanctionsEvents(ctx context.Context, store RiskStore, profiles map[uint32]v
 
 // currentMatches matches every vessel of the registry to the sanctions
 // lists as they are now (none when no list is imported).
-func currentMatches(ctx context.Context, store RiskStore, profiles map[uint32]vessel.Profile, identities []vessel.Identity) ([]sanctions.Match, error) {
+func currentMatches(ctx context.Context, store RiskStore, profiles map[overwatch.IMO]vessel.Profile, identities []vessel.Identity) ([]sanctions.Match, error) {
 	entries, err := store.SanctionsEntries(ctx)
 	if err != nil || len(entries) == 0 {
 		return nil, err
@@ -281,7 +283,7 @@ func currentMatches(ctx context.Context, store RiskStore, profiles map[uint32]ve
 }
 
 // profileList is the registry as a list in IMO order.
-func profileList(profiles map[uint32]vessel.Profile) []vessel.Profile {
+func profileList(profiles map[overwatch.IMO]vessel.Profile) []vessel.Profile {
 	out := make([]vessel.Profile, 0, len(profiles))
 	for _, p := range profiles {
 		out = append(out, p)

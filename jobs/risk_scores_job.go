@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/risk"
 	"overwatch/maritime/sanctions"
 	"overwatch/maritime/vessel"
@@ -76,14 +78,14 @@ func RiskBaselinesJob(store RiskStore) Job {
 		if err != nil {
 			return Result{}, err
 		}
-		categories := map[uint32]string{}
+		categories := map[overwatch.IMO]string{}
 		for imo, p := range profiles {
 			if c, ok := vessel.CategoryOf(p.ShipType); ok {
 				categories[imo] = c.Name
 			}
 		}
 		vesselDays := map[[2]string]float64{}
-		err = store.HourlyTracks(ctx, from, last, func(imo uint32, track []vessel.TrackPoint) error {
+		err = store.HourlyTracks(ctx, from, last, func(imo overwatch.IMO, track []vessel.TrackPoint) error {
 			risk.AddVesselDays(vesselDays, track, categories[imo], from, last)
 			return ctx.Err()
 		})

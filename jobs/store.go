@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/portcall"
 	"overwatch/maritime/portstats"
 	"overwatch/maritime/vessel"
@@ -20,12 +22,12 @@ type Store interface {
 	// Tracks calls fn with each vessel's positions in [from, to], one
 	// position per report time, in time order, vessel after vessel; only
 	// the vessels of f.Only when it is not nil, never those of f.Except.
-	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo uint32, track []vessel.TrackPoint) error) error
+	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo overwatch.IMO, track []vessel.TrackPoint) error) error
 	// VesselProfiles is the registry's view of every vessel.
-	VesselProfiles(ctx context.Context) (map[uint32]vessel.Profile, error)
+	VesselProfiles(ctx context.Context) (map[overwatch.IMO]vessel.Profile, error)
 	// CallsAcross returns, per vessel, the arrival of its current call
 	// that arrived before t and departed at or after it (or goes on).
-	CallsAcross(ctx context.Context, t time.Time) (map[uint32]time.Time, error)
+	CallsAcross(ctx context.Context, t time.Time) (map[overwatch.IMO]time.Time, error)
 	// Calls returns the current calls that overlap [from, to).
 	Calls(ctx context.Context, from, to time.Time) ([]portcall.Call, error)
 
@@ -42,6 +44,6 @@ type Store interface {
 
 // TrackFilter selects the vessels whose tracks are read.
 type TrackFilter struct {
-	Only   []uint32 // when not nil, only these
-	Except []uint32
+	Only   []overwatch.IMO // when not nil, only these
+	Except []overwatch.IMO
 }

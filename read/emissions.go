@@ -34,7 +34,7 @@ const (
 // (zero From: no floor), of one vessel (IMO 0: every vessel), touching a
 // port at either end ("" for every port).
 type EmissionsFilter struct {
-	IMO      uint32
+	IMO      overwatch.IMO
 	Port     string
 	From, To time.Time
 }
@@ -162,7 +162,7 @@ func boundedParam(c *fiber.Ctx, name string, max float64, unit string) (float64,
 // arrival, IMO and ID.
 type emissionsCursor struct {
 	Arrival time.Time
-	IMO     string
+	IMO     overwatch.IMO
 	ID      string
 }
 
@@ -170,7 +170,7 @@ const cursorPrefix = "em1"
 
 // encode makes the opaque cursor: URL-safe base64 of "em1|unix|imo|id".
 func (k emissionsCursor) encode() string {
-	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + "|" + strconv.FormatInt(k.Arrival.Unix(), 10) + "|" + k.IMO + "|" + k.ID))
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + "|" + strconv.FormatInt(k.Arrival.Unix(), 10) + "|" + k.IMO.String() + "|" + k.ID))
 }
 
 // cursorParam reads the cursor of a next page; nil when absent.
@@ -189,10 +189,11 @@ func cursorParam(c *fiber.Ctx) (*emissionsCursor, error) {
 		return nil, bad
 	}
 	sec, err := strconv.ParseInt(parts[1], 10, 64)
-	if _, ok := ParseIMO(parts[2]); err != nil || !ok || parts[3] == "" || len(parts[3]) > 64 {
+	var imo overwatch.IMO // a sort key written by encode: decoded, not validated
+	if err != nil || len(parts[2]) != 7 || imo.UnmarshalText([]byte(parts[2])) != nil || parts[3] == "" || len(parts[3]) > 64 {
 		return nil, bad
 	}
-	return &emissionsCursor{Arrival: time.Unix(sec, 0).UTC(), IMO: parts[2], ID: parts[3]}, nil
+	return &emissionsCursor{Arrival: time.Unix(sec, 0).UTC(), IMO: imo, ID: parts[3]}, nil
 }
 
 // after reports whether v comes after the cursor in the order of the rows
@@ -432,7 +433,7 @@ func reportVoyage(v *emissions.Voyage) reports.EmissionsVoyage {
 		flags[i] = string(f)
 	}
 	return reports.EmissionsVoyage{
-		Vessel: v.Name, IMO: v.IMO, VesselType: string(v.Class), From: v.From, To: v.To,
+		Vessel: v.Name, IMO: v.IMO.String(), VesselType: string(v.Class), From: v.From, To: v.To,
 		Departure: v.Departure, Arrival: v.Arrival, DistanceNM: v.DistanceNM, CargoTonnes: v.CargoTonnes.Central,
 		Commodity: v.Commodity, Fuel: string(v.Fuel), FactorTTW: v.FactorTTW, Method: string(v.Method),
 		TTW: emRange(v.TTW), WTW: emRange(v.WTW), TonneMiles: v.TonneMiles.Central, IntensityTTW: v.IntensityTTW.Central,

@@ -2,6 +2,7 @@ package read
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -62,7 +63,7 @@ func fakeVoyages(t *testing.T, n int) *fakeEmissions {
 	f := &fakeEmissions{}
 	for i := 0; i < n; i++ {
 		arr := emNow.Add(-time.Duration(1+i/2*6) * time.Hour)
-		in := emissions.VoyageInput{IMO: fmt.Sprintf("%07d", 9200000+i), Name: fmt.Sprintf("VESSEL %d", i), ShipType: 70,
+		in := emissions.VoyageInput{IMO: overwatch.IMO(9200000 + i), Name: fmt.Sprintf("VESSEL %d", i), ShipType: 70,
 			From: "santos", To: []string{"rotterdam", "qingdao"}[i%2], Departure: arr.Add(-200 * time.Hour), Arrival: arr,
 			Commodity: []string{"grain", "iron_ore", "coal"}[i%3], DWT: 40000 + 1000*float64(i), TrackDistanceNM: 2400, TrackCoverage: 0.95,
 			MeanSpeedKnots: 12, HoursAtSea: 200, CargoTonnes: 30000, CargoQuality: emissions.CargoMedium}
@@ -141,7 +142,7 @@ func TestEmissionsParameterErrors(t *testing.T) {
 	h := Emissions(fakeVoyages(t, 3), func() time.Time { return emNow })
 	for query, want := range map[string]string{
 		"cursor=abc!": "cursor",
-		"cursor=" + emissionsCursor{Arrival: emNow, IMO: "12", ID: "x"}.encode(): "cursor",
+		"cursor=" + base64.RawURLEncoding.EncodeToString([]byte("em1|1782820800|12|x")): "cursor",
 		"fuel_type=hfo":                   "fuel_type",
 		"distance_nm=0":                   "distance_nm",
 		"distance_nm=40000":               "distance_nm",

@@ -31,7 +31,7 @@ type ExportFilter struct {
 
 // VisitRow is a current port call of confidence 2 or more, as exported.
 type VisitRow struct {
-	IMO                    uint32
+	IMO                    overwatch.IMO
 	Name, Flag, Category   string
 	Port                   string
 	Arrival                time.Time
@@ -175,7 +175,7 @@ func visitCells(r VisitRow) []reports.Cell {
 	arrival := r.Arrival
 	cargoKnown := r.Operation != "" && r.Operation != "unknown"
 	return []reports.Cell{
-		reports.TextCell(FormatIMO(r.IMO)), reports.TextCell(r.Name), reports.TextCell(r.Flag), reports.TextCell(r.Category),
+		reports.TextCell(r.IMO.String()), reports.TextCell(r.Name), reports.TextCell(r.Flag), reports.TextCell(r.Category),
 		reports.TextCell(r.Port), timeCell(&arrival), timeCell(r.Departure), reports.TextCell(r.Anchorage),
 		timeCell(r.AnchorStart), timeCell(r.AnchorEnd), numberCell(r.WaitHours, 1, r.AnchorStart != nil && r.AnchorEnd != nil),
 		reports.TextCell(r.BerthZone), timeCell(r.BerthStart), timeCell(r.BerthEnd),

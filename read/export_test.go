@@ -105,7 +105,7 @@ func (s *slowExport) ExportVisits(ctx context.Context, f ExportFilter) ([]VisitR
 	var rows []VisitRow
 	for i := range 5 {
 		time.Sleep(5 * time.Millisecond)
-		rows = append(rows, VisitRow{IMO: uint32(1000000 + i), Port: "santos", Arrival: testNow, Confidence: 2})
+		rows = append(rows, VisitRow{IMO: overwatch.IMO(1000000 + i), Port: "santos", Arrival: testNow, Confidence: 2})
 	}
 	return rows, ctx.Err()
 }
@@ -114,7 +114,9 @@ func (s *slowExport) ExportVisits(ctx context.Context, f ExportFilter) ([]VisitR
 // bytes, a new slice (the data changed) a new file, and the memo keeps at
 // most csvMemoFiles files.
 func TestExportMemo(t *testing.T) {
-	row := func(imo uint32) VisitRow { return VisitRow{IMO: imo, Port: "santos", Arrival: testNow, Confidence: 2} }
+	row := func(imo overwatch.IMO) VisitRow {
+		return VisitRow{IMO: imo, Port: "santos", Arrival: testNow, Confidence: 2}
+	}
 	store := &fakeAnalytics{visits: []VisitRow{row(1000001), row(1000002)}}
 	h := Export(store, fixedNow)
 	_, first, _ := serve(t, overwatch.PlanPro, h, "/v1/export")
@@ -140,7 +142,7 @@ func TestExportMemo(t *testing.T) {
 
 	m := &csvMemo{}
 	for i := range 3 * csvMemoFiles {
-		rows := []VisitRow{row(uint32(2000000 + i))}
+		rows := []VisitRow{row(overwatch.IMO(2000000 + i))}
 		body, err := csvOf(m, "visits", rows, 10, VisitColumns, visitCells)
 		if err != nil || !strings.Contains(string(body), strconv.Itoa(2000000+i)) {
 			t.Fatalf("file %d: %v %q", i, err, body)

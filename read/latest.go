@@ -2,9 +2,9 @@ package read
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -16,7 +16,7 @@ import (
 // LatestPositions finds the newest position of a vessel from one provider,
 // or across providers for "any".
 type LatestPositions interface {
-	Latest(ctx context.Context, imo uint32, provider string) (LatestRow, bool, error)
+	Latest(ctx context.Context, imo overwatch.IMO, provider string) (LatestRow, bool, error)
 }
 
 // Attribution is the citation block of every public position (spec §2.2).
@@ -69,23 +69,6 @@ type LatestPosition struct {
 	Attribution      Attribution `json:"attribution"`
 }
 
-// ParseIMO checks that s is exactly seven ASCII digits and returns its value.
-func ParseIMO(s string) (uint32, bool) {
-	if len(s) != 7 {
-		return 0, false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false
-		}
-	}
-	n, err := strconv.ParseUint(s, 10, 32)
-	return uint32(n), err == nil
-}
-
-// FormatIMO writes an IMO number as seven digits, zero-padded.
-func FormatIMO(imo uint32) string { return fmt.Sprintf("%07d", imo) }
-
 func validProvider(p string) bool {
 	for _, allowed := range overwatch.Providers {
 		if p == allowed {
@@ -105,13 +88,19 @@ func LatestPositionHandler(positions LatestPositions, pub Publisher, now func() 
 		if !validProvider(provider) {
 			return overwatch.Errorf(overwatch.Invalid, "unknown provider '%s'", strings.Clone(provider)).With("allowed", overwatch.Providers)
 		}
-		imo, ok := ParseIMO(imoText)
-		if !ok {
-			return overwatch.Errorf(overwatch.Invalid, "imo must be a 7-digit IMO number")
+		imo, err := overwatch.ParseIMO(imoText)
+		if errors.Is(err, overwatch.ErrIMO) {
+			return overwatch.Errorf(overwatch.Invalid, "imo %v", err)
 		}
-		row, found, err := positions.Latest(c.UserContext(), imo, provider)
-		if err != nil {
-			return overwatch.Wrap(overwatch.Internal, err, "lookup failed")
+		// Seven digits whose check digit fails name no vessel: no position
+		// can be stored under them (spec: 400 only when not 7 digits).
+		var row LatestRow
+		found := false
+		if err == nil {
+			row, found, err = positions.Latest(c.UserContext(), imo, provider)
+			if err != nil {
+				return overwatch.Wrap(overwatch.Internal, err, "lookup failed")
+			}
 		}
 		if !found || row.Lat == nil || row.Lon == nil {
 			return overwatch.Errorf(overwatch.NotFound, "no recent position").

@@ -15,7 +15,7 @@ import (
 // one vessel from one source. Nil pointers are values the vessel did not
 // report (or reported as not available).
 type LatestRow struct {
-	IMO         uint32
+	IMO         overwatch.IMO
 	Source      overwatch.Source
 	TS          time.Time
 	MMSI        uint32
@@ -66,7 +66,7 @@ type LatestReplica struct {
 	log      *slog.Logger
 
 	mu       sync.RWMutex
-	vessels  map[uint32]int32 // IMO -> index into slots
+	vessels  map[overwatch.IMO]int32 // index into slots
 	slots    []latestSlots
 	entries  []latestEntry
 	strs     []string // interned strings; id 0 is unused
@@ -117,7 +117,7 @@ func sourceIndex(s overwatch.Source) int {
 func NewLatestReplica(feed LatestFeed, maxStale time.Duration, now func() time.Time, log *slog.Logger) *LatestReplica {
 	return &LatestReplica{
 		feed: feed, maxStale: maxStale, now: now, log: log,
-		vessels: map[uint32]int32{}, strs: []string{""}, strIDs: map[string]uint32{},
+		vessels: map[overwatch.IMO]int32{}, strs: []string{""}, strIDs: map[string]uint32{},
 	}
 }
 
@@ -215,7 +215,7 @@ func (r *LatestReplica) compact(row *LatestRow) latestEntry {
 
 // expand turns an entry back into a row; its optional fields point into one
 // allocation.
-func (r *LatestReplica) expand(imo uint32, e *latestEntry) LatestRow {
+func (r *LatestReplica) expand(imo overwatch.IMO, e *latestEntry) LatestRow {
 	v := &struct {
 		lat, lon, speed, course, draft float64
 		name, vtype, flag, dest, nav   string
@@ -269,7 +269,7 @@ func (r *LatestReplica) Run(ctx context.Context, interval time.Duration) {
 // Latest returns the newest row of the vessel from the source, or for
 // provider "any" the newest row across sources that has a position. It fails
 // with ErrStale while the store is unreachable.
-func (r *LatestReplica) Latest(_ context.Context, imo uint32, provider string) (LatestRow, bool, error) {
+func (r *LatestReplica) Latest(_ context.Context, imo overwatch.IMO, provider string) (LatestRow, bool, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if r.synced.IsZero() || r.now().Sub(r.synced) > r.maxStale {

@@ -115,7 +115,7 @@ func portParam(c *fiber.Ctx, name string, required, acceptUUID bool) (*seaport.P
 }
 
 // imoParam reads a 7-digit IMO number; ok is false when it is absent.
-func imoParam(c *fiber.Ctx, name string, required bool) (imo uint32, ok bool, err error) {
+func imoParam(c *fiber.Ctx, name string, required bool) (imo overwatch.IMO, ok bool, err error) {
 	raw := c.Query(name)
 	if raw == "" {
 		if required {
@@ -123,9 +123,9 @@ func imoParam(c *fiber.Ctx, name string, required bool) (imo uint32, ok bool, er
 		}
 		return 0, false, nil
 	}
-	imo, ok = ParseIMO(raw)
-	if !ok {
-		return 0, false, overwatch.Errorf(overwatch.Invalid, "%s must be a 7-digit IMO number", name)
+	imo, err = overwatch.ParseIMO(raw)
+	if err != nil {
+		return 0, false, overwatch.Errorf(overwatch.Invalid, "%s %v", name, err).With("parameter", name)
 	}
 	return imo, true, nil
 }

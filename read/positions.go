@@ -70,7 +70,7 @@ func Positions(store PortPositionQuery, now func() time.Time) fiber.Handler {
 		out := make([]PortPosition, len(rows))
 		for i, r := range rows {
 			p := PortPosition{
-				IMONumber: FormatIMO(r.IMO), Speed: roundPtr(r.SpeedKt, 1), Course: roundPtr(r.CourseDeg, 1),
+				IMONumber: r.IMO.String(), Speed: roundPtr(r.SpeedKt, 1), Course: roundPtr(r.CourseDeg, 1),
 				Draft: roundPtr(r.DraftM, 1), NavStatus: r.NavStatus, Name: r.VesselName, VesselType: r.VesselType,
 				Timestamp: r.TS.UTC().Format(time.RFC3339),
 			}

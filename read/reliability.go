@@ -20,7 +20,7 @@ var ReliabilityTiers = []string{"reliable", "moderate", "unreliable"}
 // (IMO 0: any), of one tier ("" for any), whose last call is at or after
 // Since (zero: any), at most Limit.
 type ReliabilityFilter struct {
-	IMO   uint32
+	IMO   overwatch.IMO
 	Tier  string
 	Since time.Time
 	Limit int
@@ -28,7 +28,7 @@ type ReliabilityFilter struct {
 
 // ReliabilityRow is a row of destination_reliability.
 type ReliabilityRow struct {
-	IMO                      uint32
+	IMO                      overwatch.IMO
 	Name, Flag               string
 	ShipType                 uint8
 	Category                 string
@@ -62,7 +62,7 @@ type Reliability struct {
 // category.
 func NewReliability(r ReliabilityRow) Reliability {
 	out := Reliability{
-		IMO: FormatIMO(r.IMO), Name: optString(r.Name), Flag: optString(r.Flag), VesselType: optString(r.Category),
+		IMO: r.IMO.String(), Name: optString(r.Name), Flag: optString(r.Flag), VesselType: optString(r.Category),
 		Calls: r.Calls, Declared: r.Declared, Matched: r.Matched, Share: roundTo(r.Share, 3), Tier: r.Tier,
 		LastCall: r.LastCall.UTC().Format(time.RFC3339),
 	}
@@ -99,7 +99,7 @@ func DestinationReliability(store ReliabilityQuery, now func() time.Time) fiber.
 			return err
 		}
 		if byVessel && len(rows) == 0 {
-			msg := "no destination reliability for vessel " + FormatIMO(imo)
+			msg := "no destination reliability for vessel " + imo.String()
 			if f.Tier != "" {
 				msg += " in tier " + f.Tier
 			}

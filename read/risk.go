@@ -34,7 +34,7 @@ var RiskTiers = []string{"critical", "high", "medium", "low"}
 
 // RiskVesselIdentity is a vessel's identity as embedded in a risk row.
 type RiskVesselIdentity struct {
-	IMO      uint32
+	IMO      overwatch.IMO
 	Name     string
 	Flag     string
 	ShipType uint8
@@ -64,7 +64,7 @@ type RiskEventFilter struct {
 	Types        []string
 	Subtype      string
 	Severity     string
-	IMO          uint32
+	IMO          overwatch.IMO
 	EitherVessel bool
 	OngoingOnly  bool
 	Port         string
@@ -120,10 +120,10 @@ type RiskEvent struct {
 // and list entry (sanctions_match). The start of an event does not change
 // when it closes, so an ongoing event keeps its id.
 func EventID(r *RiskEventRow) string {
-	id := r.Type + "-" + FormatIMO(r.Vessel.IMO) + "-" + r.Start.UTC().Format("20060102T150405Z")
+	id := r.Type + "-" + r.Vessel.IMO.String() + "-" + r.Start.UTC().Format("20060102T150405Z")
 	switch r.Type {
 	case EventSTS:
-		id += "-" + FormatIMO(r.Other.IMO)
+		id += "-" + r.Other.IMO.String()
 	case EventIdentity, EventMismatch:
 		id += "-" + r.Subtype
 	case EventSanctions:
@@ -138,7 +138,7 @@ func EventID(r *RiskEventRow) string {
 // newRiskVesselRef presents a vessel identity; vessel_type is the ship
 // type category.
 func newRiskVesselRef(v RiskVesselIdentity) RiskVesselRef {
-	return RiskVesselRef{IMO: FormatIMO(v.IMO), Name: optString(v.Name), Flag: optString(v.Flag), VesselType: vesselCategory(v.Category, v.ShipType)}
+	return RiskVesselRef{IMO: v.IMO.String(), Name: optString(v.Name), Flag: optString(v.Flag), VesselType: vesselCategory(v.Category, v.ShipType)}
 }
 
 // vesselCategory is the category, or that of the ITU ship type code, or

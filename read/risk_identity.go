@@ -46,7 +46,7 @@ type IdentityRow struct {
 
 // IdentityTimelineQuery returns a vessel's identity rows, oldest first.
 type IdentityTimelineQuery interface {
-	IdentityTimeline(ctx context.Context, imo uint32) ([]IdentityRow, error)
+	IdentityTimeline(ctx context.Context, imo overwatch.IMO) ([]IdentityRow, error)
 }
 
 // IdentityPeriod is an item of the history of GET /v1/risk/identity/history.
@@ -85,9 +85,9 @@ func IdentityHistory(store IdentityTimelineQuery) fiber.Handler {
 		}
 		history := identityPeriods(rows)
 		if len(history) == 0 {
-			return overwatch.Errorf(overwatch.NotFound, "no identity history for vessel %s", FormatIMO(imo)).With("parameter", "vessel")
+			return overwatch.Errorf(overwatch.NotFound, "no identity history for vessel %s", imo.String()).With("parameter", "vessel")
 		}
-		return c.JSON(IdentityHistoryBody{IMO: FormatIMO(imo), History: history})
+		return c.JSON(IdentityHistoryBody{IMO: imo.String(), History: history})
 	}
 }
 

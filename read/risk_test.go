@@ -30,7 +30,7 @@ type fakeRisk struct {
 	hotspotF    HotspotFilter
 	baselines   []BaselineRow
 	identity    []IdentityRow
-	identityIMO uint32
+	identityIMO overwatch.IMO
 }
 
 func (f *fakeRisk) RiskEventRows(_ context.Context, flt RiskEventFilter) ([]RiskEventRow, error) {
@@ -66,7 +66,7 @@ func (f *fakeRisk) RiskHotspots(_ context.Context, flt HotspotFilter) ([]Hotspot
 
 func (f *fakeRisk) RiskBaselines(context.Context) ([]BaselineRow, error) { return f.baselines, nil }
 
-func (f *fakeRisk) IdentityTimeline(_ context.Context, imo uint32) ([]IdentityRow, error) {
+func (f *fakeRisk) IdentityTimeline(_ context.Context, imo overwatch.IMO) ([]IdentityRow, error) {
 	f.identityIMO = imo
 	return f.identity, nil
 }

@@ -26,7 +26,7 @@ type RiskFactor struct {
 
 // VesselRiskRow is a row of vessel_risk.
 type VesselRiskRow struct {
-	IMO        uint32
+	IMO        overwatch.IMO
 	Name, Flag string
 	ShipType   uint8
 	Category   string
@@ -39,7 +39,7 @@ type VesselRiskRow struct {
 // VesselRiskFilter selects vessel scores: of one vessel (IMO 0: any), of
 // a tier, a ship type category and a flag ("" for any), at most Limit.
 type VesselRiskFilter struct {
-	IMO      uint32
+	IMO      overwatch.IMO
 	Tier     string
 	Category string
 	Flag     string
@@ -102,7 +102,7 @@ func RiskVessels(store VesselRiskQuery) fiber.Handler {
 		out := make([]RiskVessel, len(rows))
 		for i, r := range rows {
 			out[i] = RiskVessel{
-				IMO: FormatIMO(r.IMO), Name: optString(r.Name), Flag: optString(r.Flag), VesselType: vesselCategory(r.Category, r.ShipType),
+				IMO: r.IMO.String(), Name: optString(r.Name), Flag: optString(r.Flag), VesselType: vesselCategory(r.Category, r.ShipType),
 				Score: roundTo(r.Score, 1), Tier: r.Tier, TopFactors: topFactors(r.Factors, 3),
 				ComputedAt: r.ComputedAt.UTC().Format(time.RFC3339),
 			}
@@ -178,9 +178,9 @@ type RiskVesselProfileStore interface {
 // naming it.
 func RiskVesselHandler(store RiskVesselProfileStore, now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		imo, ok := ParseIMO(c.Params("imo"))
-		if !ok {
-			return overwatch.Errorf(overwatch.Invalid, "imo must be a 7-digit IMO number")
+		imo, err := overwatch.ParseIMO(c.Params("imo"))
+		if err != nil {
+			return overwatch.Errorf(overwatch.Invalid, "imo %v", err)
 		}
 		ctx := c.UserContext()
 		caller := overwatch.CallerFrom(ctx)
@@ -189,7 +189,7 @@ func RiskVesselHandler(store RiskVesselProfileStore, now func() time.Time) fiber
 			return err
 		}
 		if len(rows) == 0 {
-			return overwatch.Errorf(overwatch.NotFound, "no risk score for vessel %s", FormatIMO(imo))
+			return overwatch.Errorf(overwatch.NotFound, "no risk score for vessel %s", imo.String())
 		}
 		r := rows[0]
 		sanctions, err := store.RiskEventRows(ctx, RiskEventFilter{Types: []string{EventSanctions}, IMO: imo, Limit: 500})
@@ -202,7 +202,7 @@ func RiskVesselHandler(store RiskVesselProfileStore, now func() time.Time) fiber
 			return err
 		}
 		v := RiskVesselProfile{
-			IMO: FormatIMO(imo), Name: optString(r.Name), Flag: optString(r.Flag), VesselType: vesselCategory(r.Category, r.ShipType),
+			IMO: imo.String(), Name: optString(r.Name), Flag: optString(r.Flag), VesselType: vesselCategory(r.Category, r.ShipType),
 			Score: roundTo(r.Score, 1), Tier: r.Tier, Factors: make([]RiskFactor, len(r.Factors)),
 			ComputedAt: r.ComputedAt.UTC().Format(time.RFC3339), Sanctions: make([]SanctionsListing, len(sanctions)),
 		}

@@ -23,7 +23,7 @@ type VesselFilter struct {
 
 // VesselRow is a vessel of the registry.
 type VesselRow struct {
-	IMO          uint32
+	IMO          overwatch.IMO
 	MMSI         uint32
 	Name         string
 	CallSign     string
@@ -83,7 +83,7 @@ func optFloat32(f *float32) *float64 {
 // (vessel.EstimateDWT) and flagged as an estimate.
 func NewVessel(r VesselRow) Vessel {
 	v := Vessel{
-		IMONumber: FormatIMO(r.IMO), MMSI: r.MMSI, Name: optString(r.Name), CallSign: optString(r.CallSign),
+		IMONumber: r.IMO.String(), MMSI: r.MMSI, Name: optString(r.Name), CallSign: optString(r.CallSign),
 		Flag: optString(r.Flag), VesselType: optString(r.ShipTypeText), Destination: optString(r.Destination),
 		DraftM: optFloat32(r.DraftM), DesignDraftM: optFloat32(r.MaxDraftM),
 		LastSeen: r.LastSeen.UTC().Format(time.RFC3339),

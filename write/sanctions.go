@@ -13,35 +13,15 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"overwatch/maritime/sanctions"
+
 	"overwatch"
 )
-
-// SanctionsEntry is a vessel of a sanctions list, as parsed from the list's
-// files. Its first nine fields mirror jobs.SanctionsEntry (write does not
-// import jobs; cmd converts); the others keep what the list says besides.
-type SanctionsEntry struct {
-	ListSource string   // e.g. "OFAC SDN"
-	EntryID    string   // the list's own id (SDN ent_num)
-	Name       string   // the vessel's name on the list
-	Aliases    []string // former and alternative names (ALT file, f.k.a., a.k.a., Former Vessel Name)
-	IMO        uint32   // 0 when the entry gives no IMO number with a valid check digit
-	MMSI       uint32   // 0 when none
-	Flag       string   // ISO 3166-1 alpha-2 where the flag's name is known, else the name as listed
-	Program    string   // the sanctions programs, "; "-separated (IRAN; NPWMD; IFSR)
-	Remarks    string   // the remarks, continued from the comments file
-
-	FormerFlags []string // "Former Vessel Flag" and "Other Vessel Flag" of the remarks, like Flag
-	VesselType  string   // as listed: "Crude Oil Tanker", "General Cargo", ...
-	CallSign    string
-	Owner       string
-	Tonnage     int // deadweight tonnes as listed, 0 when none
-	GRT         int // gross register tons, 0 when none
-}
 
 // SanctionsStore keeps the imported sanctions lists; a list's import
 // replaces its previous one whole.
 type SanctionsStore interface {
-	ReplaceSanctions(ctx context.Context, listSource string, entries []SanctionsEntry) error
+	ReplaceSanctions(ctx context.Context, listSource string, entries []sanctions.Entry) error
 }
 
 // ListOFACSDN is the list source of the OFAC Specially Designated
@@ -74,7 +54,7 @@ const (
 //     Name NAME, without repeats or its own name;
 //   - Remarks: the SDN remarks continued by its comments row;
 //   - IMO: the first "IMO nnnnnnn" (or "Vessel Registration Identification
-//     nnnnnnn") of the remarks whose check digit holds (overwatch.ValidIMO);
+//     nnnnnnn") of the remarks whose check digit holds (overwatch.IMO.Valid);
 //     MMSI: the first "MMSI nnnnnnnnn";
 //   - Flag: the Vess_flag column, or "Vessel Flag X" of the remarks, as an
 //     ISO 3166-1 alpha-2 code (FlagCode; unknown names are kept as text,
@@ -88,14 +68,14 @@ const (
 // odd is tolerated: spaces before a field and runs of spaces within one,
 // the case of SDN_Type, a missing last field, blank lines, repeated
 // ent_nums (the first row stands), unknown flags, bad IMO check digits.
-func ParseSDN(sdn, alt, comments io.Reader, listSource string) ([]SanctionsEntry, error) {
+func ParseSDN(sdn, alt, comments io.Reader, listSource string) ([]sanctions.Entry, error) {
 	if listSource = strings.TrimSpace(listSource); listSource == "" {
 		listSource = ListOFACSDN
 	}
 	if sdn == nil {
 		return nil, errors.New("sdn: no SDN file")
 	}
-	byID := map[int]*SanctionsEntry{}
+	byID := map[int]*sanctions.Entry{}
 	var ids []int
 	err := readOFAC(sdn, "sdn", sdnColumns, func(line int, f []string) error {
 		id, err := entNum(f[0])
@@ -108,7 +88,7 @@ func ParseSDN(sdn, alt, comments io.Reader, listSource string) ([]SanctionsEntry
 		if byID[id] != nil {
 			return nil // a repeated row: the first one stands
 		}
-		e := &SanctionsEntry{
+		e := &sanctions.Entry{
 			ListSource: listSource, EntryID: strconv.Itoa(id), Name: cleanName(f[1]),
 			Program: programs(f[3]), CallSign: f[5], VesselType: f[6], Tonnage: tonnes(f[7]), GRT: tonnes(f[8]),
 			Flag: FlagCode(f[9]), Owner: f[10], Remarks: f[11],
@@ -151,7 +131,7 @@ func ParseSDN(sdn, alt, comments io.Reader, listSource string) ([]SanctionsEntry
 		}
 	}
 	sort.Ints(ids)
-	out := make([]SanctionsEntry, 0, len(ids))
+	out := make([]sanctions.Entry, 0, len(ids))
 	for _, id := range ids {
 		e := byID[id]
 		fromRemarks(e)
@@ -270,11 +250,11 @@ var (
 
 // fromRemarks fills the identifiers, former names and flags the remarks
 // give, and removes repeated aliases.
-func fromRemarks(e *SanctionsEntry) {
+func fromRemarks(e *sanctions.Entry) {
 	e.Remarks = strings.Join(strings.Fields(e.Remarks), " ")
 	for _, m := range reIMO.FindAllStringSubmatch(e.Remarks, -1) {
 		if n, err := strconv.ParseUint(m[1], 10, 32); err == nil && overwatch.IMO(uint32(n)).Valid() {
-			e.IMO = uint32(n)
+			e.IMO = overwatch.IMO(n)
 			break
 		}
 	}

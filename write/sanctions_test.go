@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"overwatch"
+	"overwatch/maritime/sanctions"
 )
 
 // sanctionsDir finds ../shared/data/sanctions above the working directory
@@ -30,7 +30,7 @@ func sanctionsDir(t testing.TB) string {
 	return ""
 }
 
-func parseRealSDN(t testing.TB) []SanctionsEntry {
+func parseRealSDN(t testing.TB) []sanctions.Entry {
 	t.Helper()
 	dir := sanctionsDir(t)
 	open := func(name string) *os.File {
@@ -57,14 +57,14 @@ func TestParseSDNRealFiles(t *testing.T) {
 	if len(entries) != 406 {
 		t.Errorf("%d vessel entries, want 406", len(entries))
 	}
-	withIMO, withMMSI, withAlias, byID := 0, 0, 0, map[string]SanctionsEntry{}
+	withIMO, withMMSI, withAlias, byID := 0, 0, 0, map[string]sanctions.Entry{}
 	for _, e := range entries {
 		if e.ListSource != ListOFACSDN || e.EntryID == "" || e.Name == "" {
 			t.Errorf("entry %+v lacks its source, id or name", e)
 		}
 		if e.IMO != 0 {
 			withIMO++
-			if !overwatch.IMO(e.IMO).Valid() {
+			if !e.IMO.Valid() {
 				t.Errorf("%s: IMO %d has a bad check digit", e.Name, e.IMO)
 			}
 		}
@@ -88,7 +88,7 @@ func TestParseSDNRealFiles(t *testing.T) {
 	if withAlias != 95 {
 		t.Errorf("%d entries with aliases, want 95", withAlias)
 	}
-	want := []SanctionsEntry{
+	want := []sanctions.Entry{
 		{ListSource: ListOFACSDN, EntryID: "15036", Name: "ARTAVIL", Aliases: []string{"ABADAN", "SHONA", "ALPHA"},
 			IMO: 9187629, MMSI: 572469210, Flag: "IR", Program: "IRAN", FormerFlags: []string{"MT", "TV", "TZ"},
 			VesselType: "Crude/Oil Products Tanker", CallSign: "T2EU4", Tonnage: 99144, GRT: 56068},
@@ -144,7 +144,7 @@ func TestParseSDNSynthetic(t *testing.T) {
 		t.Fatalf("%d entries, want 2: %+v", len(got), got)
 	}
 	e := got[0]
-	want := SanctionsEntry{ListSource: ListOFACSDN, EntryID: "900", Name: "M/T SEA GLORY",
+	want := sanctions.Entry{ListSource: ListOFACSDN, EntryID: "900", Name: "M/T SEA GLORY",
 		Aliases: []string{"OCEAN DREAM", "SEA GLORY", "GLORY"}, IMO: 9187629, MMSI: 123456789, Flag: "KN",
 		Program: "IRAN; SDGT", FormerFlags: []string{"KP", "Atlantis"}, VesselType: "Crude Oil Tanker", CallSign: "9HAA1",
 		Tonnage: 1000}
@@ -220,7 +220,7 @@ func FuzzParseSDN(f *testing.F) {
 			if e.EntryID == "" || e.ListSource != "F" {
 				t.Fatalf("entry %+v", e)
 			}
-			if e.IMO != 0 && !overwatch.IMO(e.IMO).Valid() {
+			if e.IMO != 0 && !e.IMO.Valid() {
 				t.Fatalf("invalid IMO %d kept", e.IMO)
 			}
 			for _, a := range e.Aliases {

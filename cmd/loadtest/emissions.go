@@ -196,8 +196,8 @@ func fillVoyages(ctx context.Context, chURL string, n int) error {
 		arr := end.Add(-time.Duration(rng.Int64N(int64(300 * 24 * time.Hour)))).Truncate(time.Second)
 		hours := 48 + rng.Float64()*500
 		knots := 9 + rng.Float64()*6
-		imo := uint32(9300000 + i%max(1, n/20))
-		in := emissions.VoyageInput{IMO: fmt.Sprintf("%07d", imo), Name: fmt.Sprintf("BENCH %d", imo), ShipType: types[int(imo)%len(types)],
+		imo := benchIMO(i % max(1, n/20))
+		in := emissions.VoyageInput{IMO: imo, Name: fmt.Sprintf("BENCH %s", imo), ShipType: types[int(imo)%len(types)],
 			From: from.Slug, To: to.Slug, Departure: arr.Add(-time.Duration(hours * float64(time.Hour))), Arrival: arr,
 			Commodity: from.Commodities[rng.IntN(len(from.Commodities))], LengthM: 150 + float64(imo%150), BeamM: 25 + float64(imo%25),
 			DesignDraughtM: 10 + float64(imo%8), DraughtM: 8 + rng.Float64()*6, TrackDistanceNM: hours * knots, TrackCoverage: rng.Float64(),

@@ -91,7 +91,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&o.bin, "bin", "bin/overwatch", "the overwatch binary")
 	fs.StringVar(&o.chServer, "clickhouse", "clickhouse://127.0.0.1:9000", "ClickHouse server")
 	fs.StringVar(&o.pgServer, "postgres", "postgres://postgres@127.0.0.1:5432", "PostgreSQL server")
-	fs.StringVar(&o.database, "database", "overwatch_bench", "database to fill and serve (in both stores)")
+	fs.StringVar(&o.database, "database", "overwatch_bench_lookup", "database to fill and serve (in both stores)")
 	fs.IntVar(&o.vessels, "vessels", 100000, "vessels in the latest-position store (each with 4 sources)")
 	fs.DurationVar(&o.duration, "duration", 30*time.Second, "load duration")
 	fs.IntVar(&o.threads, "threads", 2, "wrk threads")
@@ -130,8 +130,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
-// seed fills the latest-position store with vessels 1000000.. with four
-// sources each, unless it already holds exactly that.
+// seed fills the latest-position store with vessels benchIMO(0).. with
+// four sources each, unless it already holds exactly that.
 func seed(ctx context.Context, o options, out io.Writer) error {
 	db, err := clickhouse.Open(o.chServer + "/" + o.database)
 	if err != nil {
@@ -160,7 +160,7 @@ func seed(ctx context.Context, o options, out io.Writer) error {
 	for i := 0; i < o.vessels; i++ {
 		for j, src := range overwatch.Sources {
 			rows = append(rows, ingest.LatestRow{
-				IMO: uint32(1000000 + i), Source: src, TS: now.Add(-time.Duration(i%3600+j*60) * time.Second),
+				IMO: benchIMO(i), Source: src, TS: now.Add(-time.Duration(i%3600+j*60) * time.Second),
 				MMSI: uint32(200000000 + i), VesselName: str(fmt.Sprintf("BENCH VESSEL %d", i)), VesselType: str("Bulk Carrier"),
 				Flag: str("PA"), Lat: num(float64(i%180) - 89.5), Lon: num(float64(i%360) - 179.5), SpeedKt: num(12.3),
 				CourseDeg: num(181.5), DraftM: num(11.2), Destination: str("CNQDG"), NavStatus: str("Under way using engine"),
@@ -212,7 +212,7 @@ func startServer(ctx context.Context, o options) (*server, error) {
 			_ = cmd.Process.Kill()
 		}
 	}}
-	url := fmt.Sprintf("http://%s/v1/ais/aishub/%07d/location/latest", o.addr, 1000000+o.vessels-1)
+	url := fmt.Sprintf("http://%s/v1/ais/aishub/%s/location/latest", o.addr, benchIMO(o.vessels-1))
 	deadline := time.Now().Add(120 * time.Second)
 	for {
 		resp, err := http.Get(url)
@@ -234,11 +234,27 @@ const wrkScript = `
 math.randomseed(os.time())
 local providers = {"aishub", "aisstream", "satellite", "spire", "any"}
 local vessels = %d
+-- benchIMO: the IMO number (with its check digit) of vessel i
+local function imo(i)
+  local first6, sum, n = 100000 + i, 0, 100000 + i
+  for w = 2, 7 do
+    sum = sum + (n %% 10) * w
+    n = math.floor(n / 10)
+  end
+  return first6 * 10 + sum %% 10
+end
 request = function()
-  local imo = 1000000 + math.random(0, vessels - 1)
-  return wrk.format("GET", "/v1/ais/" .. providers[math.random(1, 5)] .. "/" .. string.format("%%07d", imo) .. "/location/latest")
+  return wrk.format("GET", "/v1/ais/" .. providers[math.random(1, 5)] .. "/" .. string.format("%%07d", imo(math.random(0, vessels - 1))) .. "/location/latest")
 end
 `
+
+// benchIMO is the IMO number of the i-th seeded vessel: 100000+i and its
+// check digit (the public lookup answers 404 at once for a number whose
+// check digit fails, which would measure nothing).
+func benchIMO(i int) overwatch.IMO {
+	first6 := uint32(100000 + i)
+	return overwatch.IMO(first6*10 + overwatch.IMOCheckDigit(first6))
+}
 
 type result struct {
 	rps           float64

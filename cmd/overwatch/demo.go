@@ -10,8 +10,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"overwatch"
+
 	"overwatch/clickhouse"
-	"overwatch/read"
 	"overwatch/write/ingest"
 	"overwatch/write/sim"
 )
@@ -92,7 +93,7 @@ func minTime(a, b time.Time) time.Time {
 }
 
 // printDemo tells the user how to call the API.
-func printDemo(w io.Writer, cfg config, imo uint32, days int) {
+func printDemo(w io.Writer, cfg config, imo overwatch.IMO, days int) {
 	base := "http://localhost" + cfg.Addr
 	if len(cfg.Addr) > 0 && cfg.Addr[0] != ':' {
 		base = "http://" + cfg.Addr
@@ -113,5 +114,5 @@ Overwatch is serving %[1]s with %[2]d days of a simulated fleet, and simulating 
   The simulation's ground truth: %[4]s
   The API's contract: %[1]s/v1/openapi.json
 
-`, base, days, read.FormatIMO(imo), filepath.Join(cfg.DataDir, "truth.jsonl"))
+`, base, days, imo.String(), filepath.Join(cfg.DataDir, "truth.jsonl"))
 }

@@ -47,7 +47,7 @@ func TestAlertsEndToEnd(t *testing.T) {
 			t.Errorf("got %d %s, want %d with %q", r.StatusCode, r.body, status, contains)
 		}
 	}
-	x, y := read.FormatIMO(nextIMO()), read.FormatIMO(nextIMO())
+	x, y := nextIMO().String(), nextIMO().String()
 	port := "santos"
 	expect(do(a, "PUT", "/v1/watchlist", `{"vessels":["IMO`+x+`","`+x+`"],"ports":["`+port+`"]}`), 200, `"vessels":["`+x+`"]`)
 	expect(do(a, "PUT", "/v1/watchlist", `{"vessels":["1234568"]}`), 400, "check digit")
@@ -118,7 +118,7 @@ func TestAlertsEndToEnd(t *testing.T) {
 		t.Fatalf("alerts: %+v", l)
 	}
 	for _, al := range l.Alerts {
-		if al.IMO != nil && *al.IMO == read.FormatIMO(iz) {
+		if al.IMO != nil && *al.IMO == iz.String() {
 			t.Errorf("an alert of an unwatched vessel: %+v", al)
 		}
 	}
@@ -241,11 +241,11 @@ func TestAlertsEndToEnd(t *testing.T) {
 	}
 }
 
-func mustIMO(t *testing.T, s string) uint32 {
+func mustIMO(t *testing.T, s string) overwatch.IMO {
 	t.Helper()
-	n, ok := read.ParseIMO(s)
-	if !ok {
-		t.Fatalf("IMO %q", s)
+	n, err := overwatch.ParseIMO(s)
+	if err != nil {
+		t.Fatalf("IMO %q: %v", s, err)
 	}
 	return n
 }

@@ -27,7 +27,7 @@ const analyticsPort = "la-pallice"
 type analyticsFixtures struct {
 	now                    time.Time
 	monday                 time.Time
-	waiting, berthed, gone uint32 // IMOs
+	waiting, berthed, gone overwatch.IMO
 	injected               string // the waiting vessel's crew-typed name
 }
 
@@ -199,12 +199,12 @@ func TestAnalyticsEndpoints(t *testing.T) {
 	}
 
 	var rel struct{ Reliability []read.Reliability }
-	get("/v1/destination-reliability?vessel="+read.FormatIMO(fx.gone), &rel)
+	get("/v1/destination-reliability?vessel="+fx.gone.String(), &rel)
 	if len(rel.Reliability) != 1 || rel.Reliability[0].Share != 0.8 || rel.Reliability[0].Tier != "reliable" {
 		t.Errorf("reliability: %+v", rel)
 	}
 	get("/v1/destination-reliability?tier=unreliable", &rel)
-	if len(rel.Reliability) != 1 || rel.Reliability[0].IMO != read.FormatIMO(fx.waiting) {
+	if len(rel.Reliability) != 1 || rel.Reliability[0].IMO != fx.waiting.String() {
 		t.Errorf("unreliable: %+v", rel)
 	}
 }
@@ -212,7 +212,7 @@ func TestAnalyticsEndpoints(t *testing.T) {
 func TestAnalyticsErrors(t *testing.T) {
 	s := startServer(t, nil)
 	key, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
-	unknown := read.FormatIMO(nextIMO())
+	unknown := nextIMO().String()
 	for path, want := range map[string]string{
 		"/v1/congestion?port=atlantis":                              `{"error":"unknown port 'atlantis'","parameter":"port"}`,
 		"/v1/congestion?vessel_type=yacht":                          `vessel_type must be one of cargo, tanker`,
@@ -273,7 +273,7 @@ func TestAnalyticsExport(t *testing.T) {
 	for _, rec := range records[1:] {
 		byIMO[rec[0]] = rec
 	}
-	waiting, gone := byIMO[read.FormatIMO(fx.waiting)], byIMO[read.FormatIMO(fx.gone)]
+	waiting, gone := byIMO[fx.waiting.String()], byIMO[fx.gone.String()]
 	if waiting == nil || gone == nil {
 		t.Fatalf("fixture vessels missing: %v", records)
 	}

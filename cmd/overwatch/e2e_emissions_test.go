@@ -192,7 +192,7 @@ func TestEmissionsEndToEnd(t *testing.T) {
 
 	// Filters: a vessel, a port.
 	v0 := all.Voyages[0]
-	if p := page(pro, "/v1/emissions?limit=500&imo="+v0.IMO); p.Fleet.Voyages == 0 || p.Fleet.Voyages >= n {
+	if p := page(pro, "/v1/emissions?limit=500&imo="+v0.IMO.String()); p.Fleet.Voyages == 0 || p.Fleet.Voyages >= n {
 		t.Errorf("imo=%s: %d voyages", v0.IMO, p.Fleet.Voyages)
 	} else {
 		for _, v := range p.Voyages {
@@ -239,7 +239,7 @@ func TestEmissionsEndToEnd(t *testing.T) {
 		t.Fatalf("CSV: %d records for %d voyages", len(recs), n)
 	}
 	for i, v := range all.Voyages {
-		if rec := recs[i+1]; rec[0] != v.IMO || rec[5] != v.Departure.UTC().Format(time.RFC3339) || rec[14] != reports.Number(v.TTW.Central, 3) {
+		if rec := recs[i+1]; rec[0] != v.IMO.String() || rec[5] != v.Departure.UTC().Format(time.RFC3339) || rec[14] != reports.Number(v.TTW.Central, 3) {
 			t.Errorf("CSV row %d %v, JSON voyage %s %s %.3f", i+1, rec[:6], v.IMO, v.Departure, v.TTW.Central)
 			break
 		}
@@ -312,7 +312,7 @@ func TestEmissionsEndToEnd(t *testing.T) {
 	before := page(pro, after)
 	r.command(t, io.Discard, "jobs", "--job", "emissions")
 	now := time.Now().UTC().Add(-2 * time.Minute).Truncate(time.Second)
-	in := emissions.VoyageInput{IMO: "9999999", Name: "LATE ARRIVAL", ShipType: 70, From: "santos", To: "rotterdam",
+	in := emissions.VoyageInput{IMO: 9999999, Name: "LATE ARRIVAL", ShipType: 70, From: "santos", To: "rotterdam",
 		Departure: now.Add(-100 * time.Hour), Arrival: now, DWT: 60000, SeaLaneDistanceNM: 5000}
 	rec := voyage.Record{ID: voyage.ID(9999999, in.Departure), Input: in, Result: emissions.ComputeVoyage(in)}
 	if err := s.ch.WriteVoyageEmissions(context.Background(), jobs.Generation(), []time.Time{now.Truncate(24 * time.Hour)}, []voyage.Record{rec}); err != nil {

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
+
 	"overwatch/clickhouse"
 	"overwatch/maritime/portcall"
 	"overwatch/maritime/portstats"
@@ -84,7 +86,7 @@ func sameCall(a, b portcall.Call) bool {
 }
 
 type truthCall struct {
-	imo uint32
+	imo overwatch.IMO
 	sim.PortCall
 }
 

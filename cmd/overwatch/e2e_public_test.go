@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"overwatch"
-	"overwatch/read"
 	"overwatch/write/ingest"
 )
 
@@ -28,16 +27,16 @@ var imoSeq = struct {
 
 // nextIMO returns a valid IMO number (check digit included) no other test
 // uses.
-func nextIMO() uint32 {
+func nextIMO() overwatch.IMO {
 	imoSeq.Lock()
 	defer imoSeq.Unlock()
 	imoSeq.n++
-	return imoSeq.n*10 + overwatch.IMOCheckDigit(imoSeq.n)
+	return overwatch.IMO(imoSeq.n*10 + overwatch.IMOCheckDigit(imoSeq.n))
 }
 
-func latestRow(imo uint32, src overwatch.Source, ts time.Time, lat, lon float64) ingest.LatestRow {
+func latestRow(imo overwatch.IMO, src overwatch.Source, ts time.Time, lat, lon float64) ingest.LatestRow {
 	return ingest.LatestRow{
-		IMO: imo, Source: src, TS: ts.UTC().Truncate(time.Second), MMSI: 538000000 + imo%100000,
+		IMO: imo, Source: src, TS: ts.UTC().Truncate(time.Second), MMSI: 538000000 + uint32(imo)%100000,
 		VesselName: ptr("OCEAN TRADER"), VesselType: ptr("Bulk Carrier"), Flag: ptr("MH"),
 		Lat: ptr(lat), Lon: ptr(lon), SpeedKt: ptr(11.3), CourseDeg: ptr(84.5), DraftM: ptr(12.1),
 		Destination: ptr("CNQDG"), NavStatus: ptr("Under way using engine"),
@@ -45,11 +44,11 @@ func latestRow(imo uint32, src overwatch.Source, ts time.Time, lat, lon float64)
 }
 
 // waitVisible waits until the server's replica serves the IMO.
-func (s *testServer) waitVisible(t *testing.T, imo uint32, provider string) {
+func (s *testServer) waitVisible(t *testing.T, imo overwatch.IMO, provider string) {
 	t.Helper()
 	ip := freshIP()
 	eventually(t, 10*time.Second, "row visible through the public surface", func() bool {
-		resp, err := http.Get(fmt.Sprintf("%s/v1/ais/%s/%s/location/latest", s.base, provider, read.FormatIMO(imo)))
+		resp, err := http.Get(fmt.Sprintf("%s/v1/ais/%s/%s/location/latest", s.base, provider, imo.String()))
 		_ = ip
 		if err != nil {
 			return false
@@ -62,11 +61,11 @@ func (s *testServer) waitVisible(t *testing.T, imo uint32, provider string) {
 func TestPublicLatestPosition(t *testing.T) {
 	s := startServer(t, map[string]string{"OVERWATCH_PUBLIC_LIMIT_PER_MINUTE": "100000", "OVERWATCH_PUBLIC_LIMIT_PER_DAY": "100000"})
 	ctx := context.Background()
-	imo := nextIMO()
+	imo, other := nextIMO(), nextIMO()
 	reported := time.Now().Add(-2 * time.Minute).UTC().Truncate(time.Second)
 	noCoords := latestRow(imo, overwatch.SourceSatellite, reported.Add(time.Minute), 0, 0)
 	noCoords.Lat, noCoords.Lon = nil, nil
-	bare := latestRow(imo+1, overwatch.SourceNone, reported, -33.9, 18.4)
+	bare := latestRow(other, overwatch.SourceNone, reported, -33.9, 18.4)
 	bare.VesselName, bare.VesselType, bare.Flag, bare.SpeedKt, bare.CourseDeg, bare.DraftM, bare.Destination, bare.NavStatus =
 		nil, nil, nil, nil, nil, nil, nil, nil
 	if err := s.ch.InsertLatest(ctx, []ingest.LatestRow{
@@ -78,7 +77,7 @@ func TestPublicLatestPosition(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.waitVisible(t, imo, "spire")
-	imoText := read.FormatIMO(imo)
+	imoText := imo.String()
 	ip := freshIP()
 
 	r := s.do(t, request{path: "/v1/ais/spire/" + imoText + "/location/latest", ip: ip})
@@ -155,10 +154,11 @@ func TestPublicLatestPosition(t *testing.T) {
 	notFound("satellite", imoText) // the row has null coordinates
 	notFound("aisstream", imoText) // no row from that source
 	notFound("any", "0000001")     // no such vessel
-	notFound("spire", read.FormatIMO(imo+1))
+	notFound("any", "9321484")     // seven digits whose check digit fails: no vessel
+	notFound("spire", other.String())
 
 	// A row ingested before source attribution: source is null, the rest too.
-	r = s.do(t, request{path: "/v1/ais/any/" + read.FormatIMO(imo+1) + "/location/latest", ip: ip})
+	r = s.do(t, request{path: "/v1/ais/any/" + other.String() + "/location/latest", ip: ip})
 	if r.StatusCode != 200 {
 		t.Fatalf("unattributed row: %d %s", r.StatusCode, r.body)
 	}
@@ -325,7 +325,7 @@ func TestLookupFailsWhenClickHouseIsUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.waitVisible(t, imo, "aishub")
-	path := "/v1/ais/aishub/" + read.FormatIMO(imo) + "/location/latest"
+	path := "/v1/ais/aishub/" + imo.String() + "/location/latest"
 	ip := freshIP()
 
 	proxy.Cut()

@@ -13,7 +13,6 @@ import (
 
 	"overwatch"
 	"overwatch/clickhouse/chtest"
-	"overwatch/read"
 	"overwatch/write/ais"
 	"overwatch/write/feed"
 	"overwatch/write/ingest"
@@ -47,14 +46,14 @@ func stampedCapture(t testing.TB, base time.Time) (path string, lines []string) 
 // expectedLatest decodes the lines directly and applies the pipeline's
 // attribution rule (README, "AIS feeds"): it returns, for every IMO, the
 // last position the public lookup must serve.
-func expectedLatest(t *testing.T, lines []string, src overwatch.Source) map[uint32]ingest.Report {
+func expectedLatest(t *testing.T, lines []string, src overwatch.Source) map[overwatch.IMO]ingest.Report {
 	t.Helper()
 	dec := ais.NewDecoder(ais.Options{})
-	imoOf := map[uint32]uint32{}
+	imoOf := map[uint32]overwatch.IMO{}
 	static := map[uint32]bool{}
 	waiting := map[uint32][]ingest.Report{}
-	latest := map[uint32]ingest.Report{}
-	attribute := func(imo uint32, r ingest.Report) {
+	latest := map[overwatch.IMO]ingest.Report{}
+	attribute := func(imo overwatch.IMO, r ingest.Report) {
 		if cur, ok := latest[imo]; !ok || !r.TS.Before(cur.TS) {
 			latest[imo] = r
 		}
@@ -70,7 +69,7 @@ func expectedLatest(t *testing.T, lines []string, src overwatch.Source) map[uint
 		}
 		if r.Type == 5 || r.Type == 19 || r.Type == 24 {
 			static[r.MMSI] = true
-			if r.Has&ingest.HasIMO != 0 && overwatch.IMO(r.IMO).Valid() {
+			if r.Has&ingest.HasIMO != 0 && r.IMO.Valid() {
 				imoOf[r.MMSI] = r.IMO
 				for _, w := range waiting[r.MMSI] {
 					attribute(r.IMO, w)
@@ -116,7 +115,7 @@ func TestReplayServesTheLastPositionOfEveryIMO(t *testing.T) {
 	mismatches := 0
 	for imo, w := range want {
 		for _, provider := range []string{"aishub", "any"} {
-			r := s.do(t, request{path: fmt.Sprintf("/v1/ais/%s/%s/location/latest", provider, read.FormatIMO(imo)), ip: ip})
+			r := s.do(t, request{path: fmt.Sprintf("/v1/ais/%s/%s/location/latest", provider, imo.String()), ip: ip})
 			if r.StatusCode != 200 {
 				t.Errorf("IMO %d (%s): %d %s", imo, provider, r.StatusCode, r.body)
 				mismatches++

@@ -23,7 +23,7 @@ import (
 // riskAPIFixtures are the vessels and times the fixtures use.
 type riskAPIFixtures struct {
 	now     time.Time
-	a, b, c uint32 // a tanker (sanctioned, dark), a cargo ship (dark now), a loiterer
+	a, b, c overwatch.IMO // a tanker (sanctioned, dark), a cargo ship (dark now), a loiterer
 }
 
 func (s *testServer) writeRiskAPIFixtures(t *testing.T) riskAPIFixtures {
@@ -33,7 +33,7 @@ func (s *testServer) writeRiskAPIFixtures(t *testing.T) riskAPIFixtures {
 	fx := riskAPIFixtures{now: now, a: nextIMO(), b: nextIMO(), c: nextIMO()}
 	h := func(hours float64) time.Time { return now.Add(time.Duration(hours * float64(time.Hour))) }
 	tp := func(t time.Time) *time.Time { return &t }
-	identity := map[uint32]vessel.Profile{
+	identity := map[overwatch.IMO]vessel.Profile{
 		fx.a: {IMO: fx.a, Name: "SHADOW A", Flag: "KM", ShipType: 80},
 		fx.b: {IMO: fx.b, Name: "SHADOW B", Flag: "PA", ShipType: 70},
 		fx.c: {IMO: fx.c, Name: "DRIFTER C", Flag: "TG", ShipType: 84},
@@ -53,7 +53,7 @@ func (s *testServer) writeRiskAPIFixtures(t *testing.T) riskAPIFixtures {
 		{Type: risk.EventMismatch, Subtype: "zero_change", IMO: fx.a, Start: h(-60), End: tp(h(-52)), Port: "santos", Lat: -23.98, Lon: -46.3,
 			EndLat: -23.98, EndLon: -46.3, Severity: risk.TierMedium, Detail: map[string]any{"reported_from": 9.4, "reported_to": 9.4, "change_m": 0.0, "expected": "a draught change"}},
 		{Type: risk.EventSanctions, Subtype: "direct_imo", IMO: fx.a, Start: h(-100), End: tp(h(-100)), Severity: risk.TierCritical,
-			Detail: map[string]any{"list_source": "OFAC SDN", "entry_id": "99999", "sanctioned_entity": "SHADOW A", "program": "IRAN", "matched_on": read.FormatIMO(fx.a), "confidence": 1.0}},
+			Detail: map[string]any{"list_source": "OFAC SDN", "entry_id": "99999", "sanctioned_entity": "SHADOW A", "program": "IRAN", "matched_on": fx.a.String(), "confidence": 1.0}},
 		{Type: risk.EventGap, IMO: fx.c, Start: h(-20 * 24), End: tp(h(-19 * 24)), Lat: 1, Lon: 2, EndLat: 3, EndLon: 4, Severity: risk.TierLow,
 			Detail: map[string]any{"hours": 24.0}},
 	}
@@ -107,7 +107,7 @@ func TestRiskAPIEndpoints(t *testing.T) {
 	s := startServer(t, nil)
 	fx := s.writeRiskAPIFixtures(t)
 	pro, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
-	a, b, c := read.FormatIMO(fx.a), read.FormatIMO(fx.b), read.FormatIMO(fx.c)
+	a, b, c := fx.a.String(), fx.b.String(), fx.c.String()
 	get := func(key, path string, into any) {
 		t.Helper()
 		r := s.do(t, request{path: path, ip: freshIP(), key: key})
@@ -255,7 +255,7 @@ func TestRiskAPIFreeTier(t *testing.T) {
 	s := startServer(t, nil)
 	fx := s.writeRiskAPIFixtures(t)
 	free, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanFree)
-	a, c := read.FormatIMO(fx.a), read.FormatIMO(fx.c)
+	a, c := fx.a.String(), fx.c.String()
 
 	r := s.do(t, request{path: "/v1/risk/events?vessel=" + a, ip: freshIP(), key: free})
 	var ev struct{ Events []read.RiskEvent }
@@ -285,7 +285,7 @@ func TestRiskAPIFreeTier(t *testing.T) {
 func TestRiskAPIErrors(t *testing.T) {
 	s := startServer(t, nil)
 	key, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
-	unknown := read.FormatIMO(nextIMO())
+	unknown := nextIMO().String()
 	for path, want := range map[string]string{
 		"/v1/risk/vessels?tier=severe":                       `tier must be one of critical, high, medium, low`,
 		"/v1/risk/vessels?type=yacht":                        `type must be one of cargo, tanker`,

@@ -72,14 +72,14 @@ func TestRiskJobsThroughTheAPI(t *testing.T) {
 
 	// The baselines' hourly read gives the vessel-days the full tracks give.
 	viaTracks, viaHourly := map[[2]string]float64{}, map[[2]string]float64{}
-	err = db.Tracks(ctx, r.start, r.end, jobs.TrackFilter{}, func(imo uint32, track []vessel.TrackPoint) error {
+	err = db.Tracks(ctx, r.start, r.end, jobs.TrackFilter{}, func(imo overwatch.IMO, track []vessel.TrackPoint) error {
 		risk.AddVesselDays(viaTracks, track, "x", r.start, r.end)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = db.HourlyTracks(ctx, r.start, r.end, func(imo uint32, track []vessel.TrackPoint) error {
+	err = db.HourlyTracks(ctx, r.start, r.end, func(imo overwatch.IMO, track []vessel.TrackPoint) error {
 		risk.AddVesselDays(viaHourly, track, "x", r.start, r.end)
 		return nil
 	})
@@ -101,7 +101,7 @@ func TestRiskJobsThroughTheAPI(t *testing.T) {
 	var sanctioned []string
 	for _, v := range fleet {
 		if v.Sanctioned != "" {
-			sanctioned = append(sanctioned, read.FormatIMO(v.IMO))
+			sanctioned = append(sanctioned, v.IMO.String())
 		}
 	}
 	if len(sanctioned) == 0 {

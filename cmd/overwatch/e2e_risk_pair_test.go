@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
+
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
 	"overwatch/maritime/portcall"
@@ -91,7 +93,7 @@ func TestRiskPairAgainstGroundTruth(t *testing.T) {
 		t.Fatal(err)
 	}
 	truth := readTruth(t, r.truthPath)
-	firstSeen := map[uint32]time.Time{} // each vessel's first identity row
+	firstSeen := map[overwatch.IMO]time.Time{} // each vessel's first identity row
 	for _, row := range rows {
 		if _, ok := firstSeen[row.IMO]; !ok {
 			firstSeen[row.IMO] = row.ValidFrom
@@ -169,11 +171,11 @@ type pairKind struct {
 
 // evaluatePair scores each detector against the truth of the data span
 // [from, to].
-func evaluatePair(truth []sim.Truth, detected []risk.Event, from, to time.Time, firstSeen map[uint32]time.Time) []pairScore {
+func evaluatePair(truth []sim.Truth, detected []risk.Event, from, to time.Time, firstSeen map[overwatch.IMO]time.Time) []pairScore {
 	trueCalls := map[string]*sim.PortCall{} // "imo port berth-end" → call
-	callsOf := map[uint32][]*sim.PortCall{}
-	misreports := map[uint32][]*sim.Truth{} // directional and zero_change
-	gaps := map[uint32][]*sim.Truth{}
+	callsOf := map[overwatch.IMO][]*sim.PortCall{}
+	misreports := map[overwatch.IMO][]*sim.Truth{} // directional and zero_change
+	gaps := map[overwatch.IMO][]*sim.Truth{}
 	for i := range truth {
 		tr := &truth[i]
 		if c := tr.Call; c != nil {
@@ -335,7 +337,7 @@ func evaluatePair(truth []sim.Truth, detected []risk.Event, from, to time.Time, 
 	return out
 }
 
-func pairCallKey(imo uint32, port string, berthEnd time.Time) string {
+func pairCallKey(imo overwatch.IMO, port string, berthEnd time.Time) string {
 	return fmt.Sprintf("%d %s %d", imo, port, int64(math.Round(float64(berthEnd.UnixNano())/1e9)))
 }
 

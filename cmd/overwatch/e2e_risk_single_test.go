@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
+
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
@@ -162,7 +164,7 @@ func (s riskScore) precision() float64 {
 func scoreRisk(name string, truth []sim.Truth, events []risk.Event, from, to, dataEnd time.Time, c riskClass) riskScore {
 	s := riskScore{name: name}
 	type span struct {
-		imo        uint32
+		imo        overwatch.IMO
 		start, end time.Time
 	}
 	truthSpan := func(tr *sim.Truth) (span, bool) {
@@ -289,7 +291,7 @@ func scoreRisk(name string, truth []sim.Truth, events []risk.Event, from, to, da
 // vessel and start (within a minute), over the whole run.
 func scoreOpenGaps(truth []sim.Truth, events []risk.Event, start time.Time) riskScore {
 	s := riskScore{name: "open gaps"}
-	key := func(imo uint32, at time.Time) string { return fmt.Sprint(imo, at.Truncate(time.Minute).Unix()) }
+	key := func(imo overwatch.IMO, at time.Time) string { return fmt.Sprint(imo, at.Truncate(time.Minute).Unix()) }
 	open := map[string]bool{}
 	for i := range truth {
 		tr := &truth[i]
@@ -352,7 +354,7 @@ func TestRiskSingleOnRealCaptures(t *testing.T) {
 		vessels, points := 0, 0
 		var found []string
 		if !last.IsZero() {
-			err = db.Tracks(ctx, first, last, jobs.TrackFilter{}, func(imo uint32, track []vessel.TrackPoint) error {
+			err = db.Tracks(ctx, first, last, jobs.TrackFilter{}, func(imo overwatch.IMO, track []vessel.TrackPoint) error {
 				vessels++
 				points += len(track)
 				var ev []risk.Event

@@ -12,7 +12,6 @@ import (
 
 	"overwatch"
 	"overwatch/clickhouse/chtest"
-	"overwatch/read"
 )
 
 // `overwatch run` with a raw NMEA TCP feed: the capture goes through the
@@ -47,12 +46,12 @@ func TestRunIngestsAFeedAndExposesMetrics(t *testing.T) {
 		"OVERWATCH_PUBLIC_LIMIT_PER_MINUTE": "100000",
 	})
 	want := expectedLatest(t, lines, overwatch.SourceSpire)
-	var imo uint32
+	var imo overwatch.IMO
 	for k := range want {
 		imo = k
 		break
 	}
-	path := "/v1/ais/spire/" + read.FormatIMO(imo) + "/location/latest"
+	path := "/v1/ais/spire/" + imo.String() + "/location/latest"
 	eventually(t, 60*time.Second, "the feed's data served", func() bool {
 		return s.do(t, request{path: path, ip: freshIP()}).StatusCode == 200
 	})

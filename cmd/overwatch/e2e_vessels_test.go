@@ -43,7 +43,7 @@ func TestVesselsAndPortPositions(t *testing.T) {
 	mmsiBase := uint32(710000000) + uint32(now.Unix()%10000)*10 // Brazil, unique per run
 	var reports []ingest.Report
 	type vessel struct {
-		imo      uint32
+		imo      overwatch.IMO
 		name     string
 		shipType uint8
 		lat, lon float64

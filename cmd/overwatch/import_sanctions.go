@@ -51,7 +51,7 @@ func importSanctions(ctx context.Context, cfg config, log *slog.Logger, args []s
 		fmt.Fprint(stderr, importSanctionsUsage)
 		return errUsage
 	}
-	var entries []write.SanctionsEntry
+	var entries []sanctions.Entry
 	var err error
 	if *url != "" {
 		entries, err = fetchAndParseSanctions(ctx, *url, *list)
@@ -76,7 +76,7 @@ func importSanctions(ctx context.Context, cfg config, log *slog.Logger, args []s
 
 // parseSanctionsFiles parses the SDN file and the ALT and comments files
 // when given.
-func parseSanctionsFiles(paths []string, list string) ([]write.SanctionsEntry, error) {
+func parseSanctionsFiles(paths []string, list string) ([]sanctions.Entry, error) {
 	readers := make([]io.Reader, 3)
 	for i, p := range paths {
 		f, err := os.Open(p)
@@ -95,7 +95,7 @@ func parseSanctionsFiles(paths []string, list string) ([]write.SanctionsEntry, e
 
 // fetchAndParseSanctions fetches the three files from the base URL and
 // parses them.
-func fetchAndParseSanctions(ctx context.Context, url, list string) ([]write.SanctionsEntry, error) {
+func fetchAndParseSanctions(ctx context.Context, url, list string) ([]sanctions.Entry, error) {
 	sdn, alt, comments, err := fetchSanctions(ctx, url)
 	if err != nil {
 		return nil, err
@@ -180,18 +180,8 @@ func sanctionsRefreshJob(store write.SanctionsStore, url, list string, every tim
 	}}
 }
 
-// sanctionsEntries converts parsed entries to the jobs' own type.
-func sanctionsEntries(in []write.SanctionsEntry) []sanctions.Entry {
-	out := make([]sanctions.Entry, len(in))
-	for i, e := range in {
-		out[i] = sanctions.Entry{ListSource: e.ListSource, EntryID: e.EntryID, Name: e.Name, Aliases: e.Aliases, IMO: e.IMO,
-			MMSI: e.MMSI, Flag: e.Flag, Program: e.Program, Remarks: e.Remarks}
-	}
-	return out
-}
-
 // sanctionsSummary says what a list holds.
-func sanctionsSummary(entries []write.SanctionsEntry) string {
+func sanctionsSummary(entries []sanctions.Entry) string {
 	imo, mmsi := 0, 0
 	for _, e := range entries {
 		if e.IMO != 0 {

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
+
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
@@ -132,10 +134,10 @@ func TestFetchSanctionsLimits(t *testing.T) {
 
 type fakeSanctionsStore struct {
 	list    string
-	entries []write.SanctionsEntry
+	entries []sanctions.Entry
 }
 
-func (f *fakeSanctionsStore) ReplaceSanctions(_ context.Context, list string, entries []write.SanctionsEntry) error {
+func (f *fakeSanctionsStore) ReplaceSanctions(_ context.Context, list string, entries []sanctions.Entry) error {
 	f.list, f.entries = list, entries
 	return nil
 }
@@ -167,7 +169,7 @@ func TestSimulatedSanctionedVesselsMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries := sanctionsEntries(parsed)
+	entries := parsed
 
 	// Every IMO of sanctioned.json is on the list.
 	raw, err := os.ReadFile("../../write/sim/sanctioned.json")
@@ -175,8 +177,8 @@ func TestSimulatedSanctionedVesselsMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	var listed []struct {
-		IMO  uint32 `json:"imo"`
-		Name string `json:"name"`
+		IMO  overwatch.IMO `json:"imo"`
+		Name string        `json:"name"`
 	}
 	if err := json.Unmarshal(raw, &listed); err != nil {
 		t.Fatal(err)
@@ -185,7 +187,7 @@ func TestSimulatedSanctionedVesselsMatch(t *testing.T) {
 	for _, s := range listed {
 		all = append(all, vessel.Profile{IMO: s.IMO, Name: s.Name})
 	}
-	direct := map[uint32]bool{}
+	direct := map[overwatch.IMO]bool{}
 	for _, m := range sanctions.MatchVessels(entries, all, nil) {
 		if m.MatchType == sanctions.MatchIMO {
 			direct[m.IMO] = true
@@ -215,7 +217,7 @@ func TestSimulatedSanctionedVesselsMatch(t *testing.T) {
 	if sanctioned != 12 {
 		t.Fatalf("%d sanctioned vessels in the fleet, want 12", sanctioned)
 	}
-	got := map[uint32]sanctions.Match{}
+	got := map[overwatch.IMO]sanctions.Match{}
 	for _, m := range sanctions.MatchVessels(entries, vessels, identities) {
 		if b, ok := got[m.IMO]; !ok || m.Confidence > b.Confidence {
 			got[m.IMO] = m

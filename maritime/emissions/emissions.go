@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/vessel"
 )
 
@@ -30,15 +32,15 @@ type SpeedBand struct {
 // takes it. Zero means unknown for every number. DistanceNM, SpeedKnots and
 // Fuel are the caller's overrides (distance_nm, speed_knots, fuel_type).
 type VoyageInput struct {
-	IMO       string      `json:"imo"`
-	Name      string      `json:"name"`
-	ShipType  uint8       `json:"ship_type"` // AIS ship type code
-	Class     VesselClass `json:"class"`     // empty: from ShipType
-	Commodity string      `json:"commodity"` // from the port-call estimate
-	From      string      `json:"from"`      // port slug
-	To        string      `json:"to"`        // port slug
-	Departure time.Time   `json:"departure"`
-	Arrival   time.Time   `json:"arrival"`
+	IMO       overwatch.IMO `json:"imo"`
+	Name      string        `json:"name"`
+	ShipType  uint8         `json:"ship_type"` // AIS ship type code
+	Class     VesselClass   `json:"class"`     // empty: from ShipType
+	Commodity string        `json:"commodity"` // from the port-call estimate
+	From      string        `json:"from"`      // port slug
+	To        string        `json:"to"`        // port slug
+	Departure time.Time     `json:"departure"`
+	Arrival   time.Time     `json:"arrival"`
 
 	DWT               float64 `json:"dwt"`
 	DesignDraughtM    float64 `json:"design_draught_m"` // summer load draught
@@ -113,16 +115,16 @@ const (
 // tonnes. TTW is tank-to-wake (combustion plus methane slip), WTW
 // well-to-wake (TTW plus the fuel's well-to-tank emissions).
 type Voyage struct {
-	IMO       string      `json:"imo"`
-	Name      string      `json:"name"`
-	Class     VesselClass `json:"vessel_class"`
-	From      string      `json:"from"`
-	To        string      `json:"to"`
-	Departure time.Time   `json:"departure"`
-	Arrival   time.Time   `json:"arrival"`
-	Commodity string      `json:"commodity"`
-	Fuel      FuelType    `json:"fuel"`
-	Method    Method      `json:"method"`
+	IMO       overwatch.IMO `json:"imo"`
+	Name      string        `json:"name"`
+	Class     VesselClass   `json:"vessel_class"`
+	From      string        `json:"from"`
+	To        string        `json:"to"`
+	Departure time.Time     `json:"departure"`
+	Arrival   time.Time     `json:"arrival"`
+	Commodity string        `json:"commodity"`
+	Fuel      FuelType      `json:"fuel"`
+	Method    Method        `json:"method"`
 
 	DistanceNM     float64 `json:"distance_nm"`
 	DistanceSource string  `json:"distance_source"` // ais, override, sea_lane, none
@@ -541,7 +543,7 @@ func (g GroupBy) Key(v *Voyage) string {
 	var k string
 	switch g {
 	case GroupIMO:
-		k = v.IMO
+		k = v.IMO.String()
 	case GroupPort:
 		k = v.To
 	case GroupCommodity:

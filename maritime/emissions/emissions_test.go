@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"overwatch"
 )
 
 var updateEmissionsDoc = flag.Bool("update-emissions-doc", false, "rewrite the factor table in docs/emissions.md")
@@ -45,7 +47,7 @@ func checkNear(t *testing.T, what string, got, want float64) {
 //	fuel   = 116.354 t; TTW = x 3.114 = 362.325 t CO2e
 //	WTT    = 116.354 x 13.5 g/MJ x 40.5 MJ/kg / 1000 = 63.616 t; WTW = 425.942 t
 //	tonne-miles = 50,000 x 1,200 = 6.0e7; intensity = 362.325e6 / 6.0e7 = 6.0388 g/t-nm
-var exampleVLSFO = VoyageInput{IMO: "9000001", Class: ClassBulkCarrier, DWT: 60000, DesignDraughtM: 12, DraughtM: 12,
+var exampleVLSFO = VoyageInput{IMO: 9000001, Class: ClassBulkCarrier, DWT: 60000, DesignDraughtM: 12, DraughtM: 12,
 	MainEnginePowerKW: 10000, DesignSpeedKnots: 14, TrackDistanceNM: 1200, TrackCoverage: 1,
 	SpeedBands: []SpeedBand{{12, 100}}, HoursManoeuvring: 2, HoursAtAnchor: 10, CargoTonnes: 50000, CargoQuality: CargoHigh,
 	From: "santos", To: "rotterdam", Commodity: "soybeans",
@@ -62,7 +64,7 @@ var exampleVLSFO = VoyageInput{IMO: "9000001", Class: ClassBulkCarrier, DWT: 600
 //	boiler = (0 x 50 + 110 x 12) x 320 / 1e6 = 0.4224 t
 //	fuel   = 15.0237 t; TTW = x 3.206 = 48.166 t; WTW = + 15.0237 x 14.4 x 42.7 / 1000 = 57.404 t
 //	intensity = 48.166e6 / (6,000 x 500) = 16.0553 g/t-nm
-var exampleMGO = VoyageInput{IMO: "9000002", Class: ClassGeneralCargo, DWT: 8000, DesignDraughtM: 8, DraughtM: 6.4,
+var exampleMGO = VoyageInput{IMO: 9000002, Class: ClassGeneralCargo, DWT: 8000, DesignDraughtM: 8, DraughtM: 6.4,
 	MainEnginePowerKW: 3000, DesignSpeedKnots: 12, TrackDistanceNM: 480, TrackCoverage: 0.2, DistanceNM: 500, SpeedKnots: 10,
 	HoursAtBerth: 12, CargoTonnes: 6000, CargoQuality: CargoMedium, Fuel: FuelMGO, From: "hamburg", To: "rotterdam"}
 
@@ -76,7 +78,7 @@ var exampleMGO = VoyageInput{IMO: "9000002", Class: ClassGeneralCargo, DWT: 8000
 //	fuel   = 614.899 t; TTW factor = (1 - 0.031) x 2.750 + 0.031 x 29.8 = 3.58855 (methane slip 3.1 %, GWP100 29.8)
 //	TTW    = 2,206.59 t; WTT = 614.899 x 18.5 x 49.1 / 1000 = 558.543 t; WTW = 2,765.14 t
 //	intensity = 2,206.59e6 / (65,000 x 3,400) = 9.98459 g/t-nm
-var exampleLNG = VoyageInput{IMO: "9000003", Class: ClassLNGCarrier, DWT: 80000, DesignDraughtM: 11.5, DraughtM: 11.5,
+var exampleLNG = VoyageInput{IMO: 9000003, Class: ClassLNGCarrier, DWT: 80000, DesignDraughtM: 11.5, DraughtM: 11.5,
 	MainEnginePowerKW: 26000, DesignSpeedKnots: 19.5, TrackDistanceNM: 3400, TrackCoverage: 0.95,
 	SpeedBands: []SpeedBand{{17, 200}}, HoursAtAnchor: 24, CargoTonnes: 65000, CargoQuality: CargoMedium,
 	From: "ras-laffan", To: "zeebrugge", Commodity: "lng"}
@@ -90,7 +92,7 @@ var exampleLNG = VoyageInput{IMO: "9000003", Class: ClassLNGCarrier, DWT: 80000,
 //	AE     = (1,400 x 150 + 1,100 x 24) x 370 / 1e6 = 87.468 t; boiler = (0 + 480 x 24) x 692 / 1e6 = 7.97184 t
 //	fuel   = 713.998 t; TTW = x 1.375 = 981.748 t; WTT = 713.998 x 31.3 x 19.9 / 1000 = 444.728 t
 //	intensity = 981.748e6 / (30,000 x 2,400) = 13.6354 g/t-nm
-var exampleMethanol = VoyageInput{IMO: "9000004", Class: ClassContainer, DWT: 50000, DesignDraughtM: 13, DraughtM: 13,
+var exampleMethanol = VoyageInput{IMO: 9000004, Class: ClassContainer, DWT: 50000, DesignDraughtM: 13, DraughtM: 13,
 	MainEnginePowerKW: 30000, DesignSpeedKnots: 22, TrackDistanceNM: 2400, TrackCoverage: 1, MeanSpeedKnots: 16,
 	HoursAtBerth: 24, CargoTonnes: 30000, CargoQuality: CargoMedium, Fuel: FuelMethanol,
 	From: "shanghai", To: "singapore", Commodity: "containers"}
@@ -100,7 +102,7 @@ var exampleMethanol = VoyageInput{IMO: "9000004", Class: ClassContainer, DWT: 50
 //
 //	TTW  = 5.4 x 40,000 t x 2,000 nm x 1.852 km/nm / 1e6 = 800.064 t; fuel = 800.064 / 3.114 = 256.925 t
 //	WTW  = 800.064 + 256.925 x 13.5 x 40.5 / 1000 = 940.538 t; intensity = 5.4 x 1.852 = 10.0008 g/t-nm
-var exampleDefault = VoyageInput{IMO: "9000005", Class: ClassBulkCarrier, DWT: 82000, TrackDistanceNM: 600,
+var exampleDefault = VoyageInput{IMO: 9000005, Class: ClassBulkCarrier, DWT: 82000, TrackDistanceNM: 600,
 	TrackCoverage: 0.3, SeaLaneDistanceNM: 2000, CargoTonnes: 40000, CargoQuality: CargoHigh, From: "santos", To: "qingdao"}
 
 func TestComputeVoyageExamples(t *testing.T) {
@@ -264,7 +266,7 @@ func fleet(n int) []VoyageInput {
 	out := make([]VoyageInput, n)
 	for i := range out {
 		in := base[i%len(base)]
-		in.IMO = fmt.Sprintf("9%06d", i%997)
+		in.IMO = overwatch.IMO(9000000 + i%997)
 		in.DWT *= 0.5 + float64(i%11)/10
 		in.CargoTonnes *= 0.5 + float64(i%7)/10
 		in.Departure = time.Date(2025, time.Month(1+i%12), 1+i%28, 0, 0, 0, 0, time.UTC)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/geo"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
@@ -51,7 +53,7 @@ func stopped(p *vessel.TrackPoint, was bool) bool {
 // silent) in port; 3 when, besides, its entry or its exit was seen; 4 with
 // entry, stop and exit all seen. Departure is nil while the call goes on.
 type Call struct {
-	IMO         uint32
+	IMO         overwatch.IMO
 	Port        string
 	Arrival     time.Time
 	Departure   *time.Time
@@ -113,7 +115,7 @@ type detector struct {
 // Detect returns the calls in a vessel's track, sorted by time.
 // dataEnd is the end of the data: a call whose last position is within
 // EdgeGap of it is still going on.
-func Detect(imo uint32, track []vessel.TrackPoint, ports *seaport.Index, dataEnd time.Time) []Call {
+func Detect(imo overwatch.IMO, track []vessel.TrackPoint, ports *seaport.Index, dataEnd time.Time) []Call {
 	d := &detector{ports: ports, bySlug: map[string]*seaport.Port{}}
 	for _, p := range seaport.All() {
 		p := p
@@ -135,7 +137,7 @@ func Detect(imo uint32, track []vessel.TrackPoint, ports *seaport.Index, dataEnd
 	return d.calls
 }
 
-func (d *detector) point(imo uint32, p *vessel.TrackPoint) {
+func (d *detector) point(imo overwatch.IMO, p *vessel.TrackPoint) {
 	slug := d.ports.PortAt(p.Lat, p.Lon)
 	if d.cur != nil && slug != d.cur.Port {
 		d.finish(p, true)
@@ -168,7 +170,7 @@ func (d *detector) point(imo uint32, p *vessel.TrackPoint) {
 // start opens a call at the first position in the area; the arrival is
 // the crossing of the area's edge between the last position outside and
 // this one, when they are close in time.
-func (d *detector) start(imo uint32, slug string, p *vessel.TrackPoint) {
+func (d *detector) start(imo overwatch.IMO, slug string, p *vessel.TrackPoint) {
 	d.port = d.bySlug[slug]
 	c := &Call{IMO: imo, Port: slug, Arrival: p.TS, Declared: d.dest}
 	if d.prev != nil && p.TS.Sub(d.prev.TS) <= EdgeGap && d.ports.PortAt(d.prev.Lat, d.prev.Lon) == "" {

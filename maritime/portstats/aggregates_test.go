@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/portcall"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/tracktest"
@@ -239,7 +241,7 @@ func TestBerthWeeksUtilizationCapped(t *testing.T) {
 	z := santos.Berths[1]
 	var calls []portcall.Call
 	for i := range z.Capacity + 2 { // more vessels than berths, all week
-		calls = append(calls, portcall.Call{IMO: uint32(10 + i), Port: "santos", BerthZone: z.ID, Confidence: 4,
+		calls = append(calls, portcall.Call{IMO: overwatch.IMO(10 + i), Port: "santos", BerthZone: z.ID, Confidence: 4,
 			Arrival: tracktest.Hours(W, -2), BerthStart: tracktest.HoursPtr(W, -1), BerthEnd: tracktest.HoursPtr(W, 200), Departure: tracktest.HoursPtr(W, 201)})
 	}
 	r := findBerthWeek(BerthWeeks(calls, []time.Time{W}, tracktest.Hours(W, 300)), z.ID, W)
@@ -367,7 +369,7 @@ func TestEstimateWeeks(t *testing.T) {
 }
 
 func TestDestinationReliability(t *testing.T) {
-	call := func(imo uint32, port, declared string, arrival float64, conf uint8, name string) portcall.Call {
+	call := func(imo overwatch.IMO, port, declared string, arrival float64, conf uint8, name string) portcall.Call {
 		c := portcall.Call{IMO: imo, Port: port, Declared: declared, Arrival: tracktest.Hours(D, arrival), Confidence: conf, Name: name, Category: "cargo"}
 		c.DeclaredPort, _ = seaport.OfDestination(declared)
 		return c

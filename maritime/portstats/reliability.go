@@ -1,15 +1,17 @@
 package portstats
 
 import (
-	"overwatch/maritime/portcall"
 	"sort"
 	"time"
+
+	"overwatch"
+	"overwatch/maritime/portcall"
 )
 
 // Reliability is a row of destination_reliability: of a vessel's published
 // calls, how many it had declared beforehand in its AIS destination.
 type Reliability struct {
-	IMO        uint32
+	IMO        overwatch.IMO
 	Name, Flag string
 	ShipType   uint8
 	Category   string
@@ -45,7 +47,7 @@ func TierOf(share float64) string {
 // Destinations that name no port (blank, FOR ORDERS, an unknown place)
 // count as not matched.
 func DestinationReliability(calls []portcall.Call) []Reliability {
-	by := map[uint32]*Reliability{}
+	by := map[overwatch.IMO]*Reliability{}
 	for i := range calls {
 		c := &calls[i]
 		if !c.Published() {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/portcall"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
@@ -34,7 +36,7 @@ func BerthWeeks(calls []portcall.Call, weeks []time.Time, dataEnd time.Time) []B
 				span := math.Max(0, minTime(end, dataEnd).Sub(w).Hours())
 				row := BerthWeek{Week: w, Port: p.Slug, ZoneID: z.ID, ZoneName: z.Name, Capacity: max(1, z.Capacity)}
 				row.AvailableHours = span * float64(row.Capacity)
-				seen := map[uint32]bool{}
+				seen := map[overwatch.IMO]bool{}
 				var dwell float64
 				for i := range calls {
 					c := &calls[i]
@@ -93,7 +95,7 @@ func FleetAgeWeeks(calls []portcall.Call, weeks []time.Time) []FleetAgeWeek {
 	for _, p := range seaport.All() {
 		for _, w := range weeks {
 			end := w.Add(7 * day)
-			vessels := map[uint32]*portcall.Call{}
+			vessels := map[overwatch.IMO]*portcall.Call{}
 			for i := range calls {
 				c := &calls[i]
 				if c.Port == p.Slug && c.Published() && c.Arrival.Before(end) && (c.Departure == nil || !c.Departure.Before(w)) {
@@ -160,7 +162,7 @@ func EstimateWeeks(calls []portcall.Call, weeks []time.Time) []EstimateWeek {
 			end := w.Add(7 * day)
 			row := EstimateWeek{Week: w, Port: p.Slug}
 			row.ISOYear, row.ISOWeek = w.ISOWeek()
-			loaders := map[uint32]bool{}
+			loaders := map[overwatch.IMO]bool{}
 			var conf float64
 			for i := range calls {
 				c := &calls[i]

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/geo"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
@@ -91,7 +93,7 @@ func Baselines(events []Event, vesselDays map[[2]string]float64, from, to time.T
 // BaselinesByVessel is Baselines with the vessels' categories given by
 // IMO; an event of a vessel not in categories falls back on its
 // Detail["category"].
-func BaselinesByVessel(events []Event, categories map[uint32]string, vesselDays map[[2]string]float64, from, to time.Time) []Baseline {
+func BaselinesByVessel(events []Event, categories map[overwatch.IMO]string, vesselDays map[[2]string]float64, from, to time.Time) []Baseline {
 	if !to.After(from) {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/geo"
 	"overwatch/maritime/vessel"
 )
@@ -68,7 +70,7 @@ const kmPerNM = 1.852
 // GapDraughtChangeM (1 m) or more across the gap (cargo moved while dark),
 // or when it is intentional and lasts 48 h or more; high when intentional;
 // medium when it lasts 24 h or more; low otherwise.
-func DetectGaps(imo uint32, track []vessel.TrackPoint, dataEnd time.Time) []Event {
+func DetectGaps(imo overwatch.IMO, track []vessel.TrackPoint, dataEnd time.Time) []Event {
 	track = onEarthOnly(track)
 	var out []Event
 	for i := 1; i < len(track); i++ {
@@ -84,7 +86,7 @@ func DetectGaps(imo uint32, track []vessel.TrackPoint, dataEnd time.Time) []Even
 
 // gapEvent is the gap between track[a] and track[b]; b < 0 for the open
 // gap after the last position.
-func gapEvent(imo uint32, track []vessel.TrackPoint, a, b int, dataEnd time.Time) Event {
+func gapEvent(imo overwatch.IMO, track []vessel.TrackPoint, a, b int, dataEnd time.Time) Event {
 	s := &track[a]
 	dense := denseBefore(track, a)
 	startShore := geo.DistanceToShoreKM(s.Lat, s.Lon) / kmPerNM

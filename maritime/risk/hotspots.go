@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"time"
+
+	"overwatch"
 )
 
 // Hotspot clustering: the events of the last HotspotWindow are binned on a
@@ -57,7 +59,7 @@ func Hotspots(events []Event, now time.Time, cellDeg float64) []Hotspot {
 	from := now.Add(-HotspotWindow)
 	type cell struct {
 		h        *Hotspot
-		vessels  map[uint32]bool
+		vessels  map[overwatch.IMO]bool
 		points   float64
 		row, col int
 	}
@@ -79,7 +81,7 @@ func Hotspots(events []Event, now time.Time, cellDeg float64) []Hotspot {
 		c := cells[k]
 		if c == nil {
 			c = &cell{h: &Hotspot{ID: fmt.Sprintf("g%g_%d_%d", cellDeg, k[0], k[1]), CellDeg: cellDeg, ByType: map[string]int{},
-				FirstEvent: e.Start, LastEvent: e.Start}, vessels: map[uint32]bool{}, row: k[0], col: k[1]}
+				FirstEvent: e.Start, LastEvent: e.Start}, vessels: map[overwatch.IMO]bool{}, row: k[0], col: k[1]}
 			cells[k] = c
 		}
 		h := c.h
@@ -90,7 +92,7 @@ func Hotspots(events []Event, now time.Time, cellDeg float64) []Hotspot {
 			key += "/intentional"
 		}
 		c.points += hotspotPoints[key]
-		for _, imo := range []uint32{e.IMO, e.Other} {
+		for _, imo := range []overwatch.IMO{e.IMO, e.Other} {
 			if imo != 0 {
 				c.vessels[imo] = true
 			}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/vessel"
 )
 
@@ -12,7 +14,7 @@ var hotNow = time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)
 
 func hotAgo(d time.Duration) time.Time { return hotNow.Add(-d) }
 
-func hotEvent(typ, sub string, imo, other uint32, start time.Time, end *time.Time, lat, lon float64) Event {
+func hotEvent(typ, sub string, imo, other overwatch.IMO, start time.Time, end *time.Time, lat, lon float64) Event {
 	return Event{Type: typ, Subtype: sub, IMO: imo, Other: other, Start: start, End: end, Lat: lat, Lon: lon}
 }
 
@@ -165,7 +167,7 @@ func TestBaselines(t *testing.T) {
 		}
 	}
 	// Categories given by vessel win over the details.
-	got = BaselinesByVessel(events, map[uint32]string{1: "cargo"}, vd, from, to)
+	got = BaselinesByVessel(events, map[overwatch.IMO]string{1: "cargo"}, vd, from, to)
 	if got[1].Category != "cargo" || got[1].GapsPerVesselDay != 0.15 {
 		t.Errorf("by vessel: %+v", got[1])
 	}

@@ -1,11 +1,13 @@
 package risk
 
 import (
-	"overwatch/maritime/vessel"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"overwatch"
+	"overwatch/maritime/vessel"
 )
 
 // Identity-change subtypes: the field that changed.
@@ -93,7 +95,7 @@ func identityField(rows []vessel.Identity, field string) []Event {
 		cur = v
 	}
 	var out []Event
-	imo := uint32(0)
+	var imo overwatch.IMO
 	if len(rows) > 0 {
 		imo = rows[0].IMO
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/geo"
 	"overwatch/maritime/portcall"
 	"overwatch/maritime/seaport"
@@ -117,7 +119,7 @@ func TransferAreaAt(lat, lon float64) (TransferArea, bool) {
 // offshore, high from 24 h, medium from 12 h and low below; at an
 // anchorage or a port approach, where waiting is normal, medium from 48 h
 // and low below.
-func DetectLoitering(imo uint32, track []vessel.TrackPoint, ports *seaport.Index, dataEnd time.Time) []Event {
+func DetectLoitering(imo overwatch.IMO, track []vessel.TrackPoint, ports *seaport.Index, dataEnd time.Time) []Event {
 	var out []Event
 	n := len(track)
 	speed := make([]float64, n)
@@ -191,7 +193,7 @@ func pointSpeed(track []vessel.TrackPoint, i int) float64 {
 
 // loiterEvent makes the event of the run track[i..j], if it lasts long
 // enough.
-func loiterEvent(imo uint32, track []vessel.TrackPoint, speed []float64, i, j int, dataEnd time.Time) (Event, bool) {
+func loiterEvent(imo overwatch.IMO, track []vessel.TrackPoint, speed []float64, i, j int, dataEnd time.Time) (Event, bool) {
 	a, b := &track[i], &track[j]
 	start, end := a.TS, b.TS
 	if i > 0 {

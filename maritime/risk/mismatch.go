@@ -92,7 +92,7 @@ const (
 // Detail: reported_from, reported_to, change_m (metres, signed), expected
 // (what the draught should have done), and for magnitude
 // design_estimate_m, for zero_change berth_zone.
-func DetectMismatches(imo uint32, track []vessel.TrackPoint, calls []portcall.Call) []Event {
+func DetectMismatches(imo overwatch.IMO, track []vessel.TrackPoint, calls []portcall.Call) []Event {
 	m := &mmDetector{track: track}
 	for i := range calls {
 		if calls[i].IMO == imo || calls[i].IMO == 0 {
@@ -204,7 +204,7 @@ func (m *mmDetector) reference(k int) float64 {
 	return ref
 }
 
-func (m *mmDetector) magnitude(imo uint32) []Event {
+func (m *mmDetector) magnitude(imo overwatch.IMO) []Event {
 	var out []Event
 	for k := range m.rs {
 		r := &m.rs[k]
@@ -250,7 +250,7 @@ func (m *mmDetector) magnitude(imo uint32) []Event {
 	return out
 }
 
-func (m *mmDetector) directional(imo uint32) []Event {
+func (m *mmDetector) directional(imo overwatch.IMO) []Event {
 	var out []Event
 	prev := -1
 	for k := range m.rs {
@@ -357,7 +357,7 @@ func (m *mmDetector) until(k int, from time.Time) (time.Time, int) {
 	return end, idx
 }
 
-func (m *mmDetector) zeroChange(imo uint32) []Event {
+func (m *mmDetector) zeroChange(imo overwatch.IMO) []Event {
 	var out []Event
 	flaggedAt := -1.0 // the draught of the previous call, when it was a zero_change
 	var since time.Time

@@ -1,6 +1,10 @@
 package risk
 
-import "time"
+import (
+	"time"
+
+	"overwatch"
+)
 
 // Risk event types (the `type` of a RiskEvent) and their subtypes.
 const (
@@ -30,8 +34,8 @@ const (
 type Event struct {
 	Type     string
 	Subtype  string
-	IMO      uint32
-	Other    uint32 // the other vessel of a ship-to-ship transfer; 0 otherwise
+	IMO      overwatch.IMO
+	Other    overwatch.IMO // the other vessel of a ship-to-ship transfer; 0 otherwise
 	Start    time.Time
 	End      *time.Time
 	Lat, Lon float64
@@ -58,7 +62,7 @@ type Factor struct {
 
 // VesselScore is a vessel's risk score and tier, with every factor.
 type VesselScore struct {
-	IMO        uint32
+	IMO        overwatch.IMO
 	Name       string
 	Flag       string
 	ShipType   uint8

@@ -154,22 +154,22 @@ func ScoreVessel(v vessel.Profile, events []Event, calls []portcall.Call, matche
 // with their number, not with their product. The result is in the order
 // of vessels.
 func ScoreVessels(vessels []vessel.Profile, events []Event, calls []portcall.Call, matches []sanctions.Match, reliabilities []portstats.Reliability, now time.Time) []VesselScore {
-	evs := map[uint32][]Event{}
+	evs := map[overwatch.IMO][]Event{}
 	for _, e := range events {
 		evs[e.IMO] = append(evs[e.IMO], e)
 		if e.Type == EventSTS && e.Other != 0 && e.Other != e.IMO {
 			evs[e.Other] = append(evs[e.Other], e)
 		}
 	}
-	cs := map[uint32][]portcall.Call{}
+	cs := map[overwatch.IMO][]portcall.Call{}
 	for _, c := range calls {
 		cs[c.IMO] = append(cs[c.IMO], c)
 	}
-	ms := map[uint32][]sanctions.Match{}
+	ms := map[overwatch.IMO][]sanctions.Match{}
 	for _, m := range matches {
 		ms[m.IMO] = append(ms[m.IMO], m)
 	}
-	rel := map[uint32]*portstats.Reliability{}
+	rel := map[overwatch.IMO]*portstats.Reliability{}
 	for i := range reliabilities {
 		rel[reliabilities[i].IMO] = &reliabilities[i]
 	}
@@ -182,7 +182,7 @@ func ScoreVessels(vessels []vessel.Profile, events []Event, calls []portcall.Cal
 
 // sanctionsFactor is the vessel's most confident match: its confidence,
 // whether it is a direct IMO match, and the reason.
-func sanctionsFactor(imo uint32, matches []sanctions.Match) (float64, bool, string) {
+func sanctionsFactor(imo overwatch.IMO, matches []sanctions.Match) (float64, bool, string) {
 	var best *sanctions.Match
 	for i := range matches {
 		m := &matches[i]
@@ -221,7 +221,7 @@ func flagFactor(flag string) (float64, string) {
 // estimated from the IMO number.
 func ageFactor(v vessel.Profile, now time.Time) (age, step float64, why string) {
 	year, how := v.BuildYear, ""
-	if year <= 0 && overwatch.IMO(v.IMO).Valid() {
+	if year <= 0 && v.IMO.Valid() {
 		year, how = vessel.BuildYearFromIMO(v.IMO), " (estimated from the IMO number)"
 	}
 	if year <= 0 || year > now.Year()+1 {

@@ -3,6 +3,8 @@ package risk
 import (
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/geo"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
@@ -51,7 +53,7 @@ const (
 // away (a sustained false position); medium for one position 100 km or
 // more away, or on land; low otherwise (a single fix tens of km off is
 // often a receiver error).
-func DetectSpoofing(imo uint32, track []vessel.TrackPoint) []Event {
+func DetectSpoofing(imo overwatch.IMO, track []vessel.TrackPoint) []Event {
 	var out []Event
 	ref := -1
 	for i := 0; i < len(track); i++ {
@@ -118,7 +120,7 @@ var spoofPorts = seaport.NewIndex(seaport.All())
 
 // spoofEvent is the event of the suspect positions track[first..back-1]
 // between the trusted track[ref] and track[back].
-func spoofEvent(imo uint32, track []vessel.TrackPoint, ref, first, back int) Event {
+func spoofEvent(imo overwatch.IMO, track []vessel.TrackPoint, ref, first, back int) Event {
 	r, f, b := &track[ref], &track[first], &track[back]
 	lastSuspect := back - 1
 	for lastSuspect > first && !onEarth(track[lastSuspect].Lat, track[lastSuspect].Lon) {

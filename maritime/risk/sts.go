@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/geo"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
@@ -68,7 +70,7 @@ const (
 // slow position away from ports and anchorages (Slow), or the position
 // just before or after a run of them (not Slow: it bounds the run).
 type SlowPoint struct {
-	IMO      uint32
+	IMO      overwatch.IMO
 	TS       time.Time
 	Lat, Lon float64
 	Slow     bool
@@ -82,7 +84,7 @@ type SlowPoint struct {
 // from the edge of every anchorage of the reference ports, each run of
 // them with the position just before and just after it. A 30-day track of
 // a vessel under way keeps almost nothing.
-func STSCandidates(imo uint32, track []vessel.TrackPoint, ports *seaport.Index) []SlowPoint {
+func STSCandidates(imo overwatch.IMO, track []vessel.TrackPoint, ports *seaport.Index) []SlowPoint {
 	var out []SlowPoint
 	last, inRun := -1, false // the index of the last position kept
 	for i := range track {
@@ -196,7 +198,7 @@ const kmPerDegree = 6371.0088 * math.Pi / 180
 // containing the start, when there is one; ongoing.
 //
 // Severity follows the confidence: high, medium or low.
-func DetectSTS(c []SlowPoint, dataEnd time.Time, draughts func(imo uint32, at time.Time) (before, after float64), profiles map[uint32]vessel.Profile) []Event {
+func DetectSTS(c []SlowPoint, dataEnd time.Time, draughts func(imo overwatch.IMO, at time.Time) (before, after float64), profiles map[overwatch.IMO]vessel.Profile) []Event {
 	sort.SliceStable(c, func(i, j int) bool {
 		if c[i].IMO != c[j].IMO {
 			return c[i].IMO < c[j].IMO

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/portcall"
 	"overwatch/maritime/vessel"
 )
@@ -142,7 +144,7 @@ func stsMid(c []SlowPoint, a, b *stsRun, t time.Time) (lat, lon float64) {
 
 // stsEvent makes the event of an encounter of runs a (the lower IMO) and b,
 // and reports whether their draughts changed in opposite directions.
-func stsEvent(c []SlowPoint, a, b *stsRun, e stsEnc, dataEnd time.Time, draughts func(uint32, time.Time) (float64, float64), profiles map[uint32]vessel.Profile) (Event, bool) {
+func stsEvent(c []SlowPoint, a, b *stsRun, e stsEnc, dataEnd time.Time, draughts func(overwatch.IMO, time.Time) (float64, float64), profiles map[overwatch.IMO]vessel.Profile) (Event, bool) {
 	imoA, imoB := c[a.lo].IMO, c[b.lo].IMO
 	ev := Event{Type: EventSTS, Subtype: STSPathIntersection, IMO: imoA, Other: imoB, Start: e.start}
 	if e.observed >= STSMinDuration {
@@ -158,7 +160,7 @@ func stsEvent(c []SlowPoint, a, b *stsRun, e stsEnc, dataEnd time.Time, draughts
 	var dA, dB, tonnes float64
 	n := 0
 	if draughts != nil {
-		for k, imo := range []uint32{imoA, imoB} {
+		for k, imo := range []overwatch.IMO{imoA, imoB} {
 			before, _ := draughts(imo, e.start)
 			_, after := draughts(imo, e.end)
 			if !(before > 0 && after > 0) || math.IsInf(before, 0) || math.IsInf(after, 0) {
@@ -213,7 +215,7 @@ func stsEvent(c []SlowPoint, a, b *stsRun, e stsEnc, dataEnd time.Time, draughts
 // DraughtLog is each vessel's reported draught over time, kept as its
 // changes only (a few per vessel and month), for DetectSTS.
 type DraughtLog struct {
-	steps map[uint32][]draughtStep
+	steps map[overwatch.IMO][]draughtStep
 }
 
 type draughtStep struct {
@@ -222,12 +224,12 @@ type draughtStep struct {
 }
 
 // NewDraughtLog returns an empty log.
-func NewDraughtLog() *DraughtLog { return &DraughtLog{steps: map[uint32][]draughtStep{}} }
+func NewDraughtLog() *DraughtLog { return &DraughtLog{steps: map[overwatch.IMO][]draughtStep{}} }
 
 // Add records the changes of reported draught in a vessel's track
 // (time-ordered positions; those without a draught are skipped). A
 // vessel's tracks are added in time order.
-func (l *DraughtLog) Add(imo uint32, track []vessel.TrackPoint) {
+func (l *DraughtLog) Add(imo overwatch.IMO, track []vessel.TrackPoint) {
 	s := l.steps[imo]
 	for i := range track {
 		d := track[i].Draft
@@ -245,7 +247,7 @@ func (l *DraughtLog) Add(imo uint32, track []vessel.TrackPoint) {
 // STSDraughtLag after it (after), 0 when unknown: the draughts argument of
 // DetectSTS. When none was reported yet at `at` (the data begin), before
 // is the first reported within STSDraughtLag after it.
-func (l *DraughtLog) Draughts(imo uint32, at time.Time) (before, after float64) {
+func (l *DraughtLog) Draughts(imo overwatch.IMO, at time.Time) (before, after float64) {
 	s := l.steps[imo]
 	in := func(t int64) float64 {
 		i := sort.Search(len(s), func(k int) bool { return s[k].at > t })

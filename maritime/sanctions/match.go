@@ -63,9 +63,9 @@ func MatchVessels(entries []Entry, vessels []vessel.Profile, identities []vessel
 		entry int
 		name  string // the list's spelling
 	}
-	byIMO, byMMSI, byName := map[uint32][]int{}, map[uint32][]int{}, map[string][]listed{}
+	byIMO, byMMSI, byName := map[overwatch.IMO][]int{}, map[uint32][]int{}, map[string][]listed{}
 	for i, e := range entries {
-		if overwatch.IMO(e.IMO).Valid() {
+		if e.IMO.Valid() {
 			byIMO[e.IMO] = append(byIMO[e.IMO], i)
 		}
 		if validMMSI(e.MMSI) {
@@ -79,12 +79,12 @@ func MatchVessels(entries []Entry, vessels []vessel.Profile, identities []vessel
 			}
 		}
 	}
-	history := map[uint32][]vessel.Identity{}
+	history := map[overwatch.IMO][]vessel.Identity{}
 	for _, r := range identities {
 		history[r.IMO] = append(history[r.IMO], r)
 	}
 	profiles := append([]vessel.Profile(nil), vessels...)
-	known := map[uint32]bool{}
+	known := map[overwatch.IMO]bool{}
 	for _, v := range vessels {
 		known[v.IMO] = true
 	}
@@ -108,7 +108,7 @@ func MatchVessels(entries []Entry, vessels []vessel.Profile, identities []vessel
 				best[i] = Match{IMO: v.IMO, Entry: entries[i], MatchType: kind, MatchedOn: on, Confidence: conf}
 			}
 		}
-		ourIMO := overwatch.IMO(v.IMO).Valid()
+		ourIMO := v.IMO.Valid()
 		if ourIMO {
 			for _, i := range byIMO[v.IMO] {
 				consider(i, MatchIMO, strconv.FormatUint(uint64(v.IMO), 10), ConfidenceIMO)
@@ -130,7 +130,7 @@ func MatchVessels(entries []Entry, vessels []vessel.Profile, identities []vessel
 			addType(r.ShipType)
 			for _, i := range byMMSI[r.MMSI] {
 				conf := ConfidenceMMSI
-				if e := entries[i]; ourIMO && overwatch.IMO(e.IMO).Valid() && e.IMO != v.IMO {
+				if e := entries[i]; ourIMO && e.IMO.Valid() && e.IMO != v.IMO {
 					conf = ConfidenceMMSIOtherIMO
 				}
 				consider(i, MatchMMSI, strconv.FormatUint(uint64(r.MMSI), 10), conf)
@@ -147,7 +147,7 @@ func MatchVessels(entries []Entry, vessels []vessel.Profile, identities []vessel
 				flag := e.Flag != "" && flags[strings.ToUpper(e.Flag)]
 				cat := TypeCategory(e)
 				typ := cat != "" && cats[cat]
-				conf := nameConfidence(flag, typ, ourIMO && overwatch.IMO(e.IMO).Valid() && e.IMO != v.IMO)
+				conf := nameConfidence(flag, typ, ourIMO && e.IMO.Valid() && e.IMO != v.IMO)
 				if conf > 0 {
 					consider(l.entry, MatchName, l.name, conf)
 				}
@@ -257,12 +257,15 @@ const nameFold = "AAAAAA_CEEEEIIII_NOOOOO_OUUUUY"
 
 var reVesselType = regexp.MustCompile(`(?i)\b(?:Other )?Vessel Type:?\s+([^;.]+)`)
 
-// TypeCategory returns the ship category (overwatch.ShipCategories'
-// names) of the vessel type a sanctions entry gives ("Crude Oil Tanker":
-// tanker), "" when it gives none or one of no category. The entry's type
-// is read from its remarks ("Vessel Type X", "Other Vessel Type X"): the
-// legacy SDN file keeps it in a column SanctionsEntry has no field for.
+// TypeCategory returns the ship category (vessel.Categories' names) of the
+// vessel type a sanctions entry gives ("Crude Oil Tanker": tanker), "" when
+// it gives none or one of no category. The type is the list's vessel type
+// column, else what its remarks say ("Vessel Type X", "Other Vessel Type
+// X").
 func TypeCategory(e Entry) string {
+	if c := VesselTypeCategory(e.VesselType); c != "" {
+		return c
+	}
 	m := reVesselType.FindStringSubmatch(e.Remarks)
 	if m == nil {
 		return ""

@@ -1,9 +1,10 @@
 package sanctions
 
 import (
-	"overwatch/maritime/vessel"
 	"testing"
 	"time"
+
+	"overwatch/maritime/vessel"
 
 	"overwatch"
 )
@@ -24,7 +25,9 @@ var sdnEntries = []Entry{
 }
 
 // testValidIMO makes a valid IMO number from six digits.
-func testValidIMO(first6 uint32) uint32 { return first6*10 + overwatch.IMOCheckDigit(first6) }
+func testValidIMO(first6 uint32) overwatch.IMO {
+	return overwatch.IMO(first6*10 + overwatch.IMOCheckDigit(first6))
+}
 
 func TestMatchSanctions(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -54,7 +57,7 @@ func TestMatchSanctions(t *testing.T) {
 	}
 	got := MatchVessels(sdnEntries, vessels, identities)
 	type key struct {
-		imo   uint32
+		imo   overwatch.IMO
 		entry string
 	}
 	want := map[key]struct {

@@ -1,6 +1,10 @@
 package vessel
 
-import "math"
+import (
+	"math"
+
+	"overwatch"
+)
 
 // IMOSeries maps years to the IMO numbers being assigned about then: the
 // IMO series (Lloyd's Register numbers, then IHS/S&P) grows with time, so
@@ -27,7 +31,7 @@ func IMOForYear(year float64) float64 {
 // BuildYearFromIMO estimates a ship's build year from its IMO number, the
 // inverse of IMOForYear; numbers below the series' first point give its
 // first year (the estimate is "that old or older").
-func BuildYearFromIMO(imo uint32) int {
+func BuildYearFromIMO(imo overwatch.IMO) int {
 	s, n := IMOSeries, float64(imo)
 	if n <= s[0][1] {
 		return int(s[0][0])

@@ -1,10 +1,14 @@
 package vessel
 
-import "testing"
+import (
+	"testing"
+
+	"overwatch"
+)
 
 func TestBuildYearFromIMO(t *testing.T) {
 	for year := 1990; year <= 2024; year++ {
-		imo := uint32(IMOForYear(float64(year) + 0.5))
+		imo := overwatch.IMO(IMOForYear(float64(year) + 0.5))
 		if got := BuildYearFromIMO(imo); got != year {
 			t.Errorf("IMO %d (assigned mid-%d): build year %d", imo, year, got)
 		}

@@ -1,11 +1,15 @@
 package vessel
 
-import "time"
+import (
+	"time"
+
+	"overwatch"
+)
 
 // Identity is one row of a vessel's identity history: the values its
 // static reports took from ValidFrom on.
 type Identity struct {
-	IMO       uint32
+	IMO       overwatch.IMO
 	ValidFrom time.Time
 	MMSI      uint32
 	Name      string

@@ -1,9 +1,11 @@
 package vessel
 
+import "overwatch"
+
 // Profile is what the registry knows of a vessel, for the cargo
 // estimate and the identity carried on each call.
 type Profile struct {
-	IMO       uint32
+	IMO       overwatch.IMO
 	Name      string
 	Flag      string
 	ShipType  uint8

@@ -57,7 +57,7 @@ type Record struct {
 }
 
 // ID is the ID of the voyage of imo that departed at dep.
-func ID(imo uint32, dep time.Time) string {
+func ID(imo overwatch.IMO, dep time.Time) string {
 	return fmt.Sprintf("%07d-%d", imo, dep.Unix())
 }
 
@@ -68,7 +68,7 @@ func ID(imo uint32, dep time.Time) string {
 // may be nil: the legs then have no AIS distance). Port phases are
 // assigned once each: a leg carries its departure call's berth hours and
 // its arrival call's anchor hours.
-func Build(imo uint32, calls []portcall.Call, track []vessel.TrackPoint, v vessel.Profile) []Voyage {
+func Build(imo overwatch.IMO, calls []portcall.Call, track []vessel.TrackPoint, v vessel.Profile) []Voyage {
 	var pub []*portcall.Call
 	for i := range calls {
 		if calls[i].Published() {
@@ -88,10 +88,10 @@ func Build(imo uint32, calls []portcall.Call, track []vessel.TrackPoint, v vesse
 }
 
 // voyageInput fills the model's inputs of the leg from a to b.
-func voyageInput(imo uint32, a, b *portcall.Call, track []vessel.TrackPoint, v vessel.Profile) emissions.VoyageInput {
+func voyageInput(imo overwatch.IMO, a, b *portcall.Call, track []vessel.TrackPoint, v vessel.Profile) emissions.VoyageInput {
 	dep, arr := a.Departure.UTC(), b.Arrival.UTC()
 	in := emissions.VoyageInput{
-		IMO: fmt.Sprintf("%07d", imo), Name: cmp.Or(a.Name, b.Name, v.Name), ShipType: v.ShipType,
+		IMO: imo, Name: cmp.Or(a.Name, b.Name, v.Name), ShipType: v.ShipType,
 		From: a.Port, To: b.Port, Departure: dep, Arrival: arr,
 		LengthM: v.LengthM, BeamM: v.BeamM, DesignDraughtM: v.MaxDraftM,
 	}

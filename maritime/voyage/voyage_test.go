@@ -52,7 +52,7 @@ func TestBuildVoyagesFromTrack(t *testing.T) {
 	}
 	v := vs[0]
 	in := v.Input
-	if v.ID != ID(9000001, vh(0)) || in.IMO != "9000001" || in.From != "santos" || in.To != "qingdao" ||
+	if v.ID != ID(9000001, vh(0)) || in.IMO != 9000001 || in.From != "santos" || in.To != "qingdao" ||
 		!in.Departure.Equal(vh(0)) || !in.Arrival.Equal(vh(100)) || in.Name != "CAPE TEST" {
 		t.Fatalf("voyage %s %+v", v.ID, in)
 	}

@@ -267,7 +267,7 @@ func putStaticVoyage(w *bitWriter, m *Message) {
 	w.put(uint32(m.AISVersion&3), 2)
 	imo := uint32(0)
 	if m.Fields&HasIMO != 0 && m.IMO < 1<<30 {
-		imo = m.IMO
+		imo = uint32(m.IMO)
 	}
 	w.put(imo, 30)
 	w.putText(m.CallSign, 7)

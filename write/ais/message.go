@@ -3,6 +3,8 @@ package ais
 import (
 	"math"
 	"time"
+
+	"overwatch"
 )
 
 // Field is a bit set naming the optional fields of a Message that hold a
@@ -108,7 +110,7 @@ type Message struct {
 
 	// Static and voyage data (5, 19, 21, 24).
 	AISVersion  uint8
-	IMO         uint32
+	IMO         overwatch.IMO
 	CallSign    string
 	Name        string
 	ShipType    uint8 // see ShipTypeText

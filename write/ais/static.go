@@ -1,5 +1,7 @@
 package ais
 
+import "overwatch"
+
 // setName, setCallSign and setDestination store a decoded text field and
 // mark it present when non-empty.
 func (m *Message) setName(s string) {
@@ -58,7 +60,7 @@ func decodeStaticVoyage(b *bitBuf, m *Message) error {
 	}
 	m.AISVersion = uint8(b.u(38, 2))
 	if imo := b.u(40, 30); imo != 0 {
-		m.IMO = imo
+		m.IMO = overwatch.IMO(imo)
 		m.Fields |= HasIMO
 	}
 	m.setCallSign(b.text(70, 7))

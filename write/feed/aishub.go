@@ -227,7 +227,7 @@ func aishubReports(raw map[string]json.RawMessage, format int, src overwatch.Sou
 	st := ingest.Report{Source: src, MMSI: pos.MMSI, Type: 5, TS: pos.TS, ReceivedAt: received}
 	if v, ok := num("IMO"); ok && v >= 1000000 && v <= 9999999 {
 		st.Has |= ingest.HasIMO
-		st.IMO = uint32(v)
+		st.IMO = overwatch.IMO(v)
 	}
 	if n := text("NAME"); n != "" {
 		st.Has |= ingest.HasName

@@ -207,7 +207,7 @@ func ParseAISStream(data []byte, src overwatch.Source, received time.Time) ([]in
 		streamStatic(&r, &m)
 		if m.ImoNumber != 0 {
 			r.Has |= ingest.HasIMO
-			r.IMO = m.ImoNumber
+			r.IMO = overwatch.IMO(m.ImoNumber)
 		}
 		if m.MaximumStaticDraught > 0 {
 			r.Has |= ingest.HasDraught

@@ -71,7 +71,7 @@ func aisstreamJSON(r ingest.Report) []byte {
 		if r.Has&ingest.HasETA != 0 {
 			eta = map[string]any{"Month": int(r.ETA.Month()), "Day": r.ETA.Day(), "Hour": r.ETA.Hour(), "Minute": r.ETA.Minute()}
 		}
-		body["ImoNumber"], body["CallSign"], body["Name"], body["Type"], body["Dimension"] = r.IMO, r.CallSign+"@@", r.Name+"   ", r.ShipType, dims
+		body["ImoNumber"], body["CallSign"], body["Name"], body["Type"], body["Dimension"] = uint32(r.IMO), r.CallSign+"@@", r.Name+"   ", r.ShipType, dims
 		body["MaximumStaticDraught"], body["Destination"], body["Eta"] = r.Draught, r.Destination, eta
 	case 24:
 		typ = "StaticDataReport"

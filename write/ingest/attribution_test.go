@@ -3,6 +3,8 @@ package ingest
 import (
 	"testing"
 	"time"
+
+	"overwatch"
 )
 
 // window is the attribution window of these tests.
@@ -20,7 +22,7 @@ func attributionPipeline(t *testing.T, store *memStore) (*Pipeline, *fakeClock) 
 
 // checkIMOs fails the test unless the positions written are, in order, of
 // the given IMOs.
-func checkIMOs(t *testing.T, store *memStore, want ...uint32) {
+func checkIMOs(t *testing.T, store *memStore, want ...overwatch.IMO) {
 	t.Helper()
 	rows := store.positions()
 	if len(rows) != len(want) {
@@ -173,11 +175,11 @@ func TestInvalidIMONeverNamesVessel(t *testing.T) {
 	)
 	closePipeline(t, p) // writes the waiting position of 244000001 too
 
-	byMMSI := map[uint32]uint32{}
+	byMMSI := map[uint32]overwatch.IMO{}
 	for _, r := range store.positions() {
 		byMMSI[r.MMSI] = r.IMO
 	}
-	want := map[uint32]uint32{244000001: 0, 244000002: 0, 244000009: good}
+	want := map[uint32]overwatch.IMO{244000001: 0, 244000002: 0, 244000009: good}
 	for mmsi, imo := range want {
 		if got, ok := byMMSI[mmsi]; !ok || got != imo {
 			t.Errorf("position of %d written with IMO %d (written: %v), want %d", mmsi, got, ok, imo)

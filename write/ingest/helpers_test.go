@@ -205,7 +205,7 @@ func classA(mmsi uint32, ts time.Time) Report {
 
 // static5 returns a static and voyage report (type 5) of mmsi at ts naming
 // imo and name.
-func static5(mmsi, imo uint32, name string, ts time.Time) Report {
+func static5(mmsi uint32, imo overwatch.IMO, name string, ts time.Time) Report {
 	return Report{
 		Source: overwatch.SourceAISHub, MMSI: mmsi, Type: 5, TS: ts, ReceivedAt: ts,
 		Has: HasIMO | HasName | HasCallSign | HasShipType, IMO: imo, Name: name, CallSign: "CALL1", ShipType: 70,
@@ -214,7 +214,9 @@ func static5(mmsi, imo uint32, name string, ts time.Time) Report {
 
 // validIMO returns the IMO number of the six digits first6 with its check
 // digit.
-func validIMO(first6 uint32) uint32 { return first6*10 + overwatch.IMOCheckDigit(first6) }
+func validIMO(first6 uint32) overwatch.IMO {
+	return overwatch.IMO(first6*10 + overwatch.IMOCheckDigit(first6))
+}
 
 // testOptions returns options for a test: a fresh spool, a flush interval
 // and attribution window long enough that only the test flushes, and a

@@ -111,7 +111,7 @@ type Pipeline struct {
 }
 
 type latestKey struct {
-	imo    uint32
+	imo    overwatch.IMO
 	source overwatch.Source
 }
 
@@ -290,7 +290,7 @@ func (p *Pipeline) process(r *Report) {
 	p.stats.processed.Add(1)
 	now := p.opts.Now()
 	if r.isStatic() {
-		if r.Has&HasIMO != 0 && !overwatch.IMO(r.IMO).Valid() {
+		if r.Has&HasIMO != 0 && !r.IMO.Valid() {
 			p.stats.invalidIMO.Add(1) // stored as reported, never used as the vessel's IMO
 		}
 		key := staticKey(r)
@@ -512,7 +512,7 @@ func (p *Pipeline) replaySpool() {
 	}
 }
 
-func staticRow(r *Report, imo uint32, key uint64) StaticRow {
+func staticRow(r *Report, imo overwatch.IMO, key uint64) StaticRow {
 	row := StaticRow{
 		MMSI: r.MMSI, IMO: imo, Source: r.Source, TS: r.TS, MsgType: r.Type, Part: r.Part,
 		Name: r.Name, CallSign: r.CallSign, ShipType: r.ShipType,

@@ -11,7 +11,7 @@ import (
 // mmsiState is what the registry knows of one MMSI.
 type mmsiState struct {
 	mmsi        uint32
-	imo         uint32
+	imo         overwatch.IMO
 	name        string
 	callSign    string
 	shipType    uint8
@@ -50,8 +50,8 @@ type pending struct {
 // voyage data. It is confined to the pipeline's goroutine.
 type registry struct {
 	byMMSI     map[uint32]*mmsiState
-	dirty      []*mmsiState        // vessels whose row must be written
-	identities map[uint32]identity // by IMO: the last identity written
+	dirty      []*mmsiState               // vessels whose row must be written
+	identities map[overwatch.IMO]identity // by IMO: the last identity written
 	pending    map[uint32]*pending
 	nPending   int
 	window     time.Duration
@@ -63,7 +63,7 @@ type registry struct {
 func newRegistry(window time.Duration, maxPending int) *registry {
 	return &registry{
 		byMMSI:     map[uint32]*mmsiState{},
-		identities: map[uint32]identity{},
+		identities: map[overwatch.IMO]identity{},
 		pending:    map[uint32]*pending{},
 		window:     window,
 		maxPerMMSI: 256,
@@ -159,7 +159,7 @@ func (g *registry) applyStatic(r *Report) (v *mmsiState, newIMO bool, ident *Ide
 	v = g.observe(r.MMSI, r.TS)
 	v.static = true
 	oldIMO := v.imo
-	if r.Has&HasIMO != 0 && overwatch.IMO(r.IMO).Valid() {
+	if r.Has&HasIMO != 0 && r.IMO.Valid() {
 		v.imo = r.IMO
 	}
 	set := func(dst *string, src string, bit Has) {

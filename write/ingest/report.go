@@ -42,7 +42,7 @@ type Report struct {
 	Heading   uint16
 	NavStatus uint8 // ITU-R M.1371 code; 15 is "not defined"
 
-	IMO         uint32
+	IMO         overwatch.IMO
 	Name        string
 	CallSign    string
 	ShipType    uint8

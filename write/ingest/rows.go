@@ -10,7 +10,8 @@ import (
 // (HasSOG), CourseDeg (HasCOG), HeadingDeg (HasHeading) and DraftM
 // (HasDraught) are set; the others are stored as null.
 type PositionRow struct {
-	IMO, MMSI   uint32
+	IMO         overwatch.IMO
+	MMSI        uint32
 	Source      overwatch.Source
 	TS          time.Time
 	Lat, Lon    float64
@@ -28,7 +29,8 @@ type PositionRow struct {
 
 // StaticRow is one stored static or voyage report.
 type StaticRow struct {
-	MMSI, IMO   uint32
+	MMSI        uint32
+	IMO         overwatch.IMO
 	Source      overwatch.Source
 	TS          time.Time
 	MsgType     uint8
@@ -50,7 +52,7 @@ type StaticRow struct {
 // LatestRow is one row of the latest-position store: the newest position of
 // one vessel from one source, with the vessel's identity at that time.
 type LatestRow struct {
-	IMO         uint32
+	IMO         overwatch.IMO
 	Source      overwatch.Source
 	TS          time.Time
 	MMSI        uint32
@@ -68,7 +70,7 @@ type LatestRow struct {
 
 // VesselRow is the registry's state of one vessel (by IMO) after a change.
 type VesselRow struct {
-	IMO          uint32
+	IMO          overwatch.IMO
 	MMSI         uint32
 	Name         string
 	CallSign     string
@@ -90,7 +92,7 @@ type VesselRow struct {
 // or ship type) took new values at a time: the history identity-change
 // detection reads.
 type IdentityRow struct {
-	IMO       uint32
+	IMO       overwatch.IMO
 	ValidFrom time.Time
 	MMSI      uint32
 	Name      string

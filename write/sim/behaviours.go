@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/geo"
 	"overwatch/maritime/seaport"
 )
@@ -96,14 +98,14 @@ func (p *Planner) misreport(t *track, segs []Segment, laden bool) []Segment {
 		}
 		next = round1(next)
 		segs = setReported(segs, at, end, next)
-		p.truth.write(Truth{Type: "draught_mismatch", Subtype: "directional", Vessels: []uint32{v.IMO}, Start: tp(at), End: tp(end),
+		p.truth.write(Truth{Type: "draught_mismatch", Subtype: "directional", Vessels: []overwatch.IMO{v.IMO}, Start: tp(at), End: tp(end),
 			Position: &Position{Lat: lat, Lon: lon}, Detail: map[string]any{"reported_from": old, "reported_to": next, "actual": round1(t.draft)}})
 	case x < p.cfg.Rates.Mismatch/2+p.cfg.Rates.Mismatch/3:
 		old := reportedAt(segs, at)
 		wrong := round1(v.DesignDraftM * between(t.r, 1.6, 2.2))
 		to := at.Add(time.Duration(between(t.r, 2, 6) * float64(time.Hour)))
 		segs = setReported(segs, at, to, wrong)
-		p.truth.write(Truth{Type: "draught_mismatch", Subtype: "magnitude", Vessels: []uint32{v.IMO}, Start: tp(at), End: tp(to),
+		p.truth.write(Truth{Type: "draught_mismatch", Subtype: "magnitude", Vessels: []overwatch.IMO{v.IMO}, Start: tp(at), End: tp(to),
 			Position: &Position{Lat: lat, Lon: lon}, Detail: map[string]any{"reported_from": old, "reported_to": wrong, "design_draft": v.DesignDraftM}})
 	}
 	return segs
@@ -113,7 +115,7 @@ func (p *Planner) misreport(t *track, segs []Segment, laden bool) []Segment {
 // without the reported draught changing.
 func (p *Planner) mismatch(t *track, subtype string, at time.Time, port string, from, to float64) {
 	z := p.trade.ports[port].Area
-	p.truth.write(Truth{Type: "draught_mismatch", Subtype: subtype, Vessels: []uint32{t.v.IMO}, Start: tp(at), End: tp(at),
+	p.truth.write(Truth{Type: "draught_mismatch", Subtype: subtype, Vessels: []overwatch.IMO{t.v.IMO}, Start: tp(at), End: tp(at),
 		Position: &Position{Lat: z.Lat, Lon: z.Lon}, Detail: map[string]any{"port": port, "reported_from": from, "reported_to": to, "actual": round1(t.draft)}})
 }
 
@@ -169,7 +171,7 @@ func (p *Planner) spoof(t *track, segs []Segment) {
 		for k := time.Duration(0); k < d; k += time.Minute {
 			s.Spoofs = append(s.Spoofs, Spoof{At: at.Add(k), Lat: sLat, Lon: sLon})
 		}
-		p.truth.write(Truth{Type: "spoofing", Vessels: []uint32{t.v.IMO}, Start: tp(at), End: tp(at.Add(d)),
+		p.truth.write(Truth{Type: "spoofing", Vessels: []overwatch.IMO{t.v.IMO}, Start: tp(at), End: tp(at.Add(d)),
 			Position: &Position{Lat: lat, Lon: lon}, Detail: map[string]any{"reported": Position{Lat: sLat, Lon: sLon}, "jump_km": math.Round(dist / 1000)}})
 		return
 	}
@@ -195,7 +197,7 @@ func (p *Planner) declare(t *track, to string, depart time.Time) string {
 			}
 		}
 	}
-	p.truth.write(Truth{Type: "destination_mismatch", Vessels: []uint32{t.v.IMO}, Start: tp(depart),
+	p.truth.write(Truth{Type: "destination_mismatch", Vessels: []overwatch.IMO{t.v.IMO}, Start: tp(depart),
 		Detail: map[string]any{"declared": text, "declared_port": actual, "actual_port": to}})
 	return text
 }

@@ -87,7 +87,7 @@ func (p *Planner) arrive(t *track) error {
 		t.darkCalls = append(t.darkCalls, darkCall{Port: port.Slug, Arrival: call.Arrival, Departed: call.Departure})
 	}
 	if !call.Departure.Before(p.cfg.Start) {
-		p.truth.write(Truth{Type: "port_call", Vessels: []uint32{v.IMO}, Start: tp(call.Arrival), End: tp(call.Departure),
+		p.truth.write(Truth{Type: "port_call", Vessels: []overwatch.IMO{v.IMO}, Start: tp(call.Arrival), End: tp(call.Departure),
 			Position: &Position{Lat: zone.Lat, Lon: zone.Lon}, Call: call})
 	}
 	return nil

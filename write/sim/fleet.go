@@ -53,19 +53,19 @@ type Identity struct {
 
 // Vessel is one simulated ship.
 type Vessel struct {
-	Index        int     `json:"-"`
-	IMO          uint32  `json:"imo"`
-	Identity             // the identity at the start
-	Class        string  `json:"class"`
-	ShipType     uint8   `json:"ship_type"`
-	LengthM      float64 `json:"length_m"`
-	BeamM        float64 `json:"beam_m"`
-	DesignDraftM float64 `json:"design_draft_m"`
-	DWT          float64 `json:"dwt"`
-	BuildYear    int     `json:"build_year"`
-	SpeedKn      float64 `json:"service_speed_kn"`
-	Sanctioned   string  `json:"sanctioned,omitempty"` // the sanctions program of the IMO
-	DarkFleet    bool    `json:"dark_fleet,omitempty"`
+	Index        int           `json:"-"`
+	IMO          overwatch.IMO `json:"imo"`
+	Identity                   // the identity at the start
+	Class        string        `json:"class"`
+	ShipType     uint8         `json:"ship_type"`
+	LengthM      float64       `json:"length_m"`
+	BeamM        float64       `json:"beam_m"`
+	DesignDraftM float64       `json:"design_draft_m"`
+	DWT          float64       `json:"dwt"`
+	BuildYear    int           `json:"build_year"`
+	SpeedKn      float64       `json:"service_speed_kn"`
+	Sanctioned   string        `json:"sanctioned,omitempty"` // the sanctions program of the IMO
+	DarkFleet    bool          `json:"dark_fleet,omitempty"`
 	class        *Class
 }
 
@@ -82,10 +82,10 @@ var sanctionedJSON []byte
 var listedIMOs string
 
 type sanctionedVessel struct {
-	IMO     uint32 `json:"imo"`
-	Name    string `json:"name"`
-	Kind    string `json:"kind"`
-	Program string `json:"program"`
+	IMO     overwatch.IMO `json:"imo"`
+	Name    string        `json:"name"`
+	Kind    string        `json:"kind"`
+	Program string        `json:"program"`
 }
 
 func round1(v float64) float64 { return math.Round(v*10) / 10 }
@@ -139,7 +139,7 @@ func NewFleet(seed uint64, n, sanctioned, darkFleet int) ([]*Vessel, error) {
 		total += counts[i]
 	}
 	counts[0] += n - total
-	usedIMO := map[uint32]bool{}
+	usedIMO := map[overwatch.IMO]bool{}
 	usedMMSI := map[uint32]bool{}
 	usedName := map[string]bool{}
 	var fleet []*Vessel
@@ -211,11 +211,11 @@ func NewFleet(seed uint64, n, sanctioned, darkFleet int) ([]*Vessel, error) {
 // generator of its own: the rest of the fleet, and its order, stay as the
 // seed made them (the simulations of earlier seeds do not change), while
 // only the sanctioned vessels match the list by IMO.
-func avoidListedIMOs(seed uint64, fleet []*Vessel, used map[uint32]bool) {
-	listed := map[uint32]bool{}
+func avoidListedIMOs(seed uint64, fleet []*Vessel, used map[overwatch.IMO]bool) {
+	listed := map[overwatch.IMO]bool{}
 	for _, line := range strings.Split(listedIMOs, "\n") {
 		if n, err := strconv.ParseUint(strings.TrimSpace(line), 10, 32); err == nil {
-			listed[uint32(n)], used[uint32(n)] = true, true
+			listed[overwatch.IMO(n)], used[overwatch.IMO(n)] = true, true
 		}
 	}
 	r := rand.New(rand.NewPCG(seed, 0x11573d))
@@ -241,12 +241,12 @@ func pickFlag(r *rand.Rand) string {
 	return flagWeights[0].flag
 }
 
-func newIMO(r *rand.Rand, year int, used map[uint32]bool) uint32 {
+func newIMO(r *rand.Rand, year int, used map[overwatch.IMO]bool) overwatch.IMO {
 	for {
 		base := vessel.IMOForYear(float64(year) + r.Float64()) // within the year
 		first6 := uint32(base/10) + uint32(r.IntN(1500)) - 750
-		imo := first6*10 + overwatch.IMOCheckDigit(first6)
-		if !used[imo] && overwatch.IMO(imo).Valid() {
+		imo := overwatch.IMO(first6*10 + overwatch.IMOCheckDigit(first6))
+		if !used[imo] && imo.Valid() {
 			used[imo] = true
 			return imo
 		}

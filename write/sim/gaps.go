@@ -4,6 +4,8 @@ import (
 	"math"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/geo"
 )
 
@@ -71,7 +73,7 @@ func (g *gapTracker) write(end time.Time, at *Position, reported float64) {
 		"injected":                g.sawDark,
 		"draught_before":          g.reported,
 	}
-	tr := Truth{Type: "ais_gap", Vessels: []uint32{g.t.v.IMO}, Start: tp(g.last), Position: &Position{Lat: g.lat, Lon: g.lon}, Detail: detail}
+	tr := Truth{Type: "ais_gap", Vessels: []overwatch.IMO{g.t.v.IMO}, Start: tp(g.last), Position: &Position{Lat: g.lat, Lon: g.lon}, Detail: detail}
 	intentional := false
 	if at != nil {
 		endShore := geo.DistanceToShoreKM(at.Lat, at.Lon) / kmPerNM

@@ -2,6 +2,8 @@ package sim
 
 import (
 	"time"
+
+	"overwatch"
 )
 
 // scheduleIdentityChanges draws, per vessel, a change of identity in the
@@ -48,6 +50,6 @@ func (p *Planner) scheduleIdentityChanges() {
 }
 
 func (p *Planner) identityTruth(t *track, at time.Time, field string, old, new any) {
-	p.truth.write(Truth{Type: "identity_change", Subtype: field, Vessels: []uint32{t.v.IMO}, Start: tp(at), End: tp(at),
+	p.truth.write(Truth{Type: "identity_change", Subtype: field, Vessels: []overwatch.IMO{t.v.IMO}, Start: tp(at), End: tp(at),
 		Detail: map[string]any{"old": old, "new": new}})
 }

@@ -183,7 +183,7 @@ func (b *legBuilder) loiter(main *path, done float64) float64 {
 	} else {
 		b.stop(Drift, lat, lon, d, b.draft())
 	}
-	b.p.truth.write(Truth{Type: "loitering", Subtype: subtype, Vessels: []uint32{t.v.IMO}, Start: tp(start), End: tp(b.at),
+	b.p.truth.write(Truth{Type: "loitering", Subtype: subtype, Vessels: []overwatch.IMO{t.v.IMO}, Start: tp(start), End: tp(b.at),
 		Position: &Position{Lat: lat, Lon: lon}, Detail: map[string]any{"distance_from_shore_nm": math.Round(geo.DistanceToShoreKM(lat, lon) / kmPerNM)}})
 	return done
 }

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/seaport"
 )
 
@@ -136,7 +138,7 @@ func NewPlanner(cfg Config, truth *truthWriter) (*Planner, error) {
 	for _, v := range fleet {
 		t := &track{v: v, r: rand.New(rand.NewPCG(cfg.Seed, uint64(v.Index)+1)), identities: []epoch{{Since: warmStart, Identity: v.Identity}}}
 		p.tracks = append(p.tracks, t)
-		truth.write(Truth{Type: "vessel", Vessels: []uint32{v.IMO}, Start: tp(cfg.Start), Vessel: v})
+		truth.write(Truth{Type: "vessel", Vessels: []overwatch.IMO{v.IMO}, Start: tp(cfg.Start), Vessel: v})
 		if v.DarkFleet && v.class.Tanker && shuttles < 2*len(p.areas) {
 			p.areas[shuttles%len(p.areas)].addShuttle(t, warmStart)
 			shuttles++

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/geo"
 )
 
@@ -136,7 +138,7 @@ func (s *shuttle) idled(p *Planner, until time.Time, ongoing bool) {
 	if until.Sub(s.idle) < 4*time.Hour || until.Before(p.cfg.Start) {
 		return
 	}
-	tr := Truth{Type: "loitering", Subtype: "stationary", Vessels: []uint32{s.t.v.IMO}, Start: tp(s.idle),
+	tr := Truth{Type: "loitering", Subtype: "stationary", Vessels: []overwatch.IMO{s.t.v.IMO}, Start: tp(s.idle),
 		Position: &Position{Lat: s.lat, Lon: s.lon}, Detail: map[string]any{"area": s.area.Name, "context": "known transfer area",
 			"distance_from_shore_nm": math.Round(geo.DistanceToShoreKM(s.lat, s.lon) / kmPerNM)}}
 	if ongoing {
@@ -213,7 +215,7 @@ func (b *legBuilder) sts(area *stsArea, via [2]float64, laden bool) {
 	if !laden {
 		direction = "from_partner"
 	}
-	p.truth.write(Truth{Type: "sts_transfer", Vessels: []uint32{t.v.IMO, sh.t.v.IMO}, Start: tp(seg.Start), End: tp(seg.End),
+	p.truth.write(Truth{Type: "sts_transfer", Vessels: []overwatch.IMO{t.v.IMO, sh.t.v.IMO}, Start: tp(seg.Start), End: tp(seg.End),
 		Position: &Position{Lat: spotLat, Lon: spotLon}, Detail: map[string]any{"area": area.Name, "tonnes": math.Round(math.Abs(tonnes)),
 			"direction": direction, "commodity": sh.t.commodity}})
 }

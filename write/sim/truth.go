@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"overwatch"
 )
 
 // Position is a point of the ground truth.
@@ -17,12 +19,12 @@ type Position struct {
 // event. Every line has a type, the vessels (IMOs) concerned, a start and,
 // except for vessels, an end and a position.
 type Truth struct {
-	Type     string     `json:"type"`
-	Subtype  string     `json:"subtype,omitempty"`
-	Vessels  []uint32   `json:"vessels"`
-	Start    *time.Time `json:"start,omitempty"`
-	End      *time.Time `json:"end,omitempty"`
-	Position *Position  `json:"position,omitempty"`
+	Type     string          `json:"type"`
+	Subtype  string          `json:"subtype,omitempty"`
+	Vessels  []overwatch.IMO `json:"vessels"`
+	Start    *time.Time      `json:"start,omitempty"`
+	End      *time.Time      `json:"end,omitempty"`
+	Position *Position       `json:"position,omitempty"`
 
 	Vessel *Vessel   `json:"vessel,omitempty"` // type vessel
 	Call   *PortCall `json:"call,omitempty"`   // type port_call

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
+
 	"overwatch/maritime/geo"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
@@ -12,8 +14,8 @@ import (
 )
 
 // fleetIndex maps every MMSI a vessel ever used to its IMO.
-func fleetIndex(c *captured) map[uint32]uint32 {
-	imoOf := map[uint32]uint32{}
+func fleetIndex(c *captured) map[uint32]overwatch.IMO {
+	imoOf := map[uint32]overwatch.IMO{}
 	for _, tr := range c.truth {
 		switch tr.Type {
 		case "vessel":
@@ -29,8 +31,8 @@ func fleetIndex(c *captured) map[uint32]uint32 {
 }
 
 // byIMO groups the decoded messages by vessel, in time order.
-func byIMO(obs []observation, imoOf map[uint32]uint32) map[uint32][]observation {
-	out := map[uint32][]observation{}
+func byIMO(obs []observation, imoOf map[uint32]overwatch.IMO) map[overwatch.IMO][]observation {
+	out := map[overwatch.IMO][]observation{}
 	for _, o := range obs {
 		if imo, ok := imoOf[o.m.MMSI]; ok {
 			out[imo] = append(out[imo], o)
@@ -106,7 +108,7 @@ func TestEveryBehaviourInSentencesAndTruth(t *testing.T) {
 	}
 }
 
-func seenIMO(obs []observation, imo uint32) bool {
+func seenIMO(obs []observation, imo overwatch.IMO) bool {
 	for _, o := range obs {
 		if o.m.Type == 5 && o.m.IMO == imo {
 			return true
@@ -116,7 +118,7 @@ func seenIMO(obs []observation, imo uint32) bool {
 }
 
 // evidence checks one truth record against the vessel's messages.
-func evidence(t *testing.T, tr Truth, vessels map[uint32][]observation) bool {
+func evidence(t *testing.T, tr Truth, vessels map[overwatch.IMO][]observation) bool {
 	obs := vessels[tr.Vessels[0]]
 	start, end := *tr.Start, *tr.Start
 	if tr.End != nil {
