@@ -2,7 +2,6 @@ package write
 
 import (
 	"context"
-	"strconv"
 	"strings"
 
 	"overwatch/maritime/seaport"
@@ -40,8 +39,7 @@ func watchedValue(kind, raw string) (string, error) {
 		return p.Slug, nil
 	}
 	v := strings.TrimSpace(strings.TrimPrefix(strings.ToUpper(raw), "IMO"))
-	n, err := strconv.ParseUint(v, 10, 32)
-	if err != nil || len(v) != 7 || !overwatch.IMO(uint32(n)).Valid() {
+	if _, err := overwatch.ParseIMO(v); err != nil {
 		return "", overwatch.Errorf(overwatch.Invalid, "imo: %q is not an IMO number (7 digits with a valid check digit)", raw)
 	}
 	return v, nil

@@ -58,8 +58,7 @@ func (b *watchBody) validate() error {
 	vessels := []string{}
 	for _, v := range b.Vessels {
 		v = strings.TrimSpace(strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(v)), "IMO"))
-		n, err := strconv.ParseUint(v, 10, 32)
-		if err != nil || len(v) != 7 || !overwatch.IMO(uint32(n)).Valid() {
+		if _, err := overwatch.ParseIMO(v); err != nil {
 			return overwatch.Errorf(overwatch.Invalid, "vessels: %q is not an IMO number (7 digits with a valid check digit)", v)
 		}
 		if !seen["v"+v] {
