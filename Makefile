@@ -1,6 +1,7 @@
 # Overwatch: `make run` serves the API on :8080 with local ClickHouse and
-# PostgreSQL; `make test` runs vet, the import rules and every test against
-# the real local servers. Both install and start the servers when missing.
+# PostgreSQL; `make test` checks that go.mod is tidy, runs vet, the import
+# rules and every test against the real local servers, then one iteration of
+# every benchmark. Both install and start the servers when missing.
 SHELL := /bin/bash
 GO    ?= go
 BIN   := bin/overwatch
@@ -8,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools test vet lint-arch bench bench-go bench-load bench-ingest bench-sim bench-derive fuzz clean
+.PHONY: all build run services tools test vet tidy lint-arch bench bench-go bench-load bench-ingest bench-sim bench-derive fuzz clean
 
 all: build
 
@@ -47,14 +48,18 @@ run: services build
 vet:
 	$(GO) vet ./...
 
+## tidy: fail when `go mod tidy` would change go.mod or go.sum
+tidy:
+	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy and commit"; exit 1; }
+
 ## lint-arch: the import rules of ARCHITECTURE.md §2
 lint-arch:
 	@.ci/lint-arch
 
-## test: vet, import rules, unit, integration and end-to-end tests (which
-## run every fuzz target's corpus and a short load test), then one iteration
-## of every benchmark as a smoke run
-test: services tools $(STRIPE_MOCK) vet lint-arch
+## test: a tidy go.mod, vet, import rules, unit, integration and end-to-end
+## tests (which run every fuzz target's corpus and a short load test), then
+## one iteration of every benchmark as a smoke run
+test: services tools $(STRIPE_MOCK) tidy vet lint-arch
 	$(GO) test -count=1 -timeout 20m ./...
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./...
 

@@ -35,6 +35,10 @@ func (c *Caller) plan() Plan {
 	return c.Plan
 }
 
+// PlanInfo is what the caller's plan allows (Free's for anonymous
+// callers).
+func (c *Caller) PlanInfo() PlanInfo { return c.plan().Info() }
+
 // ClampLimit bounds a requested result count by the endpoint maximum and by
 // the results-per-call of the caller's tier.
 func (c *Caller) ClampLimit(n, endpointMax int) int {
@@ -63,7 +67,18 @@ func (c *Caller) ClampSince(since, now time.Time) time.Time {
 
 // ExactCoordinates reports whether the caller may see exact coordinates.
 func (c *Caller) ExactCoordinates() bool {
-	return c.plan().Info().ExactCoordinates
+	return c.plan().Includes(FeatureExactCoordinates)
+}
+
+// Require returns nil when the caller's plan includes the feature, else
+// the Forbidden error that names the cheapest plan including it and the
+// caller's own.
+func (c *Caller) Require(f Feature) error {
+	p := c.plan()
+	if p.Includes(f) {
+		return nil
+	}
+	return Errorf(Forbidden, "the %s plan or higher is needed for %s; this key's plan is %s", cheapestWith(f).Name, f, p.Info().Name)
 }
 
 // Coordinate returns v as the caller may see it: exact for paid tiers, nil

@@ -104,3 +104,38 @@ func (p Plan) HistoryFloor(now time.Time) time.Time {
 	}
 	return now.Add(-time.Duration(days) * 24 * time.Hour)
 }
+
+// Feature is something a plan includes or not: the one gate every
+// endpoint asks (Caller.Require), so that what a plan allows is said once.
+type Feature string
+
+// The features that differ between plans (spec §2.5).
+const (
+	FeatureExactCoordinates Feature = "exact coordinates"
+	FeatureCSVExport        Feature = "CSV export"
+	FeatureWebhooks         Feature = "real-time webhooks"
+)
+
+// Includes reports whether the plan includes the feature.
+func (p Plan) Includes(f Feature) bool {
+	info := p.Info()
+	switch f {
+	case FeatureExactCoordinates:
+		return info.ExactCoordinates
+	case FeatureCSVExport:
+		return info.CSVExport
+	case FeatureWebhooks:
+		return info.Webhooks
+	}
+	return false
+}
+
+// cheapestWith is the cheapest plan that includes the feature.
+func cheapestWith(f Feature) PlanInfo {
+	for _, info := range plans {
+		if info.ID.Includes(f) {
+			return info
+		}
+	}
+	return plans[len(plans)-1]
+}

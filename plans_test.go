@@ -92,3 +92,32 @@ func TestCallerClamps(t *testing.T) {
 		t.Error("caller context round trip")
 	}
 }
+
+func TestPlanFeatures(t *testing.T) {
+	for _, tc := range []struct {
+		plan                   Plan
+		coords, csv, webhooks bool
+	}{
+		{PlanFree, false, false, false},
+		{PlanStarter, true, true, false},
+		{PlanPro, true, true, true},
+		{PlanSupplyChainRisk, true, true, true},
+	} {
+		if tc.plan.Includes(FeatureExactCoordinates) != tc.coords || tc.plan.Includes(FeatureCSVExport) != tc.csv ||
+			tc.plan.Includes(FeatureWebhooks) != tc.webhooks {
+			t.Errorf("%s: features wrong", tc.plan)
+		}
+	}
+	var anonymous *Caller
+	if err := anonymous.Require(FeatureCSVExport); ErrorCode(err) != Forbidden ||
+		err.Error() != "the Starter plan or higher is needed for CSV export; this key's plan is Free" {
+		t.Errorf("anonymous CSV: %v", err)
+	}
+	starter := &Caller{Plan: PlanStarter}
+	if err := starter.Require(FeatureWebhooks); err == nil || err.Error() != "the Pro plan or higher is needed for real-time webhooks; this key's plan is Starter" {
+		t.Errorf("starter webhooks: %v", err)
+	}
+	if err := starter.Require(FeatureCSVExport); err != nil {
+		t.Errorf("starter CSV: %v", err)
+	}
+}

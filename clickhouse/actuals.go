@@ -15,7 +15,6 @@ var _ write.ActualsStore = (*DB)(nil)
 // ReplacingMergeTree on imported_at, read with FINAL).
 func (db *DB) InsertActuals(ctx context.Context, rows []write.ActualRow) error {
 	now := time.Now().UTC()
-	defer db.cache.changed()
 	err := db.derivedBatch(ctx, "export_actuals", "port, day, commodity, tonnes, source, imported_at", func(add func(...any) error) error {
 		for _, r := range rows {
 			if err := add(r.Port, r.Week, r.Commodity, r.Tonnes, r.Source, now); err != nil {

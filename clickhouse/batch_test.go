@@ -3,6 +3,10 @@ package clickhouse_test
 import (
 	"context"
 	"testing"
+	"time"
+
+	"overwatch"
+	"overwatch/write/ingest"
 )
 
 // A caller that cancels its context right after an insert returns (a
@@ -11,17 +15,14 @@ import (
 func TestInsertThenCancelKeepsThePoolUsable(t *testing.T) {
 	db := openDB(t)
 	bg := context.Background()
-	if err := db.Exec(bg, "CREATE TABLE IF NOT EXISTS cancel_probe (n UInt32) ENGINE = Memory"); err != nil {
-		t.Fatal(err)
-	}
 	for i := range 1000 {
 		ctx, cancel := context.WithCancel(bg)
-		err := db.InsertRowsForTest(ctx, "cancel_probe", []string{"n"}, []any{uint32(i)})
+		err := db.InsertLatest(ctx, []ingest.LatestRow{{IMO: overwatch.IMO(8000000 + i), Source: overwatch.SourceSpire, TS: time.Now().UTC().Truncate(time.Second)}})
 		cancel()
 		if err != nil {
 			t.Fatalf("insert %d: %v", i, err)
 		}
-		if _, err := db.Count(bg, "SELECT count() FROM cancel_probe"); err != nil {
+		if _, err := db.Count(bg, "SELECT count() FROM latest_positions"); err != nil {
 			t.Fatalf("the query after insert %d: %v", i, err)
 		}
 	}

@@ -14,7 +14,6 @@ type DB struct {
 	conn     conn
 	opts     *ch.Options
 	database string
-	cache    readCache
 }
 
 var databaseName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -76,11 +75,6 @@ func (db *DB) Count(ctx context.Context, query string, args ...any) (uint64, err
 	var n uint64
 	err := db.conn.QueryRow(ctx, query, args...).Scan(&n)
 	return n, err
-}
-
-// QueryRowForTest runs a one-row query for tests.
-func (db *DB) QueryRowForTest(ctx context.Context, query string, args ...any) interface{ Scan(dest ...any) error } {
-	return db.conn.QueryRow(ctx, query, args...)
 }
 
 // Exec runs one statement; for operator tools and tests.

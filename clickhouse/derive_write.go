@@ -34,7 +34,6 @@ func (db *DB) derivedBatch(ctx context.Context, table, columns string, fill func
 // one, once all its rows are written.
 func (db *DB) recordDerivation(ctx context.Context, name string, gen uint64, days []time.Time, counts map[time.Time]uint64) error {
 	now := time.Now().UTC()
-	defer db.cache.changed()
 	return db.derivedBatch(ctx, "derivation_days", "name, day, gen, rows, computed_at", func(add func(...any) error) error {
 		for _, d := range days {
 			if err := add(name, d.UTC(), gen, counts[d.UTC()], now); err != nil {

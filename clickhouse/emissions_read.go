@@ -8,41 +8,21 @@ import (
 	"overwatch/read"
 )
 
-var _ read.EmissionsQuery = (*DB)(nil)
+var _ read.EmissionsStore = (*DB)(nil)
 
-// EmissionsVoyages implements read.EmissionsQuery through the read cache
-// (readcache.go): the current voyages of the filter, newest arrival first,
-// then by IMO and ID, their results decoded once per cached answer, their
-// inputs only when asked for.
-func (db *DB) EmissionsVoyages(ctx context.Context, f read.EmissionsFilter, withInput bool) ([]read.StoredVoyage, error) {
-	f.From, f.To = minute(f.From), minute(f.To)
-	return cached(ctx, db, fmt.Sprintf("emissions|%d|%s|%d|%d|%v", f.IMO, f.Port, f.From.Unix(), f.To.Unix(), withInput), sliceLen,
-		func() ([]read.StoredVoyage, error) { return db.emissionsVoyages(ctx, f, withInput) })
-}
-
-// EmissionsFactorNames implements read.EmissionsQuery: the distinct names
+// EmissionsFactorNames implements read.EmissionsStore: the distinct names
 // of the factors the stored voyages of the filter used.
 func (db *DB) EmissionsFactorNames(ctx context.Context, f read.EmissionsFilter) ([]string, error) {
-	f.From, f.To = minute(f.From), minute(f.To)
-	return cached(ctx, db, fmt.Sprintf("emissionsFactors|%d|%s|%d|%d", f.IMO, f.Port, f.From.Unix(), f.To.Unix()), sliceLen,
-		func() ([]string, error) {
-			where, args := emissionsWhere(f)
-			rows, err := db.conn.Query(ctx, `SELECT DISTINCT arrayJoin(factors) AS name FROM voyage_emissions
-				WHERE `+current("voyage_emissions")+where+` ORDER BY name`, args...)
-			if err != nil {
-				return nil, fmt.Errorf("clickhouse: emission factors: %w", err)
-			}
-			defer rows.Close()
-			var out []string
-			for rows.Next() {
-				var name string
-				if err := rows.Scan(&name); err != nil {
-					return nil, fmt.Errorf("clickhouse: emission factors: %w", err)
-				}
-				out = append(out, name)
-			}
-			return out, rows.Err()
-		})
+	where, args := emissionsWhere(f)
+	var out []string
+	err := db.scanAll(ctx, "emission factors", `SELECT DISTINCT arrayJoin(factors) AS name FROM voyage_emissions
+		WHERE `+current("voyage_emissions")+where+` ORDER BY name`, args, func(rows interface{ Scan(...any) error }) error {
+		var name string
+		err := rows.Scan(&name)
+		out = append(out, name)
+		return err
+	})
+	return out, err
 }
 
 // emissionsWhere is the filter's condition (after current()) and its arguments.
@@ -63,10 +43,13 @@ func emissionsWhere(f read.EmissionsFilter) (string, []any) {
 	return where, args
 }
 
-func (db *DB) emissionsVoyages(ctx context.Context, f read.EmissionsFilter, withInput bool) ([]read.StoredVoyage, error) {
-	where, args := emissionsWhere(f)
+// EmissionsVoyages implements read.EmissionsStore: the current voyages of
+// the filter, newest arrival first, then by IMO and ID, their inputs only
+// when asked for.
+func (db *DB) EmissionsVoyages(ctx context.Context, r read.EmissionsVoyagesRequest) ([]read.StoredVoyage, error) {
+	where, args := emissionsWhere(r.EmissionsFilter)
 	input := "''"
-	if withInput {
+	if r.WithInput {
 		input = "input"
 	}
 	rows, err := db.conn.Query(ctx, `SELECT id, `+input+`, result FROM voyage_emissions
@@ -89,7 +72,7 @@ func (db *DB) emissionsVoyages(ctx context.Context, f read.EmissionsFilter, with
 		if v.Result, err = decodeVoyageResult([]byte(result), strs); err != nil {
 			return nil, fmt.Errorf("clickhouse: voyage %s: %w", v.ID, err)
 		}
-		if withInput {
+		if r.WithInput {
 			v.Input = []byte(input)
 		}
 		out = append(out, v)

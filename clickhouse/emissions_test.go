@@ -50,7 +50,7 @@ func TestVoyageEmissionsRoundTrip(t *testing.T) {
 	if err := db.WriteVoyageEmissions(ctx, jobs.Generation(), []time.Time{d1, d2}, rows); err != nil {
 		t.Fatal(err)
 	}
-	got, err := db.EmissionsVoyages(ctx, read.EmissionsFilter{From: d1, To: h(d2, 48)}, true)
+	got, err := db.EmissionsVoyages(ctx, read.EmissionsVoyagesRequest{EmissionsFilter: read.EmissionsFilter{From: d1, To: h(d2, 48)}, WithInput: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestVoyageEmissionsRoundTrip(t *testing.T) {
 			t.Errorf("factor %s of a voyage is not among the names", n)
 		}
 	}
-	if got, err := db.EmissionsVoyages(ctx, read.EmissionsFilter{From: d1, To: h(d2, 48)}, false); err != nil || len(got) != 3 || got[0].Input != nil {
+	if got, err := db.EmissionsVoyages(ctx, read.EmissionsVoyagesRequest{EmissionsFilter: read.EmissionsFilter{From: d1, To: h(d2, 48)}, WithInput: false}); err != nil || len(got) != 3 || got[0].Input != nil {
 		t.Errorf("without inputs: %d voyages (%v)", len(got), err)
 	}
 	for _, f := range []struct {
@@ -89,7 +89,7 @@ func TestVoyageEmissionsRoundTrip(t *testing.T) {
 		{read.EmissionsFilter{From: h(d1, 6), To: h(d2, 48)}, 1},
 		{read.EmissionsFilter{From: d1, To: h(d1, 5)}, 0}, // end exclusive
 	} {
-		got, err := db.EmissionsVoyages(ctx, f.flt, false)
+		got, err := db.EmissionsVoyages(ctx, read.EmissionsVoyagesRequest{EmissionsFilter: f.flt, WithInput: false})
 		if err != nil || len(got) != f.want {
 			t.Errorf("%+v: %d voyages (%v), want %d", f.flt, len(got), err, f.want)
 		}
@@ -98,8 +98,7 @@ func TestVoyageEmissionsRoundTrip(t *testing.T) {
 	if err := db.WriteVoyageEmissions(ctx, jobs.Generation(), []time.Time{d2}, nil); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(clickhouse.ReadCacheCheck + 100*time.Millisecond)
-	got, err = db.EmissionsVoyages(ctx, read.EmissionsFilter{From: d1, To: h(d2, 48)}, false)
+	got, err = db.EmissionsVoyages(ctx, read.EmissionsVoyagesRequest{EmissionsFilter: read.EmissionsFilter{From: d1, To: h(d2, 48)}, WithInput: false})
 	if err != nil || len(got) != 2 {
 		t.Errorf("after a new generation of the second day: %d voyages (%v), want 2", len(got), err)
 	}
@@ -133,7 +132,7 @@ func BenchmarkEmissionsVoyagesCold(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		got, err := db.EmissionsVoyages(ctx, read.EmissionsFilter{To: end.Add(time.Duration(i) * time.Minute)}, false)
+		got, err := db.EmissionsVoyages(ctx, read.EmissionsVoyagesRequest{EmissionsFilter: read.EmissionsFilter{To: end.Add(time.Duration(i) * time.Minute)}, WithInput: false})
 		if err != nil || len(got) != len(rows) {
 			b.Fatalf("%d voyages (%v)", len(got), err)
 		}

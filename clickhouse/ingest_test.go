@@ -125,7 +125,7 @@ func TestPipelineAttributesPositionsOnceTheIMOIsKnown(t *testing.T) {
 		name, flag, typ, dest, nav string
 		draft, lat                 float64
 	}
-	err := db.QueryRowForTest(context.Background(), `SELECT vessel_name, flag, vessel_type, destination, nav_status, draft_m, lat
+	err := chtest.Open(t, chtest.URL(t, "clickhouse")).QueryRow(t, `SELECT vessel_name, flag, vessel_type, destination, nav_status, draft_m, lat
 		FROM latest_positions FINAL WHERE imo = ? AND source = 'aishub'`, imo2).Scan(&got.name, &got.flag, &got.typ, &got.dest, &got.nav, &got.draft, &got.lat)
 	if err != nil {
 		t.Fatal(err)

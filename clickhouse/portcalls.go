@@ -12,6 +12,7 @@ import (
 	"overwatch/jobs"
 	"overwatch/maritime/portcall"
 	"overwatch/maritime/vessel"
+	"overwatch/read"
 )
 
 var _ jobs.Store = (*DB)(nil)
@@ -165,41 +166,60 @@ const portCallColumns = `imo, port, arrival, departure, entry_seen, exit_seen, a
 
 // Calls returns the current calls that overlap [from, to).
 func (db *DB) Calls(ctx context.Context, from, to time.Time) ([]portcall.Call, error) {
-	rows, err := db.conn.Query(ctx, `SELECT `+portCallColumns+` FROM port_calls
-		WHERE `+current("port_calls")+` AND arrival < ? AND (departure IS NULL OR departure >= ?)
-		ORDER BY imo, arrival`, to.UTC(), from.UTC())
-	if err != nil {
-		return nil, fmt.Errorf("clickhouse: calls: %w", err)
-	}
-	defer rows.Close()
 	var out []portcall.Call
-	for rows.Next() {
-		var (
-			c                      portcall.Call
-			entry, exit, conf, est uint8
-			gaps, year             uint16
-			positions              uint32
-			waitH, berthH, portH   float64
-			before, after          float32
-		)
-		if err := rows.Scan(&c.IMO, &c.Port, &c.Arrival, &c.Departure, &entry, &exit, &c.Anchorage, &c.AnchorStart, &c.AnchorEnd,
-			&c.BerthZone, &c.BerthStart, &c.BerthEnd, &waitH, &berthH, &portH, &conf, &gaps, &positions,
-			&before, &after, &c.Operation, &c.CargoTonnes, &c.CargoQuality, &c.DWTEstimate, &c.Declared, &c.DeclaredPort,
-			&c.Name, &c.Flag, &c.ShipType, &c.Category, &year, &est); err != nil {
-			return nil, fmt.Errorf("clickhouse: calls: %w", err)
-		}
-		c.EntrySeen, c.ExitSeen, c.Confidence, c.BuildYearEstimated = entry == 1, exit == 1, conf, est == 1
-		c.InPortGaps, c.Positions, c.BuildYear = int(gaps), int(positions), int(year)
-		c.DraftBefore, c.DraftAfter = math.Round(float64(before)*10)/10, math.Round(float64(after)*10)/10
-		c.Arrival = c.Arrival.UTC()
-		for _, t := range []*time.Time{c.Departure, c.AnchorStart, c.AnchorEnd, c.BerthStart, c.BerthEnd} {
-			if t != nil {
-				*t = t.UTC()
-			}
-		}
+	err := db.scanAll(ctx, "calls", `SELECT `+portCallColumns+` FROM port_calls
+		WHERE `+current("port_calls")+` AND arrival < ? AND (departure IS NULL OR departure >= ?)
+		ORDER BY imo, arrival`, []any{to.UTC(), from.UTC()}, func(rows interface{ Scan(...any) error }) error {
+		c, err := scanCall(rows)
 		out = append(out, c)
+		return err
+	})
+	return out, err
+}
+
+// scanCall reads a row of portCallColumns (the stored wait, berth and port
+// hours are the call's own WaitHours, BerthHours and PortHours).
+func scanCall(rows interface{ Scan(...any) error }) (portcall.Call, error) {
+	var (
+		c                      portcall.Call
+		entry, exit, conf, est uint8
+		gaps, year             uint16
+		positions              uint32
+		waitH, berthH, portH   float64
+		before, after          float32
+	)
+	if err := rows.Scan(&c.IMO, &c.Port, &c.Arrival, &c.Departure, &entry, &exit, &c.Anchorage, &c.AnchorStart, &c.AnchorEnd,
+		&c.BerthZone, &c.BerthStart, &c.BerthEnd, &waitH, &berthH, &portH, &conf, &gaps, &positions,
+		&before, &after, &c.Operation, &c.CargoTonnes, &c.CargoQuality, &c.DWTEstimate, &c.Declared, &c.DeclaredPort,
+		&c.Name, &c.Flag, &c.ShipType, &c.Category, &year, &est); err != nil {
+		return c, err
 	}
-	return out, rows.Err()
+	c.EntrySeen, c.ExitSeen, c.Confidence, c.BuildYearEstimated = entry == 1, exit == 1, conf, est == 1
+	c.InPortGaps, c.Positions, c.BuildYear = int(gaps), int(positions), int(year)
+	c.DraftBefore, c.DraftAfter = math.Round(float64(before)*10)/10, math.Round(float64(after)*10)/10
+	c.Arrival = c.Arrival.UTC()
+	for _, t := range []*time.Time{c.Departure, c.AnchorStart, c.AnchorEnd, c.BerthStart, c.BerthEnd} {
+		if t != nil {
+			*t = t.UTC()
+		}
+	}
+	return c, nil
+}
+
+// ExportVisits implements read.ExportStore.
+func (db *DB) ExportVisits(ctx context.Context, r read.ExportRequest) ([]portcall.Call, error) {
+	q := (&query{}).add(publishedCalls).port(r.Port)
+	if !r.Since.IsZero() {
+		q.add("day >= toDate(?) AND arrival >= ?", date(r.Since), r.Since.UTC())
+	}
+	var out []portcall.Call
+	err := db.scanAll(ctx, "export visits", `SELECT `+portCallColumns+` FROM port_calls WHERE `+q.String()+`
+		ORDER BY arrival DESC, port, imo LIMIT ?`, append(q.args, uint64(r.Limit)), func(rows interface{ Scan(...any) error }) error {
+		c, err := scanCall(rows)
+		out = append(out, c)
+		return err
+	})
+	return out, err
 }
 
 // WritePortCalls writes the calls of the days as generation gen.
@@ -210,16 +230,8 @@ func (db *DB) WritePortCalls(ctx context.Context, gen uint64, days []time.Time, 
 			c := &calls[i]
 			d := portcall.Day(c, dataEnd)
 			counts[d]++
-			berthH := 0.0
-			if c.BerthStart != nil && c.BerthEnd != nil {
-				berthH = c.BerthEnd.Sub(*c.BerthStart).Hours()
-			}
-			portH := 0.0
-			if c.Departure != nil {
-				portH = c.Departure.Sub(c.Arrival).Hours()
-			}
 			if err := add(d, gen, c.IMO, c.Port, c.Arrival, c.Departure, b2u(c.EntrySeen), b2u(c.ExitSeen), c.Anchorage, c.AnchorStart, c.AnchorEnd,
-				c.BerthZone, c.BerthStart, c.BerthEnd, c.WaitHours(), berthH, portH, c.Confidence, uint16(min(c.InPortGaps, math.MaxUint16)), uint32(c.Positions),
+				c.BerthZone, c.BerthStart, c.BerthEnd, c.WaitHours(), c.BerthHours(), c.PortHours(), c.Confidence, uint16(min(c.InPortGaps, math.MaxUint16)), uint32(c.Positions),
 				float32(c.DraftBefore), float32(c.DraftAfter), c.Operation, c.CargoTonnes, c.CargoQuality, c.DWTEstimate, c.Declared, c.DeclaredPort,
 				c.Name, c.Flag, c.ShipType, c.Category, uint16(c.BuildYear), b2u(c.BuildYearEstimated)); err != nil {
 				return err

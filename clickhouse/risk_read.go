@@ -4,27 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"overwatch"
 
+	"overwatch/maritime/risk"
+	"overwatch/maritime/vessel"
 	"overwatch/read"
 )
 
 // The read side of the risk tables (migrations/006_risk.sql), for the
 // /risk endpoints; every read keeps only the current generation of each
-// day (current). The cached wrappers are in risk_cached.go.
+// day (current).
 
-var (
-	_ read.RiskEventQuery        = (*DB)(nil)
-	_ read.RiskStatsQuery        = (*DB)(nil)
-	_ read.STSStatsQuery         = (*DB)(nil)
-	_ read.VesselRiskQuery       = (*DB)(nil)
-	_ read.HotspotQuery          = (*DB)(nil)
-	_ read.BaselineQuery         = (*DB)(nil)
-	_ read.IdentityTimelineQuery = (*DB)(nil)
-)
+var _ read.RiskStore = (*DB)(nil)
 
 // visible is the filter of the events a caller may see: started at or
 // after the history floor, or ongoing.
@@ -34,15 +27,11 @@ func visible(q *query, since time.Time) {
 	}
 }
 
-// riskEventRows implements read.RiskEventQuery.
-func (db *DB) riskEventRows(ctx context.Context, f read.RiskEventFilter) ([]read.RiskEventRow, error) {
+// RiskEventRows implements read.RiskStore.
+func (db *DB) RiskEventRows(ctx context.Context, f read.RiskEventsRequest) ([]read.RiskEventRow, error) {
 	q := (&query{}).add(current("risk_events"))
-	if len(f.Types) > 0 {
-		args := make([]any, len(f.Types))
-		for i, t := range f.Types {
-			args[i] = t
-		}
-		q.add("type IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")+")", args...)
+	if f.Type != "" {
+		q.add("type = ?", f.Type)
 	}
 	if f.Subtype != "" {
 		q.add("subtype = ?", f.Subtype)
@@ -92,8 +81,9 @@ func (db *DB) riskEventRows(ctx context.Context, f read.RiskEventFilter) ([]read
 	return out, err
 }
 
-// riskStats implements read.RiskStatsQuery.
-func (db *DB) riskStats(ctx context.Context, now, since time.Time) (read.RiskStatsRow, error) {
+// RiskStats implements read.RiskStore.
+func (db *DB) RiskStats(ctx context.Context, f read.RiskStatsRequest) (read.RiskStatsRow, error) {
+	now, since := f.Now, f.Since
 	r := read.RiskStatsRow{ByTier: map[string]uint64{}}
 	events := current("risk_events")
 	err := db.conn.QueryRow(ctx, `SELECT
@@ -119,10 +109,10 @@ func (db *DB) riskStats(ctx context.Context, now, since time.Time) (read.RiskSta
 	return r, err
 }
 
-// stsStats implements read.STSStatsQuery.
-func (db *DB) stsStats(ctx context.Context, since time.Time) (read.STSStatsRow, error) {
+// STSStats implements read.RiskStore.
+func (db *DB) STSStats(ctx context.Context, f read.STSStatsRequest) (read.STSStatsRow, error) {
 	q := (&query{}).add(current("risk_events")).add("type = 'sts_transfer'")
-	visible(q, since)
+	visible(q, f.Since)
 	r := read.STSStatsRow{ByConfidence: map[string]uint64{}}
 	var high, medium, low uint64
 	err := db.conn.QueryRow(ctx, `SELECT count(),
@@ -139,8 +129,8 @@ func (db *DB) stsStats(ctx context.Context, since time.Time) (read.STSStatsRow, 
 	return r, nil
 }
 
-// vesselRisks implements read.VesselRiskQuery.
-func (db *DB) vesselRisks(ctx context.Context, f read.VesselRiskFilter) ([]read.VesselRiskRow, error) {
+// VesselRisks implements read.RiskStore.
+func (db *DB) VesselRisks(ctx context.Context, f read.VesselRisksRequest) ([]risk.VesselScore, error) {
 	q := (&query{}).add(current("vessel_risk"))
 	if f.IMO != 0 {
 		q.add("imo = ?", f.IMO)
@@ -156,9 +146,9 @@ func (db *DB) vesselRisks(ctx context.Context, f read.VesselRiskFilter) ([]read.
 	}
 	sql := `SELECT imo, name, flag, ship_type, category, score, tier, factors, computed_at
 	          FROM vessel_risk WHERE ` + q.String() + ` ORDER BY score DESC, imo LIMIT ?`
-	var out []read.VesselRiskRow
+	var out []risk.VesselScore
 	err := db.scanAll(ctx, "vessel risk", sql, append(q.args, uint64(max(f.Limit, 0))), func(rows interface{ Scan(...any) error }) error {
-		var r read.VesselRiskRow
+		var r risk.VesselScore
 		var factors string
 		if err := rows.Scan(&r.IMO, &r.Name, &r.Flag, &r.ShipType, &r.Category, &r.Score, &r.Tier, &factors, &r.ComputedAt); err != nil {
 			return err
@@ -167,9 +157,9 @@ func (db *DB) vesselRisks(ctx context.Context, f read.VesselRiskFilter) ([]read.
 		if err := json.Unmarshal([]byte(factors), &stored); err != nil {
 			return fmt.Errorf("factors of %d: %w", r.IMO, err)
 		}
-		r.Factors = make([]read.RiskFactor, len(stored))
+		r.Factors = make([]risk.Factor, len(stored))
 		for i, s := range stored {
-			r.Factors[i] = read.RiskFactor(s)
+			r.Factors[i] = risk.Factor(s)
 		}
 		r.ComputedAt = r.ComputedAt.UTC()
 		out = append(out, r)
@@ -178,8 +168,8 @@ func (db *DB) vesselRisks(ctx context.Context, f read.VesselRiskFilter) ([]read.
 	return out, err
 }
 
-// riskHotspots implements read.HotspotQuery.
-func (db *DB) riskHotspots(ctx context.Context, f read.HotspotFilter) ([]read.HotspotRow, error) {
+// RiskHotspots implements read.RiskStore.
+func (db *DB) RiskHotspots(ctx context.Context, f read.HotspotsRequest) ([]risk.Hotspot, error) {
 	q := (&query{}).add(current("risk_hotspots"))
 	if f.ActiveOnly {
 		q.add("active = 1")
@@ -189,15 +179,17 @@ func (db *DB) riskHotspots(ctx context.Context, f read.HotspotFilter) ([]read.Ho
 	}
 	sql := `SELECT id, lat, lon, cell_deg, events, vessels, by_type, first_event, last_event, active, severity
 	          FROM risk_hotspots WHERE ` + q.String() + ` ORDER BY events DESC, id LIMIT ?`
-	var out []read.HotspotRow
+	var out []risk.Hotspot
 	err := db.scanAll(ctx, "risk hotspots", sql, append(q.args, uint64(max(f.Limit, 0))), func(rows interface{ Scan(...any) error }) error {
-		var r read.HotspotRow
+		var r risk.Hotspot
 		var byType string
 		var active uint8
-		if err := rows.Scan(&r.ID, &r.Lat, &r.Lon, &r.CellDeg, &r.Events, &r.Vessels, &byType, &r.FirstEvent, &r.LastEvent,
+		var events, vessels uint32
+		if err := rows.Scan(&r.ID, &r.Lat, &r.Lon, &r.CellDeg, &events, &vessels, &byType, &r.FirstEvent, &r.LastEvent,
 			&active, &r.Severity); err != nil {
 			return err
 		}
+		r.Events, r.Vessels = int(events), int(vessels)
 		if err := json.Unmarshal([]byte(byType), &r.ByType); err != nil {
 			return fmt.Errorf("by_type of %s: %w", r.ID, err)
 		}
@@ -208,13 +200,13 @@ func (db *DB) riskHotspots(ctx context.Context, f read.HotspotFilter) ([]read.Ho
 	return out, err
 }
 
-// riskBaselines implements read.BaselineQuery.
-func (db *DB) riskBaselines(ctx context.Context) ([]read.BaselineRow, error) {
+// RiskBaselines implements read.RiskStore.
+func (db *DB) RiskBaselines(ctx context.Context, _ read.BaselinesRequest) ([]risk.Baseline, error) {
 	sql := `SELECT area, category, vessel_days, gaps_per_vessel_day, loiter_hours_per_day, transfers_per_day, from_ts, to_ts
 	          FROM risk_baselines WHERE ` + current("risk_baselines") + ` ORDER BY area, category`
-	var out []read.BaselineRow
+	var out []risk.Baseline
 	err := db.scanAll(ctx, "risk baselines", sql, nil, func(rows interface{ Scan(...any) error }) error {
-		var r read.BaselineRow
+		var r risk.Baseline
 		if err := rows.Scan(&r.Area, &r.Category, &r.VesselDays, &r.GapsPerVesselDay, &r.LoiterHoursPerDay, &r.TransfersPerDay,
 			&r.From, &r.To); err != nil {
 			return err
@@ -226,15 +218,15 @@ func (db *DB) riskBaselines(ctx context.Context) ([]read.BaselineRow, error) {
 	return out, err
 }
 
-// identityTimeline implements read.IdentityTimelineQuery: the distinct
-// identity rows of the vessel (the same values reported by several
-// sources count once), oldest first.
-func (db *DB) identityTimeline(ctx context.Context, imo overwatch.IMO) ([]read.IdentityRow, error) {
+// IdentityTimeline implements read.RiskStore: the distinct identity rows
+// of the vessel (the same values reported by several sources count once),
+// oldest first.
+func (db *DB) IdentityTimeline(ctx context.Context, imo overwatch.IMO) ([]vessel.Identity, error) {
 	sql := `SELECT DISTINCT valid_from, mmsi, name, call_sign, flag, ship_type FROM vessel_identity
 	         WHERE imo = ? ORDER BY valid_from, mmsi, name, call_sign, flag, ship_type`
-	var out []read.IdentityRow
+	var out []vessel.Identity
 	err := db.scanAll(ctx, "identity timeline", sql, []any{imo}, func(rows interface{ Scan(...any) error }) error {
-		var r read.IdentityRow
+		r := vessel.Identity{IMO: imo}
 		if err := rows.Scan(&r.ValidFrom, &r.MMSI, &r.Name, &r.CallSign, &r.Flag, &r.ShipType); err != nil {
 			return err
 		}

@@ -79,7 +79,7 @@ func TestRiskEventGenerations(t *testing.T) {
 	if err := db.WriteRiskEvents(ctx, nextGen(), []time.Time{d1, d2.Add(5 * time.Hour)}, first, riskIdentity, d2.Add(5*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	all := read.RiskEventFilter{IMO: 0, Limit: 100, Since: before}
+	all := read.RiskEventsRequest{IMO: 0, Limit: 100, Since: before}
 	rows, err := db.RiskEventRows(ctx, all)
 	if err != nil {
 		t.Fatal(err)
@@ -166,24 +166,24 @@ func TestRiskEventFilters(t *testing.T) {
 	}
 	since := day.Add(-time.Hour)
 	for name, c := range map[string]struct {
-		f    read.RiskEventFilter
+		f    read.RiskEventsRequest
 		want []overwatch.IMO
 	}{
-		"sts either vessel":           {read.RiskEventFilter{Types: []string{read.EventSTS}, IMO: 9300001, EitherVessel: true}, []overwatch.IMO{9300003, 9300001}},
-		"sts own vessel only":         {read.RiskEventFilter{Types: []string{read.EventSTS}, IMO: 9300001}, []overwatch.IMO{9300001}},
-		"sts other side":              {read.RiskEventFilter{Types: []string{read.EventSTS}, IMO: 9300002, EitherVessel: true}, []overwatch.IMO{9300001}},
-		"sts confidence":              {read.RiskEventFilter{Types: []string{read.EventSTS}, Confidence: "low"}, []overwatch.IMO{9300003}},
-		"sts method":                  {read.RiskEventFilter{Types: []string{read.EventSTS}, Subtype: "proximity"}, []overwatch.IMO{9300001}},
-		"loitering context":           {read.RiskEventFilter{Types: []string{read.EventLoitering}, Context: "known_transfer_area"}, []overwatch.IMO{9300003}},
-		"loitering offshore":          {read.RiskEventFilter{Types: []string{read.EventLoitering}, Context: "offshore"}, []overwatch.IMO{}},
-		"mismatch port":               {read.RiskEventFilter{Types: []string{read.EventMismatch}, Port: "santos"}, []overwatch.IMO{9300002}},
-		"mismatch other port":         {read.RiskEventFilter{Types: []string{read.EventMismatch}, Port: "busan"}, []overwatch.IMO{}},
-		"severity":                    {read.RiskEventFilter{Severity: risk.TierMedium}, []overwatch.IMO{9300003, 9300002}},
-		"ongoing":                     {read.RiskEventFilter{OngoingOnly: true}, []overwatch.IMO{9300003}},
-		"every type, newest":          {read.RiskEventFilter{}, []overwatch.IMO{9300002, 9300003, 9300002, 9300003, 9300001}},
-		"limit":                       {read.RiskEventFilter{Limit: 2}, []overwatch.IMO{9300002, 9300003}},
-		"history floor keeps ongoing": {read.RiskEventFilter{Since: h(40), Limit: 100}, []overwatch.IMO{9300002, 9300003}},
-		"identity field":              {read.RiskEventFilter{Types: []string{read.EventIdentity}, Subtype: "flag"}, []overwatch.IMO{9300002}},
+		"sts either vessel":           {read.RiskEventsRequest{Type: risk.EventSTS, IMO: 9300001, EitherVessel: true}, []overwatch.IMO{9300003, 9300001}},
+		"sts own vessel only":         {read.RiskEventsRequest{Type: risk.EventSTS, IMO: 9300001}, []overwatch.IMO{9300001}},
+		"sts other side":              {read.RiskEventsRequest{Type: risk.EventSTS, IMO: 9300002, EitherVessel: true}, []overwatch.IMO{9300001}},
+		"sts confidence":              {read.RiskEventsRequest{Type: risk.EventSTS, Confidence: "low"}, []overwatch.IMO{9300003}},
+		"sts method":                  {read.RiskEventsRequest{Type: risk.EventSTS, Subtype: "proximity"}, []overwatch.IMO{9300001}},
+		"loitering context":           {read.RiskEventsRequest{Type: risk.EventLoitering, Context: "known_transfer_area"}, []overwatch.IMO{9300003}},
+		"loitering offshore":          {read.RiskEventsRequest{Type: risk.EventLoitering, Context: "offshore"}, []overwatch.IMO{}},
+		"mismatch port":               {read.RiskEventsRequest{Type: risk.EventMismatch, Port: "santos"}, []overwatch.IMO{9300002}},
+		"mismatch other port":         {read.RiskEventsRequest{Type: risk.EventMismatch, Port: "busan"}, []overwatch.IMO{}},
+		"severity":                    {read.RiskEventsRequest{Severity: risk.TierMedium}, []overwatch.IMO{9300003, 9300002}},
+		"ongoing":                     {read.RiskEventsRequest{OngoingOnly: true}, []overwatch.IMO{9300003}},
+		"every type, newest":          {read.RiskEventsRequest{}, []overwatch.IMO{9300002, 9300003, 9300002, 9300003, 9300001}},
+		"limit":                       {read.RiskEventsRequest{Limit: 2}, []overwatch.IMO{9300002, 9300003}},
+		"history floor keeps ongoing": {read.RiskEventsRequest{Since: h(40), Limit: 100}, []overwatch.IMO{9300002, 9300003}},
+		"identity field":              {read.RiskEventsRequest{Type: risk.EventIdentity, Subtype: "flag"}, []overwatch.IMO{9300002}},
 	} {
 		if c.f.Limit == 0 {
 			c.f.Limit = 100
@@ -205,20 +205,20 @@ func TestRiskEventFilters(t *testing.T) {
 			t.Errorf("%s: %v, want %v", name, got, c.want)
 		}
 	}
-	rows, _ := db.RiskEventRows(ctx, read.RiskEventFilter{Types: []string{read.EventSTS}, IMO: 9300001, EitherVessel: true, Limit: 1, Since: since})
+	rows, _ := db.RiskEventRows(ctx, read.RiskEventsRequest{Type: risk.EventSTS, IMO: 9300001, EitherVessel: true, Limit: 1, Since: since})
 	if r := rows[0]; r.Other.IMO != 9300001 || r.Other.Name != "DARK ONE" || r.Other.Category != "tanker" || r.Vessel.Name != "LOITERER" ||
 		r.Vessel.Flag != "KM" || r.Vessel.Category != "" {
 		t.Errorf("both identities: %+v", r)
 	}
 
-	sts, err := db.STSStats(ctx, since)
+	sts, err := db.STSStats(ctx, read.STSStatsRequest{Since: since})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sts.Total < 2 || sts.ByConfidence["high"] < 1 || sts.ByConfidence["low"] < 1 || sts.Tonnes < 12500 || sts.Active < 1 {
 		t.Errorf("sts stats: %+v", sts)
 	}
-	stats, err := db.RiskStats(ctx, h(31), since)
+	stats, err := db.RiskStats(ctx, read.RiskStatsRequest{Now: h(31), Since: since})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,16 +248,16 @@ func TestVesselRiskHotspotsBaselines(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, c := range map[string]struct {
-		f    read.VesselRiskFilter
+		f    read.VesselRisksRequest
 		want []overwatch.IMO
 	}{
-		"all, by score": {read.VesselRiskFilter{}, []overwatch.IMO{9300001, 9300002, 9300003}},
-		"tier":          {read.VesselRiskFilter{Tier: risk.TierMedium}, []overwatch.IMO{9300002}},
-		"category":      {read.VesselRiskFilter{Category: "tanker"}, []overwatch.IMO{9300001}},
-		"flag":          {read.VesselRiskFilter{Flag: "LR"}, []overwatch.IMO{9300002}},
-		"imo":           {read.VesselRiskFilter{IMO: 9300003}, []overwatch.IMO{9300003}},
-		"replaced":      {read.VesselRiskFilter{IMO: 9300009}, []overwatch.IMO{}},
-		"limit":         {read.VesselRiskFilter{Limit: 1}, []overwatch.IMO{9300001}},
+		"all, by score": {read.VesselRisksRequest{}, []overwatch.IMO{9300001, 9300002, 9300003}},
+		"tier":          {read.VesselRisksRequest{Tier: risk.TierMedium}, []overwatch.IMO{9300002}},
+		"category":      {read.VesselRisksRequest{Category: "tanker"}, []overwatch.IMO{9300001}},
+		"flag":          {read.VesselRisksRequest{Flag: "LR"}, []overwatch.IMO{9300002}},
+		"imo":           {read.VesselRisksRequest{IMO: 9300003}, []overwatch.IMO{9300003}},
+		"replaced":      {read.VesselRisksRequest{IMO: 9300009}, []overwatch.IMO{}},
+		"limit":         {read.VesselRisksRequest{Limit: 1}, []overwatch.IMO{9300001}},
 	} {
 		if c.f.Limit == 0 {
 			c.f.Limit = 100
@@ -274,8 +274,8 @@ func TestVesselRiskHotspotsBaselines(t *testing.T) {
 			t.Errorf("%s: %v, want %v", name, got, c.want)
 		}
 	}
-	rows, _ := db.VesselRisks(ctx, read.VesselRiskFilter{IMO: 9300001, Limit: 1})
-	if r := rows[0]; r.Score != 81.26 || len(r.Factors) != 2 || r.Factors[0] != (read.RiskFactor{Name: "ais_gaps", Weight: 0.1, Value: 3, Contribution: 10, Reason: "3 AIS gaps of 12 h or more"}) ||
+	rows, _ := db.VesselRisks(ctx, read.VesselRisksRequest{IMO: 9300001, Limit: 1})
+	if r := rows[0]; r.Score != 81.26 || len(r.Factors) != 2 || r.Factors[0] != (risk.Factor{Name: "ais_gaps", Weight: 0.1, Value: 3, Contribution: 10, Reason: "3 AIS gaps of 12 h or more"}) ||
 		!r.ComputedAt.Equal(now) || r.Category != "tanker" {
 		t.Errorf("vessel risk: %+v", r)
 	}
@@ -287,14 +287,14 @@ func TestVesselRiskHotspotsBaselines(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	spots, err := db.RiskHotspots(ctx, read.HotspotFilter{ActiveOnly: true, Limit: 10})
+	spots, err := db.RiskHotspots(ctx, read.HotspotsRequest{ActiveOnly: true, Limit: 10})
 	if err != nil || len(spots) != 1 || spots[0].ID != "1.0:36:22" || spots[0].ByType["sts_transfer"] != 4 || !spots[0].Active || spots[0].Vessels != 3 {
 		t.Fatalf("active hotspots: %+v %v", spots, err)
 	}
-	if spots, _ := db.RiskHotspots(ctx, read.HotspotFilter{Limit: 10}); len(spots) != 2 || spots[0].ID != "1.0:5:1" || len(spots[0].ByType) != 0 {
+	if spots, _ := db.RiskHotspots(ctx, read.HotspotsRequest{Limit: 10}); len(spots) != 2 || spots[0].ID != "1.0:5:1" || len(spots[0].ByType) != 0 {
 		t.Errorf("all hotspots, most events first: %+v", spots)
 	}
-	if spots, _ := db.RiskHotspots(ctx, read.HotspotFilter{Since: now.Add(-200 * time.Hour), Limit: 10}); len(spots) != 1 {
+	if spots, _ := db.RiskHotspots(ctx, read.HotspotsRequest{Since: now.Add(-200 * time.Hour), Limit: 10}); len(spots) != 1 {
 		t.Errorf("history floor: %+v", spots)
 	}
 
@@ -304,11 +304,11 @@ func TestVesselRiskHotspotsBaselines(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	base, err := db.RiskBaselines(ctx)
+	base, err := db.RiskBaselines(ctx, read.BaselinesRequest{})
 	if err != nil || len(base) != 2 || base[0].Area != "europe" || base[1].GapsPerVesselDay != 0.02 || !base[1].To.Equal(now) {
 		t.Fatalf("baselines: %+v %v", base, err)
 	}
-	stats, err := db.RiskStats(ctx, now, now.AddDate(0, 0, -30))
+	stats, err := db.RiskStats(ctx, read.RiskStatsRequest{Now: now, Since: now.AddDate(0, 0, -30)})
 	if err != nil || stats.CriticalVessels != 1 || stats.ActiveHotspots != 1 {
 		t.Errorf("stats of the single-window tables: %+v %v", stats, err)
 	}
@@ -322,11 +322,9 @@ func TestIdentityTimeline(t *testing.T) {
 	row := func(days int, mmsi uint32, name, flag, source string) []any {
 		return []any{uint32(9300077), t0.AddDate(0, 0, days), mmsi, name, "CALL", flag, uint8(80), source}
 	}
-	if err := db.InsertRowsForTest(ctx, "vessel_identity", cols,
+	chtest.Open(t, chtest.URL(t, "risk")).Insert(t, "vessel_identity", cols,
 		row(10, 538000001, "NEW NAME", "MH", "aishub"), row(0, 538000001, "OLD NAME", "MH", "aishub"),
-		row(0, 538000001, "OLD NAME", "MH", "spire"), row(20, 620000001, "NEW NAME", "KM", "aishub")); err != nil {
-		t.Fatal(err)
-	}
+		row(0, 538000001, "OLD NAME", "MH", "spire"), row(20, 620000001, "NEW NAME", "KM", "aishub"))
 	rows, err := db.IdentityTimeline(ctx, 9300077)
 	if err != nil || len(rows) != 3 || rows[0].Name != "OLD NAME" || rows[1].Name != "NEW NAME" || rows[2].MMSI != 620000001 || !rows[2].ValidFrom.Equal(t0.AddDate(0, 0, 20)) {
 		t.Fatalf("timeline: %+v %v", rows, err)

@@ -38,7 +38,6 @@ func (db *DB) ReplaceSanctions(ctx context.Context, listSource string, entries [
 		return fmt.Errorf("clickhouse: sanctions: %s has no entries; the previous import stays", listSource)
 	}
 	gen, now := jobs.Generation(), time.Now().UTC()
-	defer db.cache.changed()
 	err := db.derivedBatch(ctx, "sanctions_entries", `list_source, gen, entry_id, name, aliases, imo, mmsi, flag, former_flags,
 		program, vessel_type, call_sign, owner, tonnage, grt, remarks, imported_at`, func(add func(...any) error) error {
 		for _, e := range entries {

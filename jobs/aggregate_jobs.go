@@ -31,15 +31,15 @@ func window(ctx context.Context, store Store, prev State, trailing time.Duration
 	return from, last, true, nil
 }
 
-// CongestionJob derives congestion_daily.
-func CongestionJob(store Store) Job {
-	return Job{Name: "congestion", Every: 15 * time.Minute, Run: func(ctx context.Context, prev State) (Result, error) {
+// Congestion derives congestion_daily.
+func Congestion(store Store) Run {
+	return func(ctx context.Context, prev State) (Result, error) {
 		from, last, ok, err := window(ctx, store, prev, CongestionTrailingDays*day)
 		if !ok {
 			return Result{}, err
 		}
 		return DeriveCongestion(ctx, store, from, last)
-	}}
+	}
 }
 
 // DeriveCongestion recomputes the congestion of the days from the one
@@ -58,9 +58,9 @@ func DeriveCongestion(ctx context.Context, store Store, from, last time.Time) (R
 	return Result{From: days[0], To: end, Rows: len(rows), Watermark: last}, nil
 }
 
-// weeklyJob is a derivation over whole ISO weeks.
-func weeklyJob(name string, store Store, derive func(ctx context.Context, weeks []time.Time, calls []portcall.Call, last time.Time) (int, error)) Job {
-	return Job{Name: name, Every: time.Hour, Run: func(ctx context.Context, prev State) (Result, error) {
+// weekly is a derivation over whole ISO weeks.
+func weekly(store Store, derive func(ctx context.Context, weeks []time.Time, calls []portcall.Call, last time.Time) (int, error)) Run {
+	return func(ctx context.Context, prev State) (Result, error) {
 		from, last, ok, err := window(ctx, store, prev, WeeklyTrailingWeeks*7*day)
 		if !ok {
 			return Result{}, err
@@ -76,36 +76,36 @@ func weeklyJob(name string, store Store, derive func(ctx context.Context, weeks 
 			return Result{}, err
 		}
 		return Result{From: weeks[0], To: end, Rows: n, Watermark: last}, nil
-	}}
+	}
 }
 
-// BerthJob derives berth_weekly.
-func BerthJob(store Store) Job {
-	return weeklyJob("berth_utilization", store, func(ctx context.Context, weeks []time.Time, calls []portcall.Call, last time.Time) (int, error) {
+// BerthUtilization derives berth_weekly.
+func BerthUtilization(store Store) Run {
+	return weekly(store, func(ctx context.Context, weeks []time.Time, calls []portcall.Call, last time.Time) (int, error) {
 		rows := portstats.BerthWeeks(calls, weeks, last)
 		return len(rows), store.WriteBerthWeeks(ctx, Generation(), weeks, rows)
 	})
 }
 
-// FleetAgeJob derives fleet_age_weekly.
-func FleetAgeJob(store Store) Job {
-	return weeklyJob("fleet_age", store, func(ctx context.Context, weeks []time.Time, calls []portcall.Call, _ time.Time) (int, error) {
+// FleetAge derives fleet_age_weekly.
+func FleetAge(store Store) Run {
+	return weekly(store, func(ctx context.Context, weeks []time.Time, calls []portcall.Call, _ time.Time) (int, error) {
 		rows := portstats.FleetAgeWeeks(calls, weeks)
 		return len(rows), store.WriteFleetAgeWeeks(ctx, Generation(), weeks, rows)
 	})
 }
 
-// EstimatesJob derives estimates_weekly.
-func EstimatesJob(store Store) Job {
-	return weeklyJob("export_estimates", store, func(ctx context.Context, weeks []time.Time, calls []portcall.Call, _ time.Time) (int, error) {
+// ExportEstimates derives estimates_weekly.
+func ExportEstimates(store Store) Run {
+	return weekly(store, func(ctx context.Context, weeks []time.Time, calls []portcall.Call, _ time.Time) (int, error) {
 		rows := portstats.EstimateWeeks(calls, weeks)
 		return len(rows), store.WriteEstimateWeeks(ctx, Generation(), weeks, rows)
 	})
 }
 
-// ReliabilityJob derives destination_reliability over the whole history.
-func ReliabilityJob(store Store) Job {
-	return Job{Name: "destination_reliability", Every: time.Hour, Run: func(ctx context.Context, _ State) (Result, error) {
+// DestinationReliability derives destination_reliability over the whole history.
+func DestinationReliability(store Store) Run {
+	return func(ctx context.Context, _ State) (Result, error) {
 		first, last, err := store.DataSpan(ctx)
 		if err != nil || last.IsZero() {
 			return Result{}, err
@@ -119,22 +119,22 @@ func ReliabilityJob(store Store) Job {
 			return Result{}, err
 		}
 		return Result{From: first, To: last, Rows: len(rows), Watermark: last}, nil
-	}}
+	}
 }
 
-// CleanupJob deletes superseded generations of the derived tables.
-func CleanupJob(store Store) Job {
-	return Job{Name: "derived_cleanup", Every: 6 * time.Hour, Run: func(ctx context.Context, _ State) (Result, error) {
+// CleanupDerived deletes superseded generations of the derived tables.
+func CleanupDerived(store Store) Run {
+	return func(ctx context.Context, _ State) (Result, error) {
 		n, err := store.CleanDerived(ctx)
 		return Result{Rows: n, Watermark: time.Now().UTC()}, err
-	}}
+	}
 }
 
-// PurgeJob runs a purge of expired state (the rate-limit windows) every
+// Purge runs a purge of expired state (the rate-limit windows) every
 // five minutes.
-func PurgeJob(name string, purge func(ctx context.Context) (int64, error)) Job {
-	return Job{Name: name, Every: 5 * time.Minute, Run: func(ctx context.Context, _ State) (Result, error) {
+func Purge(purge func(ctx context.Context) (int64, error)) Run {
+	return func(ctx context.Context, _ State) (Result, error) {
 		n, err := purge(ctx)
 		return Result{Rows: int(n), Watermark: time.Now().UTC()}, err
-	}}
+	}
 }

@@ -68,12 +68,12 @@ type AlertSink interface {
 // run looks back this far from now.
 const AlertLookback = 3 * 24 * time.Hour
 
-// AlertsJob raises alerts every 5 minutes: every event of the sources
+// Alerts raises alerts every 5 minutes: every event of the sources
 // since AlertLookback before the watermark, for every account watching its
 // vessel or port, once per account and event (re-runs raise nothing new).
 // The watermark is the run's time.
-func AlertsJob(sink AlertSink, now func() time.Time, sources ...AlertSource) Job {
-	return Job{Name: "alerts", Every: 5 * time.Minute, Run: func(ctx context.Context, prev State) (Result, error) {
+func Alerts(sink AlertSink, now func() time.Time, sources ...AlertSource) Run {
+	return func(ctx context.Context, prev State) (Result, error) {
 		to := now().UTC()
 		from := to.Add(-AlertLookback)
 		if !prev.Watermark.IsZero() {
@@ -100,7 +100,7 @@ func AlertsJob(sink AlertSink, now func() time.Time, sources ...AlertSource) Job
 			return Result{}, err
 		}
 		return Result{From: from, To: to, Rows: n, Watermark: to}, nil
-	}}
+	}
 }
 
 // AlertsFor is the alerts of the events for the watchers of their vessel

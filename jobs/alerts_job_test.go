@@ -104,15 +104,12 @@ func TestAlertsJobOncePerAccountAndEvent(t *testing.T) {
 	}}
 	risk := RiskAlerts{Store: fakeRisk{{Type: risk.EventGap, Subtype: "intentional", IMO: 9321483, Start: now.Add(-time.Hour), Severity: risk.TierHigh}}}
 	river := testSource{{Key: "river/rosario/1", Type: AlertRiverLevel, Severity: SeverityInfo, Port: "rosario", At: now, Title: "low", Message: "low water"}}
-	job := AlertsJob(sink, func() time.Time { return now }, risk, river)
-	if job.Name != "alerts" || job.Every != 5*time.Minute {
-		t.Errorf("job %s every %s", job.Name, job.Every)
-	}
-	res, err := job.Run(context.Background(), State{})
+	run := Alerts(sink, func() time.Time { return now }, risk, river)
+	res, err := run(context.Background(), State{})
 	if err != nil || res.Rows != 3 || !res.Watermark.Equal(now) || !res.From.Equal(now.Add(-AlertLookback)) {
 		t.Fatalf("first run: %+v %v", res, err)
 	}
-	res, err = job.Run(context.Background(), State{Watermark: res.Watermark})
+	res, err = run(context.Background(), State{Watermark: res.Watermark})
 	if err != nil || res.Rows != 0 {
 		t.Fatalf("second run: %+v %v", res, err)
 	}
@@ -140,8 +137,8 @@ func (c countingSource) Events(context.Context, time.Time, time.Time) ([]AlertEv
 func TestAlertsJobWithoutWatchers(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	reads := 0
-	job := AlertsJob(&memSink{alerts: map[[2]any]Alert{}}, func() time.Time { return now }, countingSource{&reads})
-	res, err := job.Run(context.Background(), State{})
+	run := Alerts(&memSink{alerts: map[[2]any]Alert{}}, func() time.Time { return now }, countingSource{&reads})
+	res, err := run(context.Background(), State{})
 	if err != nil || res.Rows != 0 || !res.Watermark.Equal(now) || reads != 0 {
 		t.Errorf("%+v %v, %d reads", res, err, reads)
 	}

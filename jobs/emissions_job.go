@@ -34,8 +34,8 @@ type EmissionsStore interface {
 // EmissionsJob derives voyage_emissions every hour: the voyages that ended
 // (arrived) on the days from EmissionsTrailingDays before the watermark to
 // the end of the data; the whole history on the first run.
-func EmissionsJob(store EmissionsStore) Job {
-	return Job{Name: "emissions", Every: time.Hour, Run: func(ctx context.Context, prev State) (Result, error) {
+func Emissions(store EmissionsStore) Run {
+	return func(ctx context.Context, prev State) (Result, error) {
 		first, last, err := store.DataSpan(ctx)
 		if err != nil || last.IsZero() {
 			return Result{}, err
@@ -47,7 +47,7 @@ func EmissionsJob(store EmissionsStore) Job {
 		res, err := DeriveEmissions(ctx, store, start, last)
 		res.Watermark = last
 		return res, err
-	}}
+	}
 }
 
 // DeriveEmissions recomputes the voyages that arrived on the days from

@@ -91,9 +91,9 @@ func TestEmissionsJobWindow(t *testing.T) {
 		},
 		tracks: map[overwatch.IMO][]vessel.TrackPoint{9000001: straightTrack(-24*4, 24*8, 1, 12, nil)},
 	}
-	job := EmissionsJob(store)
+	run := Emissions(store)
 	// An incremental run: the watermark 5 days before the end of the data.
-	res, err := job.Run(context.Background(), State{Watermark: vh(24 * 5)})
+	res, err := run(context.Background(), State{Watermark: vh(24 * 5)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestEmissionsJobWindow(t *testing.T) {
 		}
 	}
 	// The first run covers the whole history: the first leg too.
-	if _, err := job.Run(context.Background(), State{}); err != nil {
+	if _, err := run(context.Background(), State{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(store.written) != 3 || !store.days[0].Equal(store.first.Truncate(day)) {

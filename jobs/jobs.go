@@ -30,47 +30,51 @@ type Deps struct {
 	Emissions EmissionsStore
 }
 
-// All lists every job of the service, in the order a full refresh runs
-// them (each derivation reads the port calls the first one writes). Every
-// job runs in singleton mode: a run that would overlap the previous one is
-// skipped (gocron.LimitModeReschedule), and with several instances the
-// distributed locker lets one of them run each tick.
+// All is the table of every job of the service: its name, how often it
+// runs, the tables it rewrites, and what it runs (each job's own file:
+// load its inputs through the store, compute with the domain packages,
+// store its output). The derivations come in the order a full refresh runs
+// them (each reads the port calls the first one writes). Every job runs in
+// singleton mode: a run that would overlap the previous one is skipped
+// (gocron.LimitModeReschedule), and with several instances the distributed
+// locker lets one of them run each tick. What each run recomputes:
 //
-//	name                     every   recomputes
-//	port_calls               10 min  whole days from 3 days before the watermark
-//	emissions                1 h     the voyages that ended from 4 days before the watermark
-//	congestion               15 min  the last 14 days
-//	berth_utilization        1 h     the last 3 ISO weeks
-//	fleet_age                1 h     the last 3 ISO weeks
-//	export_estimates         1 h     the last 3 ISO weeks
-//	destination_reliability  1 h     the whole history
-//	risk_events              30 min  whole days from 3 days before the watermark
-//	risk_scores              30 min  every vessel's score, the hotspots
-//	risk_baselines           6 h     the last 30 days
-//	derived_cleanup          6 h     deletes superseded generations
-//	rate_window_purge        5 min   deletes expired rate-limit windows
-//	alerts                   5 min   alerts of the events of the last 3 days for their watchers
-//	webhook_delivery         5 s     sends the due webhook deliveries (retries with backoff)
+//	port_calls               whole days from 3 days before the watermark
+//	emissions                the voyages that ended from 4 days before the watermark
+//	congestion               the last 14 days
+//	berth_utilization        the last 3 ISO weeks
+//	fleet_age                the last 3 ISO weeks
+//	export_estimates         the last 3 ISO weeks
+//	destination_reliability  the whole history
+//	risk_events              whole days from 3 days before the watermark
+//	risk_scores              every vessel's score, the hotspots
+//	risk_baselines           the last 30 days
+//	derived_cleanup          deletes superseded generations
+//	rate_window_purge        deletes expired rate-limit windows
+//	webhook_delivery         sends the due webhook deliveries (retries with backoff)
+//	alerts                   alerts of the events of the last 3 days for their watchers
 func All(d Deps) []Job {
 	all := []Job{
-		PortCalls(d.Store, d.Ports),
-		EmissionsJob(d.Emissions),
-		CongestionJob(d.Store),
-		BerthJob(d.Store),
-		FleetAgeJob(d.Store),
-		EstimatesJob(d.Store),
-		ReliabilityJob(d.Store),
-		RiskEventsJob(d.Risk, d.Ports),
-		RiskScoresJob(d.Risk),
-		RiskBaselinesJob(d.Risk),
-		CleanupJob(d.Store),
-		PurgeJob("rate_window_purge", d.PurgeRateWindows),
+		{Name: "port_calls", Every: 10 * time.Minute, Writes: []string{"port_calls"}, Run: PortCalls(d.Store, d.Ports)},
+		{Name: "emissions", Every: time.Hour, Writes: []string{"voyage_emissions"}, Run: Emissions(d.Emissions)},
+		{Name: "congestion", Every: 15 * time.Minute, Writes: []string{"congestion_daily"}, Run: Congestion(d.Store)},
+		{Name: "berth_utilization", Every: time.Hour, Writes: []string{"berth_weekly"}, Run: BerthUtilization(d.Store)},
+		{Name: "fleet_age", Every: time.Hour, Writes: []string{"fleet_age_weekly"}, Run: FleetAge(d.Store)},
+		{Name: "export_estimates", Every: time.Hour, Writes: []string{"estimates_weekly"}, Run: ExportEstimates(d.Store)},
+		{Name: "destination_reliability", Every: time.Hour, Writes: []string{"destination_reliability"}, Run: DestinationReliability(d.Store)},
+		{Name: "risk_events", Every: 30 * time.Minute, Writes: []string{"risk_events"}, Run: RiskEvents(d.Risk, d.Ports)},
+		{Name: "risk_scores", Every: 30 * time.Minute, Writes: []string{"vessel_risk", "risk_hotspots"}, Run: RiskScores(d.Risk)},
+		{Name: "risk_baselines", Every: 6 * time.Hour, Writes: []string{"risk_baselines"}, Run: RiskBaselines(d.Risk)},
+		{Name: "derived_cleanup", Every: 6 * time.Hour, Run: CleanupDerived(d.Store)},
+		{Name: "rate_window_purge", Every: 5 * time.Minute, Run: Purge(d.PurgeRateWindows)},
 	}
 	if d.Deliveries != nil && d.Poster != nil {
-		all = append(all, WebhooksJob(d.Deliveries, d.Poster, time.Now, d.WebhookLease))
+		all = append(all, Job{Name: "webhook_delivery", Every: 5 * time.Second,
+			Run: Webhooks(d.Deliveries, d.Poster, time.Now, d.WebhookLease)})
 	}
 	if d.Alerts != nil {
-		all = append(all, AlertsJob(d.Alerts, time.Now, append([]AlertSource{RiskAlerts{Store: d.Risk}}, d.AlertSources...)...))
+		sources := append([]AlertSource{RiskAlerts{Store: d.Risk}}, d.AlertSources...)
+		all = append(all, Job{Name: "alerts", Every: 5 * time.Minute, Run: Alerts(d.Alerts, time.Now, sources...)})
 	}
 	return all
 }

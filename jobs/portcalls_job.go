@@ -25,8 +25,8 @@ const day = 24 * time.Hour
 // recomputes whole days, from TrailingDays before the watermark (the
 // newest position it has seen) to the end of the data: the calls that
 // departed in them or go on. The first run covers the whole history.
-func PortCalls(store Store, ports *seaport.Index) Job {
-	return Job{Name: "port_calls", Every: 10 * time.Minute, Run: func(ctx context.Context, prev State) (Result, error) {
+func PortCalls(store Store, ports *seaport.Index) Run {
+	return func(ctx context.Context, prev State) (Result, error) {
 		first, last, err := store.DataSpan(ctx)
 		if err != nil || last.IsZero() {
 			return Result{}, err
@@ -38,7 +38,7 @@ func PortCalls(store Store, ports *seaport.Index) Job {
 		res, err := DerivePortCalls(ctx, store, ports, start, last)
 		res.Watermark = last
 		return res, err
-	}}
+	}
 }
 
 // DerivePortCalls recomputes the port calls that departed on the days

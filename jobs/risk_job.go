@@ -69,8 +69,8 @@ const (
 // watermark to the end of the data: the events that ended in them or go
 // on. The first run covers the whole history. It runs after port_calls,
 // whose calls the mismatch detector compares draughts with.
-func RiskEventsJob(store RiskStore, ports *seaport.Index) Job {
-	return Job{Name: "risk_events", Every: 30 * time.Minute, Run: func(ctx context.Context, prev State) (Result, error) {
+func RiskEvents(store RiskStore, ports *seaport.Index) Run {
+	return func(ctx context.Context, prev State) (Result, error) {
 		first, last, err := store.DataSpan(ctx)
 		if err != nil || last.IsZero() {
 			return Result{}, err
@@ -82,7 +82,7 @@ func RiskEventsJob(store RiskStore, ports *seaport.Index) Job {
 		res, err := DeriveRiskEvents(ctx, store, ports, start, last)
 		res.Watermark = last
 		return res, err
-	}}
+	}
 }
 
 // DeriveRiskEvents runs every detector over the days from start (a day

@@ -17,8 +17,8 @@ import (
 // (Hotspots, over the events of the last 30 days), as of the end of the
 // data, and writes both whole as new generations. It runs after
 // risk_events and destination_reliability.
-func RiskScoresJob(store RiskStore) Job {
-	return Job{Name: "risk_scores", Every: 30 * time.Minute, Run: func(ctx context.Context, _ State) (Result, error) {
+func RiskScores(store RiskStore) Run {
+	return func(ctx context.Context, _ State) (Result, error) {
 		_, last, err := store.DataSpan(ctx)
 		if err != nil || last.IsZero() {
 			return Result{}, err
@@ -60,15 +60,15 @@ func RiskScoresJob(store RiskStore) Job {
 		}
 		return Result{From: from, To: last, Rows: len(scores) + len(hotspots), Watermark: last,
 			Detail: map[string]any{"vessels": len(scores), "hotspots": len(hotspots), "sanctions_matches": len(matches)}}, nil
-	}}
+	}
 }
 
 // RiskBaselinesJob recomputes the baselines (BaselinesByVessel) over the
 // BaselineWindow to the end of the data: the vessel-days observed per area
 // and category, from the hourly positions, and the events that started in
 // it.
-func RiskBaselinesJob(store RiskStore) Job {
-	return Job{Name: "risk_baselines", Every: 6 * time.Hour, Run: func(ctx context.Context, _ State) (Result, error) {
+func RiskBaselines(store RiskStore) Run {
+	return func(ctx context.Context, _ State) (Result, error) {
 		first, last, err := store.DataSpan(ctx)
 		if err != nil || last.IsZero() {
 			return Result{}, err
@@ -101,5 +101,5 @@ func RiskBaselinesJob(store RiskStore) Job {
 			return Result{}, err
 		}
 		return Result{From: from, To: last, Rows: len(rows), Watermark: last}, nil
-	}}
+	}
 }

@@ -14,12 +14,20 @@ import (
 
 // Job is one scheduled task. Every is its interval; runs start on
 // multiples of it (UTC), so that schedulers on several instances fire
-// together and the locker lets one of them run.
+// together and the locker lets one of them run. Writes names the tables a
+// run rewrites: after one, the scheduler's OnRun hook tells the read cache
+// of this process.
 type Job struct {
-	Name  string
-	Every time.Duration
-	Run   func(ctx context.Context, prev State) (Result, error)
+	Name   string
+	Every  time.Duration
+	Writes []string
+	Run    Run
 }
+
+// Run is what a job does: load its inputs through its store, compute with
+// the domain packages, store its output; prev is the state its last run
+// left.
+type Run func(ctx context.Context, prev State) (Result, error)
 
 // Result is what a run did: the window it recomputed, the rows it wrote,
 // and the new watermark (the newest input it has taken into account).
@@ -71,6 +79,10 @@ type Scheduler struct {
 
 	catchUp       sync.WaitGroup
 	cancelCatchUp context.CancelFunc
+
+	// OnRun, when set, is called after each successful run with the
+	// tables the job rewrote (Job.Writes).
+	OnRun func(tables []string)
 }
 
 type entry struct {
@@ -232,6 +244,9 @@ func (sc *Scheduler) execute(ctx context.Context, e *entry) (Result, error) {
 	if runErr != nil {
 		sc.log.Error("job failed", "job", e.job.Name, "took", took.Round(time.Millisecond), "err", runErr)
 		return res, runErr
+	}
+	if sc.OnRun != nil && len(e.job.Writes) > 0 {
+		sc.OnRun(e.job.Writes)
 	}
 	sc.log.Info("job done", "job", e.job.Name, "took", took.Round(time.Millisecond), "rows", res.Rows,
 		"from", res.From.Format(time.RFC3339), "to", res.To.Format(time.RFC3339))

@@ -61,17 +61,17 @@ type Poster interface {
 // claims of a worker that crashed come due again after it.
 const WebhookLease = time.Minute
 
-// WebhooksJob delivers the due webhook deliveries every 5 seconds,
+// Webhooks delivers the due webhook deliveries every 5 seconds,
 // draining the queue for up to WebhookRunBudget a run, 8 at a time: at
 // least once (an attempt the receiver got but the worker did not record,
 // a stop or a crash in between, is sent again with the same webhook-id:
 // receivers de-duplicate by it).
 // lease is how long its claims hold (WebhookLease when 0).
-func WebhooksJob(store DeliveryStore, poster Poster, now func() time.Time, lease time.Duration) Job {
-	return Job{Name: "webhook_delivery", Every: 5 * time.Second, Run: func(ctx context.Context, _ State) (Result, error) {
+func Webhooks(store DeliveryStore, poster Poster, now func() time.Time, lease time.Duration) Run {
+	return func(ctx context.Context, _ State) (Result, error) {
 		n, err := DrainDeliveries(ctx, store, poster, now, lease, WebhookRunBudget)
 		return Result{Rows: n, Watermark: now().UTC()}, err
-	}}
+	}
 }
 
 // WebhookRunBudget is how long one run of the delivery job keeps taking

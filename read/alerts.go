@@ -64,6 +64,17 @@ type AlertQuery interface {
 	CountAlerts(ctx context.Context, accountID int64, f AlertFilter) (int, error)
 }
 
+// alertRoutes mounts the reads of the caller's watchlist, portfolios and
+// alerts.
+func alertRoutes(r Router, s AlertQuery, now func() time.Time) {
+	get := func(path string, h fiber.Handler) { r.Handle(fiber.MethodGet, path, overwatch.AccessKey, h) }
+	get("/watchlist", GetWatchlist(s))
+	get("/portfolios", ListPortfolios(s))
+	get("/portfolios/:id", GetPortfolio(s))
+	get("/alerts", ListAlerts(s, now))
+	get("/alerts/unified", UnifiedAlerts(s, now))
+}
+
 // GetWatchlist serves GET /v1/watchlist.
 func GetWatchlist(store AlertQuery) fiber.Handler {
 	return func(c *fiber.Ctx) error {

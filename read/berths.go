@@ -5,6 +5,8 @@ import (
 	"math"
 	"time"
 
+	"overwatch/maritime/portstats"
+
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
@@ -25,10 +27,34 @@ type BerthUsageRow struct {
 	MeanDwellHours *float64
 }
 
-// BerthUsageQuery returns the use of the berth zones of the ports over
-// [from, to); zones without berth periods may have no row.
-type BerthUsageQuery interface {
-	BerthUsage(ctx context.Context, ports []string, from, to time.Time) ([]BerthUsageRow, error)
+// BerthUsageRequest selects the use of the berth zones of a port ("": of
+// every port) over [From, To).
+type BerthUsageRequest struct {
+	Port     string
+	From, To time.Time
+}
+
+// BerthWeeksRequest selects a port's weekly berth rows from the week of
+// From on, of one zone ("" for all).
+type BerthWeeksRequest struct {
+	Port, ZoneID string
+	From         time.Time
+}
+
+// BerthStore computes the use of berth zones from the port calls (zones
+// without berth periods may have no row) and reads the weekly berth table
+// (oldest week first, then by zone).
+type BerthStore interface {
+	BerthUsage(ctx context.Context, r BerthUsageRequest) ([]BerthUsageRow, error)
+	BerthWeeks(ctx context.Context, r BerthWeeksRequest) ([]portstats.BerthWeek, error)
+}
+
+// berthRoutes mounts the berth utilisation endpoints.
+func berthRoutes(r Router, s BerthStore, c *Cache, now func() time.Time) {
+	usage := Cached(c, "berth_usage", []string{tablePortCalls}, s.BerthUsage)
+	weeks := Cached(c, "berth_weeks", []string{tableBerths}, s.BerthWeeks)
+	r.Handle(fiber.MethodGet, "/berth-utilization", overwatch.AccessKey, BerthUtilization(usage, now))
+	r.Handle(fiber.MethodGet, "/berth-utilization/weekly", overwatch.AccessKey, BerthWeekly(weeks, now))
 }
 
 // ZoneUtilization is an item of GET /v1/berth-utilization.
@@ -51,7 +77,7 @@ type ZoneUtilization struct {
 // every port when absent). One item per berth zone of the reference ports,
 // over the trailing 7 days: occupied vessel-hours over available hours
 // (hours × the zone's capacity in berths), at most 1.
-func BerthUtilization(store BerthUsageQuery, now func() time.Time) fiber.Handler {
+func BerthUtilization(usage Query[BerthUsageRequest, []BerthUsageRow], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		port, err := portParam(c, "port", false, false)
 		if err != nil {
@@ -60,7 +86,7 @@ func BerthUtilization(store BerthUsageQuery, now func() time.Time) fiber.Handler
 		t := now().UTC().Truncate(time.Second)
 		from := overwatch.CallerFrom(c.UserContext()).ClampSince(t.Add(-BerthWindow), t)
 		ports := portsOrAll(port)
-		rows, err := store.BerthUsage(c.UserContext(), slugs(ports), from, t)
+		rows, err := usage(c.UserContext(), BerthUsageRequest{Port: slugOf(port), From: Minute(from), To: Minute(t)})
 		if err != nil {
 			return err
 		}
@@ -90,34 +116,17 @@ func BerthUtilization(store BerthUsageQuery, now func() time.Time) fiber.Handler
 	}
 }
 
-// BerthWeekRow is a row of berth_weekly.
-type BerthWeekRow struct {
-	Week                          time.Time // its Monday
-	ZoneID, ZoneName              string
-	Capacity                      uint16
-	OccupiedHours, AvailableHours float64
-	Utilization                   float64
-	Vessels, Stays                uint32
-	MeanDwellHours                float64
-}
-
-// BerthWeeklyQuery returns a port's weekly berth rows from the week of
-// from on, of one zone ("" for all), oldest first, then by zone.
-type BerthWeeklyQuery interface {
-	BerthWeeks(ctx context.Context, port, zoneID string, from time.Time) ([]BerthWeekRow, error)
-}
-
 // BerthWeek is an item of GET /v1/berth-utilization/weekly.
 type BerthWeek struct {
 	WeekStart      string   `json:"week_start"`
 	ZoneID         string   `json:"zone_id"`
 	ZoneName       string   `json:"zone_name"`
-	Capacity       uint16   `json:"capacity"`
+	Capacity       int      `json:"capacity"`
 	OccupiedHours  float64  `json:"occupied_hours"`
 	AvailableHours float64  `json:"available_hours"`
 	Utilization    float64  `json:"utilization"`
-	VesselsServed  uint32   `json:"vessels_served"`
-	Stays          uint32   `json:"stays"`
+	VesselsServed  int      `json:"vessels_served"`
+	Stays          int      `json:"stays"`
 	MeanDwellHours *float64 `json:"mean_dwell_hours"`
 }
 
@@ -134,7 +143,7 @@ type BerthWeeklyBody struct {
 // zone_id (one of the port's berth zones), weeks (default 12, 1 to 52: this
 // ISO week and the ones before it). Weeks that start before the tier's
 // history floor are left out.
-func BerthWeekly(store BerthWeeklyQuery, now func() time.Time) fiber.Handler {
+func BerthWeekly(weeks Query[BerthWeeksRequest, []portstats.BerthWeek], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		port, err := portParam(c, "port", true, false)
 		if err != nil {
@@ -151,17 +160,17 @@ func BerthWeekly(store BerthWeeklyQuery, now func() time.Time) fiber.Handler {
 				return overwatch.Errorf(overwatch.NotFound, "unknown berth zone '%s' at port '%s'", truncate(raw, 100), port.Slug).With("parameter", "zone_id")
 			}
 		}
-		weeks, err := intParam(c, "weeks", 12, 1, 52)
+		n, err := intParam(c, "weeks", 12, 1, 52)
 		if err != nil {
 			return err
 		}
 		t := now().UTC()
-		from := laterDay(mondayOf(t).AddDate(0, 0, -7*(weeks-1)), overwatch.CallerFrom(c.UserContext()).HistoryFloor(t))
-		rows, err := store.BerthWeeks(c.UserContext(), port.Slug, zone, from)
+		from := laterDay(mondayOf(t).AddDate(0, 0, -7*(n-1)), overwatch.CallerFrom(c.UserContext()).HistoryFloor(t))
+		rows, err := weeks(c.UserContext(), BerthWeeksRequest{Port: port.Slug, ZoneID: zone, From: from})
 		if err != nil {
 			return err
 		}
-		body := BerthWeeklyBody{Port: port.Slug, PortName: port.Name, PortCountry: port.Country, Weeks: weeks, Weekly: []BerthWeek{}}
+		body := BerthWeeklyBody{Port: port.Slug, PortName: port.Name, PortCountry: port.Country, Weeks: n, Weekly: []BerthWeek{}}
 		for _, r := range rows {
 			w := BerthWeek{
 				WeekStart: r.Week.UTC().Format(time.DateOnly), ZoneID: r.ZoneID, ZoneName: r.ZoneName, Capacity: r.Capacity,

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"overwatch/maritime/portstats"
 	"overwatch/maritime/seaport"
 
 	"github.com/gofiber/fiber/v2"
@@ -20,12 +21,46 @@ const (
 	CongestionBaselineDays = 90
 )
 
-// CongestionFilter selects the port calls of a live congestion query.
-type CongestionFilter struct {
-	Ports    []string // port slugs
-	Category string   // ship type category; "" for every vessel
+// CongestionNowRequest selects the port calls of a live congestion query.
+type CongestionNowRequest struct {
+	Port     string // a port slug; "" for every port
+	Category string // ship type category; "" for every vessel
 	Now      time.Time
 	Since    time.Time // start of the 7-day window (clamped to the tier's history)
+}
+
+// CongestionBaselineRequest selects the daily rows a baseline averages:
+// days [From, To) of a vessel type (a category or "all").
+type CongestionBaselineRequest struct {
+	Port       string // a port slug; "" for every port
+	VesselType string
+	From, To   time.Time
+}
+
+// CongestionHistoryRequest selects a port's daily congestion rows of a
+// vessel type (a category or "all") in [From, To), oldest first.
+type CongestionHistoryRequest struct {
+	Port       string
+	VesselType string
+	From, To   time.Time
+}
+
+// CongestionStore computes live congestion and its baseline and reads the
+// daily congestion table.
+type CongestionStore interface {
+	CongestionNow(ctx context.Context, r CongestionNowRequest) ([]CongestionLiveRow, error)
+	CongestionBaseline(ctx context.Context, r CongestionBaselineRequest) ([]CongestionBaselineRow, error)
+	CongestionHistory(ctx context.Context, r CongestionHistoryRequest) ([]portstats.CongestionDay, error)
+}
+
+// congestionRoutes mounts the congestion endpoints; the refresh is the
+// write side's.
+func congestionRoutes(r Router, s CongestionStore, c *Cache, now func() time.Time) {
+	live := Cached(c, "congestion_now", []string{tablePortCalls}, s.CongestionNow)
+	base := Cached(c, "congestion_baseline", []string{tableCongestion}, s.CongestionBaseline)
+	history := Cached(c, "congestion_history", []string{tableCongestion}, s.CongestionHistory)
+	r.Handle(fiber.MethodGet, "/congestion", overwatch.AccessKey, Congestion(live, base, now))
+	r.Handle(fiber.MethodGet, "/congestion/history", overwatch.AccessKey, CongestionHistory(history, now))
 }
 
 // CongestionLiveRow is a port's congestion now, from its current port calls
@@ -48,13 +83,6 @@ type CongestionBaselineRow struct {
 	Waiting         float64
 	MedianWaitHours *float64
 	Arrivals        float64 // per day
-}
-
-// CongestionQuery computes live congestion and its baseline. VesselType of
-// the baseline is a category name or "all"; days are [from, to).
-type CongestionQuery interface {
-	CongestionNow(ctx context.Context, f CongestionFilter) ([]CongestionLiveRow, error)
-	CongestionBaseline(ctx context.Context, ports []string, vesselType string, from, to time.Time) ([]CongestionBaselineRow, error)
 }
 
 // CongestionBaseline is the baseline of an item of GET /v1/congestion.
@@ -97,7 +125,8 @@ type PortCongestion struct {
 // when absent), vessel_type (a ship type category). Live figures come from
 // the current port calls; the baseline from the daily rows of the 90 days
 // before today, no deeper than the tier's history.
-func Congestion(store CongestionQuery, now func() time.Time) fiber.Handler {
+func Congestion(live Query[CongestionNowRequest, []CongestionLiveRow], baseline Query[CongestionBaselineRequest, []CongestionBaselineRow],
+	now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		port, err := portParam(c, "port", false, false)
 		if err != nil {
@@ -110,23 +139,23 @@ func Congestion(store CongestionQuery, now func() time.Time) fiber.Handler {
 		caller := overwatch.CallerFrom(c.UserContext())
 		t := now().UTC()
 		ports := portsOrAll(port)
-		f := CongestionFilter{Ports: slugs(ports), Now: t, Since: caller.ClampSince(t.Add(-CongestionWindow), t)}
+		f := CongestionNowRequest{Port: slugOf(port), Now: Minute(t), Since: Minute(caller.ClampSince(t.Add(-CongestionWindow), t))}
 		vt := "all"
 		if cat != nil {
 			f.Category, vt = cat.Name, cat.Name
 		}
-		live, err := store.CongestionNow(c.UserContext(), f)
+		liveRows, err := live(c.UserContext(), f)
 		if err != nil {
 			return err
 		}
 		today := dayOf(t)
 		from := laterDay(today.AddDate(0, 0, -CongestionBaselineDays), caller.HistoryFloor(t))
-		base, err := store.CongestionBaseline(c.UserContext(), f.Ports, vt, from, today)
+		base, err := baseline(c.UserContext(), CongestionBaselineRequest{Port: f.Port, VesselType: vt, From: Minute(from), To: today})
 		if err != nil {
 			return err
 		}
 		liveBy := map[string]CongestionLiveRow{}
-		for _, r := range live {
+		for _, r := range liveRows {
 			liveBy[r.Port] = r
 		}
 		baseBy := map[string]CongestionBaselineRow{}
@@ -166,28 +195,14 @@ func newPortCongestion(p seaport.Port, vt string, t time.Time, l CongestionLiveR
 	return item
 }
 
-// CongestionDayRow is a row of congestion_daily.
-type CongestionDayRow struct {
-	Day                                            time.Time
-	Waiting, AtBerth, InPort, Arrivals, Departures uint32
-	Waits                                          uint32 // anchor periods that ended in the day
-	MedianWaitHours, P90WaitHours, MedianPortHours float64
-}
-
-// CongestionHistoryQuery returns a port's daily congestion rows of the
-// vessel type (a category or "all") in [from, to), oldest first.
-type CongestionHistoryQuery interface {
-	CongestionHistory(ctx context.Context, port, vesselType string, from, to time.Time) ([]CongestionDayRow, error)
-}
-
 // CongestionDay is an item of the history of GET /v1/congestion/history.
 type CongestionDay struct {
 	Date            string   `json:"date"`
-	Waiting         uint32   `json:"waiting"`
-	AtBerth         uint32   `json:"at_berth"`
-	InPort          uint32   `json:"in_port"`
-	Arrivals        uint32   `json:"arrivals"`
-	Departures      uint32   `json:"departures"`
+	Waiting         int      `json:"waiting"`
+	AtBerth         int      `json:"at_berth"`
+	InPort          int      `json:"in_port"`
+	Arrivals        int      `json:"arrivals"`
+	Departures      int      `json:"departures"`
 	MedianWaitHours *float64 `json:"median_wait_hours"`
 	P90WaitHours    *float64 `json:"p90_wait_hours"`
 	MedianPortHours *float64 `json:"median_port_hours"`
@@ -205,7 +220,7 @@ type CongestionHistoryBody struct {
 // CongestionHistory serves GET /v1/congestion/history: port (required),
 // days (default 30, 1 to 365; today and the days before it), vessel_type.
 // Days before the tier's history floor are left out.
-func CongestionHistory(store CongestionHistoryQuery, now func() time.Time) fiber.Handler {
+func CongestionHistory(history Query[CongestionHistoryRequest, []portstats.CongestionDay], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		port, err := portParam(c, "port", true, false)
 		if err != nil {
@@ -228,7 +243,7 @@ func CongestionHistory(store CongestionHistoryQuery, now func() time.Time) fiber
 			vt = cat.Name
 			body.VesselType = &cat.Name
 		}
-		rows, err := store.CongestionHistory(c.UserContext(), port.Slug, vt, from, today.AddDate(0, 0, 1))
+		rows, err := history(c.UserContext(), CongestionHistoryRequest{Port: port.Slug, VesselType: vt, From: Minute(from), To: today.AddDate(0, 0, 1)})
 		if err != nil {
 			return err
 		}
@@ -260,12 +275,12 @@ func portsOrAll(p *seaport.Port) []seaport.Port {
 	return seaport.All()
 }
 
-func slugs(ports []seaport.Port) []string {
-	out := make([]string, len(ports))
-	for i, p := range ports {
-		out[i] = p.Slug
+// slugOf is the port's slug, "" for none (every port).
+func slugOf(p *seaport.Port) string {
+	if p == nil {
+		return ""
 	}
-	return out
+	return p.Slug
 }
 
 // dayOf is the UTC midnight that starts t's day.

@@ -4,175 +4,61 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"math"
-	"net/http"
-	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"overwatch/maritime/portstats"
 	"overwatch/maritime/seaport"
-
-	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
 )
 
-// fakeAnalytics is every analytics store of the read side: it records what
-// it was asked and returns the rows it was given.
-type fakeAnalytics struct {
-	err error
+// fakeCongestion is a CongestionStore: it records the requests it was
+// asked and returns the rows it was given.
+type fakeCongestion struct {
+	err  error
+	live []CongestionLiveRow
+	base []CongestionBaselineRow
+	days []portstats.CongestionDay
 
-	live         []CongestionLiveRow
-	liveFilter   CongestionFilter
-	base         []CongestionBaselineRow
-	baseArgs     []any
-	days         []CongestionDayRow
-	daysArgs     []any
-	usage        []BerthUsageRow
-	usageArgs    []any
-	weeks        []BerthWeekRow
-	weeksArgs    []any
-	ages         []FleetAgeBucketRow
-	ageFilter    FleetAgeFilter
-	ageHistory   []FleetAgeBucketRow
-	ageHistArgs  []any
-	estimates    []EstimateRow
-	estFilter    EstimateFilter
-	reliability  []ReliabilityRow
-	relFilter    ReliabilityFilter
-	visits       []VisitRow
-	exportFilter ExportFilter
+	liveReqs recorder[CongestionNowRequest]
+	baseReqs recorder[CongestionBaselineRequest]
+	dayReqs  recorder[CongestionHistoryRequest]
 }
 
-func (f *fakeAnalytics) CongestionNow(_ context.Context, flt CongestionFilter) ([]CongestionLiveRow, error) {
-	f.liveFilter = flt
+func (f *fakeCongestion) CongestionNow(_ context.Context, r CongestionNowRequest) ([]CongestionLiveRow, error) {
+	f.liveReqs.add(r)
 	return f.live, f.err
 }
 
-func (f *fakeAnalytics) CongestionBaseline(_ context.Context, ports []string, vt string, from, to time.Time) ([]CongestionBaselineRow, error) {
-	f.baseArgs = []any{len(ports), vt, from, to}
+func (f *fakeCongestion) CongestionBaseline(_ context.Context, r CongestionBaselineRequest) ([]CongestionBaselineRow, error) {
+	f.baseReqs.add(r)
 	return f.base, f.err
 }
 
-func (f *fakeAnalytics) CongestionHistory(_ context.Context, port, vt string, from, to time.Time) ([]CongestionDayRow, error) {
-	f.daysArgs = []any{port, vt, from, to}
+func (f *fakeCongestion) CongestionHistory(_ context.Context, r CongestionHistoryRequest) ([]portstats.CongestionDay, error) {
+	f.dayReqs.add(r)
 	return f.days, f.err
 }
 
-func (f *fakeAnalytics) BerthUsage(_ context.Context, ports []string, from, to time.Time) ([]BerthUsageRow, error) {
-	f.usageArgs = []any{len(ports), from, to}
-	return f.usage, f.err
-}
-
-func (f *fakeAnalytics) BerthWeeks(_ context.Context, port, zone string, from time.Time) ([]BerthWeekRow, error) {
-	f.weeksArgs = []any{port, zone, from}
-	return f.weeks, f.err
-}
-
-func (f *fakeAnalytics) FleetAge(_ context.Context, flt FleetAgeFilter) ([]FleetAgeBucketRow, error) {
-	f.ageFilter = flt
-	return f.ages, f.err
-}
-
-func (f *fakeAnalytics) FleetAgeHistory(_ context.Context, port, vt string, from time.Time) ([]FleetAgeBucketRow, error) {
-	f.ageHistArgs = []any{port, vt, from}
-	return f.ageHistory, f.err
-}
-
-func (f *fakeAnalytics) Estimates(_ context.Context, flt EstimateFilter) ([]EstimateRow, error) {
-	f.estFilter = flt
-	return f.estimates, f.err
-}
-
-func (f *fakeAnalytics) DestinationReliability(_ context.Context, flt ReliabilityFilter) ([]ReliabilityRow, error) {
-	f.relFilter = flt
-	return f.reliability, f.err
-}
-
-func (f *fakeAnalytics) ExportVisits(_ context.Context, flt ExportFilter) ([]VisitRow, error) {
-	f.exportFilter = flt
-	return f.visits, f.err
-}
-
-func (f *fakeAnalytics) ExportEstimates(_ context.Context, flt ExportFilter) ([]EstimateRow, error) {
-	f.exportFilter = flt
-	return f.estimates, f.err
-}
-
-// testNow is a Wednesday afternoon.
-var testNow = time.Date(2026, 3, 18, 15, 30, 0, 0, time.UTC)
-
-var testStatus = map[overwatch.Code]int{overwatch.Invalid: 400, overwatch.Forbidden: 403, overwatch.NotFound: 404}
-
-// serve answers one GET with the handler behind a caller of the plan (""
-// for none), through an error path like the service's.
-func serve(t *testing.T, plan overwatch.Plan, h fiber.Handler, target string) (int, string, http.Header) {
+// congestionRoutesOf mounts the congestion routes on the store, uncached.
+func congestionRoutesOf(t *testing.T, s CongestionStore) *routeTable {
 	t.Helper()
-	app := fiber.New(fiber.Config{ErrorHandler: func(c *fiber.Ctx, err error) error {
-		status, ok := testStatus[overwatch.ErrorCode(err)]
-		if !ok {
-			status = 500
-		}
-		c.Response().Header.Del(fiber.HeaderContentDisposition)
-		var e *overwatch.Error
-		msg := "internal error"
-		if errors.As(err, &e) {
-			msg = e.Message
-		}
-		return c.Status(status).JSON(fiber.Map{"error": msg})
-	}})
-	app.Get("/*", func(c *fiber.Ctx) error {
-		if plan != "" {
-			c.SetUserContext(overwatch.WithCaller(c.UserContext(), &overwatch.Caller{Plan: plan}))
-		}
-		return c.Next()
-	}, h)
-	resp, err := app.Test(httptest.NewRequest("GET", target, nil), -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b), resp.Header
+	return mount(t, func(r Router) { congestionRoutes(r, s, nil, fixedNow) })
 }
-
-// expectErrors checks that each query answers the status with a message
-// containing the text.
-func expectErrors(t *testing.T, h fiber.Handler, path string, cases map[string]struct {
-	status int
-	msg    string
-}) {
-	t.Helper()
-	for q, want := range cases {
-		status, body, _ := serve(t, overwatch.PlanPro, h, path+"?"+q)
-		if status != want.status || !strings.Contains(body, want.msg) {
-			t.Errorf("%s?%s: %d %s, want %d %q", path, q, status, body, want.status, want.msg)
-		}
-	}
-}
-
-type errCase = struct {
-	status int
-	msg    string
-}
-
-func decode(t *testing.T, body string, v any) {
-	t.Helper()
-	if err := json.Unmarshal([]byte(body), v); err != nil {
-		t.Fatalf("%v: %s", err, body)
-	}
-}
-
-func fixedNow() time.Time { return testNow }
 
 func TestCongestionParams(t *testing.T) {
-	store := &fakeAnalytics{}
-	expectErrors(t, Congestion(store, fixedNow), "/v1/congestion", map[string]errCase{
+	t.Parallel()
+	store := &fakeCongestion{}
+	routes := congestionRoutesOf(t, store)
+	expectErrors(t, routes.get("/congestion"), "/v1/congestion", map[string]errCase{
 		"vessel_type=submarine": {400, "vessel_type must be one of cargo, tanker"},
 		"port=atlantis":         {404, "unknown port 'atlantis'"},
 	})
-	expectErrors(t, CongestionHistory(store, fixedNow), "/v1/congestion/history", map[string]errCase{
+	expectErrors(t, routes.get("/congestion/history"), "/v1/congestion/history", map[string]errCase{
 		"":                                {400, "port is required"},
 		"port=atlantis":                   {404, "unknown port 'atlantis'"},
 		"port=santos&days=0":              {400, "days must be an integer from 1 to 365"},
@@ -180,21 +66,29 @@ func TestCongestionParams(t *testing.T) {
 		"port=santos&days=x":              {400, "days must be an integer from 1 to 365"},
 		"port=santos&vessel_type=rowboat": {400, "vessel_type must be one of"},
 	})
-	store.err = errors.New("store down")
-	if status, _, _ := serve(t, overwatch.PlanPro, Congestion(store, fixedNow), "/v1/congestion"); status != 500 {
+	if n := store.liveReqs.count() + store.baseReqs.count() + store.dayReqs.count(); n != 0 {
+		t.Errorf("a bad request reached the store %d times", n)
+	}
+	failing := congestionRoutesOf(t, &fakeCongestion{err: errors.New("store down")})
+	if status, _, _ := serve(t, overwatch.PlanPro, failing.get("/congestion"), "/v1/congestion"); status != 500 {
 		t.Errorf("store error: %d", status)
+	}
+	if status, _, _ := serve(t, overwatch.PlanPro, failing.get("/congestion/history"), "/v1/congestion/history?port=santos"); status != 500 {
+		t.Errorf("history store error: %d", status)
 	}
 }
 
 func TestCongestionItems(t *testing.T) {
+	t.Parallel()
 	med, nan := 12.34, math.NaN()
-	store := &fakeAnalytics{
+	store := &fakeCongestion{
 		live: []CongestionLiveRow{
 			{Port: "santos", Waiting: 3, AtBerth: 2, InPort: 5, MedianWaitHours: &med, P90WaitHours: &nan, Arrivals24h: 1, Departures24h: 2, Arrivals7d: 14, Departures7d: 9},
 		},
 		base: []CongestionBaselineRow{{Port: "santos", Days: 10, Waiting: 2, MedianWaitHours: ptrTo(10.0), Arrivals: 1.5}, {Port: "busan", Days: 4}},
 	}
-	status, body, _ := serve(t, overwatch.PlanPro, Congestion(store, fixedNow), "/v1/congestion")
+	h := congestionRoutesOf(t, store).get("/congestion")
+	status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/congestion")
 	if status != 200 {
 		t.Fatalf("%d %s", status, body)
 	}
@@ -227,35 +121,39 @@ func TestCongestionItems(t *testing.T) {
 		!strings.Contains(string(b), `"change_pct":{"arrivals_7d":null,"median_wait_hours":null,"waiting":null}`) || !strings.Contains(string(b), `"waiting":0`) {
 		t.Errorf("a port without data: %s", b)
 	}
-	if f := store.liveFilter; len(f.Ports) != len(seaport.All()) || f.Category != "" || !f.Now.Equal(testNow) || !f.Since.Equal(testNow.Add(-7*24*time.Hour)) {
-		t.Errorf("live filter %+v", f)
+	// Every port is one request for all of them ("").
+	if r, want := store.liveReqs.last(t), (CongestionNowRequest{Now: testNow, Since: testNow.Add(-CongestionWindow)}); r != want {
+		t.Errorf("live request %+v, want %+v", r, want)
 	}
 	today := time.Date(2026, 3, 18, 0, 0, 0, 0, time.UTC)
-	if a := store.baseArgs; a[1] != "all" || !a[2].(time.Time).Equal(today.AddDate(0, 0, -90)) || !a[3].(time.Time).Equal(today) {
-		t.Errorf("baseline args %v", a)
+	if r, want := store.baseReqs.last(t), (CongestionBaselineRequest{VesselType: "all", From: today.AddDate(0, 0, -90), To: today}); r != want {
+		t.Errorf("baseline request %+v, want %+v", r, want)
 	}
 
 	// One port, a category, and Free's 7 days of history: the baseline
 	// starts at the first midnight after the floor.
-	status, body, _ = serve(t, overwatch.PlanFree, Congestion(store, fixedNow), "/v1/congestion?port=santos&vessel_type=tanker")
+	status, body, _ = serve(t, overwatch.PlanFree, h, "/v1/congestion?port=santos&vessel_type=tanker")
 	decode(t, body, &got)
-	if status != 200 || len(got.Congestion) != 1 || got.Congestion[0]["vessel_type"] != "tanker" || store.liveFilter.Category != "tanker" {
+	if status != 200 || len(got.Congestion) != 1 || got.Congestion[0]["vessel_type"] != "tanker" {
 		t.Fatalf("%d %s", status, body)
 	}
-	if a := store.baseArgs; a[0] != 1 || a[1] != "tanker" || !a[2].(time.Time).Equal(today.AddDate(0, 0, -6)) {
-		t.Errorf("Free baseline args %v", a)
+	if r, want := store.liveReqs.last(t), (CongestionNowRequest{Port: "santos", Category: "tanker", Now: testNow, Since: testNow.AddDate(0, 0, -7)}); r != want {
+		t.Errorf("Free live request %+v, want %+v", r, want)
+	}
+	if r, want := store.baseReqs.last(t), (CongestionBaselineRequest{Port: "santos", VesselType: "tanker", From: today.AddDate(0, 0, -6), To: today}); r != want {
+		t.Errorf("Free baseline request %+v, want %+v", r, want)
 	}
 }
 
-func ptrTo[T any](v T) *T { return &v }
-
 func TestCongestionHistoryBody(t *testing.T) {
+	t.Parallel()
 	day := time.Date(2026, 3, 17, 0, 0, 0, 0, time.UTC)
-	store := &fakeAnalytics{days: []CongestionDayRow{
-		{Day: day, Waiting: 4, AtBerth: 2, InPort: 6, Arrivals: 3, Departures: 0, Waits: 0, MedianWaitHours: math.NaN(), MedianPortHours: 99},
-		{Day: day.AddDate(0, 0, 1), Waiting: 5, Departures: 2, Waits: 2, MedianWaitHours: 10.06, P90WaitHours: 20.04, MedianPortHours: 40.25},
+	store := &fakeCongestion{days: []portstats.CongestionDay{
+		{Day: day, Port: "santos", VesselType: "all", Waiting: 4, AtBerth: 2, InPort: 6, Arrivals: 3, Departures: 0, Waits: 0, MedianWaitHours: math.NaN(), MedianPortHours: 99},
+		{Day: day.AddDate(0, 0, 1), Port: "santos", VesselType: "all", Waiting: 5, Departures: 2, Waits: 2, MedianWaitHours: 10.06, P90WaitHours: 20.04, MedianPortHours: 40.25},
 	}}
-	status, body, _ := serve(t, overwatch.PlanPro, CongestionHistory(store, fixedNow), "/v1/congestion/history?port=santos")
+	h := congestionRoutesOf(t, store).get("/congestion/history")
+	status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/congestion/history?port=santos")
 	want := `{"port":"santos","port_name":"Santos","days":30,"vessel_type":null,"history":[` +
 		`{"date":"2026-03-17","waiting":4,"at_berth":2,"in_port":6,"arrivals":3,"departures":0,"median_wait_hours":null,"p90_wait_hours":null,"median_port_hours":null},` +
 		`{"date":"2026-03-18","waiting":5,"at_berth":0,"in_port":0,"arrivals":0,"departures":2,"median_wait_hours":10.1,"p90_wait_hours":20,"median_port_hours":40.3}]}`
@@ -263,20 +161,75 @@ func TestCongestionHistoryBody(t *testing.T) {
 		t.Errorf("got  %d %s\nwant %s", status, body, want)
 	}
 	today := time.Date(2026, 3, 18, 0, 0, 0, 0, time.UTC)
-	if a := store.daysArgs; a[0] != "santos" || a[1] != "all" || !a[2].(time.Time).Equal(today.AddDate(0, 0, -29)) || !a[3].(time.Time).Equal(today.AddDate(0, 0, 1)) {
-		t.Errorf("args %v", a)
+	if r, want := store.dayReqs.last(t), (CongestionHistoryRequest{Port: "santos", VesselType: "all", From: today.AddDate(0, 0, -29), To: today.AddDate(0, 0, 1)}); r != want {
+		t.Errorf("request %+v, want %+v", r, want)
 	}
 	store.days = nil
-	status, body, _ = serve(t, overwatch.PlanFree, CongestionHistory(store, fixedNow), "/v1/congestion/history?port=santos&days=365&vessel_type=cargo")
+	status, body, _ = serve(t, overwatch.PlanFree, h, "/v1/congestion/history?port=santos&days=365&vessel_type=cargo")
 	if status != 200 || body != `{"port":"santos","port_name":"Santos","days":365,"vessel_type":"cargo","history":[]}` {
 		t.Errorf("%d %s", status, body)
 	}
-	if a := store.daysArgs; a[1] != "cargo" || !a[2].(time.Time).Equal(today.AddDate(0, 0, -6)) {
-		t.Errorf("Free history is cut to 7 days: %v", a)
+	if r, want := store.dayReqs.last(t), (CongestionHistoryRequest{Port: "santos", VesselType: "cargo", From: today.AddDate(0, 0, -6), To: today.AddDate(0, 0, 1)}); r != want {
+		t.Errorf("Free history is cut to 7 days: %+v, want %+v", r, want)
+	}
+}
+
+// Through a real cache, the same request within a minute asks the store
+// once; a new version of the table it reads asks again.
+func TestCongestionCached(t *testing.T) {
+	t.Parallel()
+	store := &fakeCongestion{}
+	versions := &fakeVersions{}
+	cache := NewCache(versions, CacheOptions{Check: time.Hour})
+	routes := mount(t, func(r Router) { congestionRoutes(r, store, cache, fixedNow) })
+	h := routes.get("/congestion/history")
+	for range 2 {
+		if status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/congestion/history?port=santos"); status != 200 {
+			t.Fatalf("%d %s", status, body)
+		}
+	}
+	if n := store.dayReqs.count(); n != 1 {
+		t.Errorf("two identical requests asked the store %d times", n)
+	}
+	serve(t, overwatch.PlanPro, h, "/v1/congestion/history?port=busan")
+	if n := store.dayReqs.count(); n != 2 {
+		t.Errorf("another port: %d store calls, want 2", n)
+	}
+	versions.bump(tablePortCalls) // not a table the history reads
+	cache.Invalidate()
+	serve(t, overwatch.PlanPro, h, "/v1/congestion/history?port=santos")
+	if n := store.dayReqs.count(); n != 2 {
+		t.Errorf("another table's new version: %d store calls, want 2", n)
+	}
+	versions.bump(tableCongestion)
+	cache.Invalidate()
+	serve(t, overwatch.PlanPro, h, "/v1/congestion/history?port=santos")
+	if n := store.dayReqs.count(); n != 3 {
+		t.Errorf("after the table changed: %d store calls, want 3", n)
+	}
+	// Requests carry their times cut to the minute: the calls within a
+	// minute share the live answer.
+	var tick atomic.Int64
+	clock := func() time.Time { return testNow.Add(time.Duration(tick.Add(1)) * 10 * time.Second) }
+	live := mount(t, func(r Router) { congestionRoutes(r, store, cache, clock) }).get("/congestion")
+	serve(t, overwatch.PlanPro, live, "/v1/congestion")
+	serve(t, overwatch.PlanPro, live, "/v1/congestion")
+	if n, m := store.liveReqs.count(), store.baseReqs.count(); n != 1 || m != 1 {
+		t.Errorf("live %d, baseline %d store calls, want 1 each", n, m)
+	}
+	if r, want := store.liveReqs.last(t), (CongestionNowRequest{Now: testNow, Since: testNow.Add(-CongestionWindow)}); r != want {
+		t.Errorf("live request %+v, want %+v", r, want)
+	}
+	versions.bump(tablePortCalls)
+	cache.Invalidate()
+	serve(t, overwatch.PlanPro, live, "/v1/congestion")
+	if n, m := store.liveReqs.count(), store.baseReqs.count(); n != 2 || m != 1 {
+		t.Errorf("after the port calls changed: live %d, baseline %d store calls, want 2 and 1", n, m)
 	}
 }
 
 func TestLaterDayAndMonday(t *testing.T) {
+	t.Parallel()
 	from := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, tc := range []struct{ floor, want time.Time }{
 		{time.Time{}, from},

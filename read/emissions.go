@@ -48,14 +48,32 @@ type StoredVoyage struct {
 	Result emissions.Voyage
 }
 
-// EmissionsQuery reads the stored voyages. EmissionsVoyages returns those
+// EmissionsVoyagesRequest selects the stored voyages of a filter, with
+// their inputs when WithInput.
+type EmissionsVoyagesRequest struct {
+	EmissionsFilter
+	WithInput bool
+}
+
+// EmissionsStore reads the stored voyages. EmissionsVoyages returns those
 // of a filter, newest arrival first, then by IMO and ID (the order of the
-// cursor), with their inputs when withInput; the rows may be shared with
-// other callers: they are never modified. EmissionsFactorNames returns the
-// distinct names of the factors the voyages of a filter used.
-type EmissionsQuery interface {
-	EmissionsVoyages(ctx context.Context, f EmissionsFilter, withInput bool) ([]StoredVoyage, error)
+// cursor); the rows may be shared with other callers: they are never
+// modified. EmissionsFactorNames returns the distinct names of the factors
+// the voyages of a filter used.
+type EmissionsStore interface {
+	EmissionsVoyages(ctx context.Context, r EmissionsVoyagesRequest) ([]StoredVoyage, error)
 	EmissionsFactorNames(ctx context.Context, f EmissionsFilter) ([]string, error)
+}
+
+// emissionsRoutes mounts the emissions endpoints. Both share the cached
+// answers: the stored voyages of a filter, and what was computed from them
+// for each set of assumptions.
+func emissionsRoutes(r Router, s EmissionsStore, c *Cache, now func() time.Time) {
+	stored := Cached(c, "emissions_voyages", []string{tableEmissions}, s.EmissionsVoyages)
+	computed := Cached(c, "emissions_computed", []string{tableEmissions}, computeEmissions(stored))
+	factors := Cached(c, "emissions_factor_names", []string{tableEmissions}, s.EmissionsFactorNames)
+	r.Handle(fiber.MethodGet, "/emissions", overwatch.AccessKey, Emissions(computed, now))
+	r.Handle(fiber.MethodGet, "/emissions/report", overwatch.AccessKey, EmissionsReport(computed, factors, now))
 }
 
 // EmissionsVoyage is a voyage of GET /v1/emissions: its ID and its emissions.
@@ -83,11 +101,9 @@ type EmissionsResponse struct {
 
 // emissionsParams are the parameters both emissions endpoints share.
 type emissionsParams struct {
-	filter    EmissionsFilter
-	start     time.Time // the period asked for (before the history clamp)
-	overrides emissions.VoyageInput
-	override  bool
-	after     *emissionsCursor
+	request emissionsRequest
+	start   time.Time // the period asked for (before the history clamp)
+	after   *emissionsCursor
 }
 
 // parseEmissionsParams reads imo, port, start, end (ISO timestamps; end
@@ -137,12 +153,16 @@ func parseEmissionsParams(c *fiber.Ctx, now time.Time, defaultSpan time.Duration
 		return p, err
 	}
 	p.start = start
-	p.filter = EmissionsFilter{IMO: imo, From: overwatch.CallerFrom(c.UserContext()).ClampSince(start, now), To: end}
-	if port != nil {
-		p.filter.Port = port.Slug
+	p.request = emissionsRequest{
+		Filter: EmissionsFilter{IMO: imo, Port: slugOf(port), From: Minute(overwatch.CallerFrom(c.UserContext()).ClampSince(start, now)), To: Minute(end)},
+		Fuel:   emissions.FuelType(fuel),
 	}
-	p.overrides = emissions.VoyageInput{Fuel: emissions.FuelType(fuel), DistanceNM: dist, SpeedKnots: speed}
-	p.override = fuel != "" || hasDist || hasSpeed
+	if hasDist {
+		p.request.DistanceNM = dist
+	}
+	if hasSpeed {
+		p.request.SpeedKnots = speed
+	}
 	return p, nil
 }
 
@@ -240,9 +260,9 @@ func (s *voyageSet) id(i int) string { return s.stored[i].ID }
 // computeVoyages returns the stored results, or, with overrides, every
 // voyage recomputed from its stored input with them (the factor names of
 // each dropped once their union is kept).
-func computeVoyages(stored []StoredVoyage, p *emissionsParams) (voyageSet, error) {
+func computeVoyages(stored []StoredVoyage, r emissionsRequest) (voyageSet, error) {
 	s := voyageSet{stored: stored}
-	if !p.override {
+	if !r.override() {
 		return s, nil
 	}
 	s.recomputed = make([]emissions.Voyage, len(stored))
@@ -251,7 +271,7 @@ func computeVoyages(stored []StoredVoyage, p *emissionsParams) (voyageSet, error
 		if err := json.Unmarshal(stored[i].Input, &in); err != nil {
 			return s, fmt.Errorf("read: voyage %s input: %w", stored[i].ID, err)
 		}
-		in.Fuel, in.DistanceNM, in.SpeedKnots = p.overrides.Fuel, p.overrides.DistanceNM, p.overrides.SpeedKnots
+		in.Fuel, in.DistanceNM, in.SpeedKnots = r.Fuel, r.DistanceNM, r.SpeedKnots
 		s.recomputed[i] = emissions.ComputeVoyage(in)
 	}
 	s.factors = emissions.FactorsUsed(s.recomputed)
@@ -316,8 +336,7 @@ func (s *voyageSet) page(after *emissionsCursor, limit int) (from, to int, pg Pa
 // 50, at most 500 and the plan's results per call; for CSV the plan's CSV
 // rows, default all of them). CSV needs a plan with CSV export and sets
 // X-Next-Cursor when more rows follow.
-func Emissions(store EmissionsQuery, now func() time.Time) fiber.Handler {
-	memo := &emissionsMemo{}
+func Emissions(computed Query[emissionsRequest, *computedVoyages], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		t := now().UTC()
 		p, err := parseEmissionsParams(c, t, 0)
@@ -342,11 +361,7 @@ func Emissions(store EmissionsQuery, now func() time.Time) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		stored, err := store.EmissionsVoyages(c.UserContext(), p.filter, p.override)
-		if err != nil {
-			return err
-		}
-		e, err := memo.computed(stored, &p)
+		e, err := computed(c.UserContext(), p.request)
 		if err != nil {
 			return err
 		}
@@ -355,9 +370,9 @@ func Emissions(store EmissionsQuery, now func() time.Time) fiber.Handler {
 		if format == "csv" {
 			return writeEmissionsCSV(c, set, from, to, pg, "overwatch-emissions-"+t.Format("20060102")+".csv")
 		}
-		// The body of EmissionsResponse, from the parts the memo keeps
-		// encoded: a page costs its copy.
-		grouped, err := memo.groupedJSON(e, group)
+		// The body of EmissionsResponse, from the parts the cached answer
+		// keeps encoded: a page costs its copy.
+		grouped, err := e.groupedJSON(group)
 		if err != nil {
 			return err
 		}
@@ -392,14 +407,11 @@ func Emissions(store EmissionsQuery, now func() time.Time) fiber.Handler {
 // csvLimitParam reads limit for a CSV answer: default and at most the
 // plan's CSV rows (403 naming the plan needed when it has no CSV export).
 func csvLimitParam(c *fiber.Ctx) (int, error) {
-	info := overwatch.PlanFree.Info()
-	if caller := overwatch.CallerFrom(c.UserContext()); caller != nil {
-		info = caller.Plan.Info()
+	caller := overwatch.CallerFrom(c.UserContext())
+	if err := caller.Require(overwatch.FeatureCSVExport); err != nil {
+		return 0, err
 	}
-	if !info.CSVExport {
-		return 0, overwatch.Errorf(overwatch.Forbidden, "CSV and PDF files require the %s plan or higher", csvPlanName())
-	}
-	limit := min(info.CSVMaxRows, ExportMaxRows)
+	limit := csvRows(caller, ExportMaxRows)
 	if raw := c.Query("limit"); raw != "" {
 		v, err := strconv.Atoi(raw)
 		if err != nil || v < 1 {

@@ -53,8 +53,8 @@ type EmissionsReportLine struct {
 // CSV export), cursor and limit (the JSON's voyage page: default 50, at
 // most 500 and the plan's results per call). The CSV and the PDF hold
 // every voyage of the period up to the plan's CSV rows (the newest).
-func EmissionsReport(store EmissionsQuery, now func() time.Time) fiber.Handler {
-	memo := &emissionsMemo{}
+func EmissionsReport(computed Query[emissionsRequest, *computedVoyages], factorNames Query[EmissionsFilter, []string],
+	now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		t := now().UTC()
 		p, err := parseEmissionsParams(c, t, ReportDefaultPeriod)
@@ -78,25 +78,21 @@ func EmissionsReport(store EmissionsQuery, now func() time.Time) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		stored, err := store.EmissionsVoyages(c.UserContext(), p.filter, p.override)
-		if err != nil {
-			return err
-		}
-		e, err := memo.computed(stored, &p)
+		e, err := computed(c.UserContext(), p.request)
 		if err != nil {
 			return err
 		}
 		set := &e.set
 		// The factors: those the recomputation used, or those the job's did.
 		factors := set.factors
-		if !p.override {
-			names, err := store.EmissionsFactorNames(c.UserContext(), p.filter)
+		if !p.request.override() {
+			names, err := factorNames(c.UserContext(), p.request.Filter)
 			if err != nil {
 				return err
 			}
 			factors = emissions.FactorsNamed(names)
 		}
-		r := BuildEmissionsReport(entity, p.filter.From, p.filter.To, t.Truncate(time.Second), set, format != "json", factors, p.describeOverrides())
+		r := BuildEmissionsReport(entity, p.request.Filter.From, p.request.Filter.To, t.Truncate(time.Second), set, format != "json", factors, p.describeOverrides())
 		name := fmt.Sprintf("overwatch-emissions-report-%s", t.Format("20060102"))
 		c.Set(fiber.HeaderCacheControl, "no-store")
 		switch format {
@@ -127,14 +123,15 @@ func EmissionsReport(store EmissionsQuery, now func() time.Time) fiber.Handler {
 // describeOverrides lists the caller's assumptions as the report shows them.
 func (p *emissionsParams) describeOverrides() []string {
 	var out []string
-	if p.overrides.Fuel != "" {
-		out = append(out, fmt.Sprintf("fuel_type=%s: every voyage computed on %s instead of its class's default fuel", p.overrides.Fuel, p.overrides.Fuel))
+	r := p.request
+	if r.Fuel != "" {
+		out = append(out, fmt.Sprintf("fuel_type=%s: every voyage computed on %s instead of its class's default fuel", r.Fuel, r.Fuel))
 	}
-	if p.overrides.DistanceNM > 0 {
-		out = append(out, fmt.Sprintf("distance_nm=%g: every voyage taken as %g nm instead of its AIS or sea-lane distance", p.overrides.DistanceNM, p.overrides.DistanceNM))
+	if r.DistanceNM > 0 {
+		out = append(out, fmt.Sprintf("distance_nm=%g: every voyage taken as %g nm instead of its AIS or sea-lane distance", r.DistanceNM, r.DistanceNM))
 	}
-	if p.overrides.SpeedKnots > 0 {
-		out = append(out, fmt.Sprintf("speed_knots=%g: every voyage sailed at %g kn instead of its AIS speed profile", p.overrides.SpeedKnots, p.overrides.SpeedKnots))
+	if r.SpeedKnots > 0 {
+		out = append(out, fmt.Sprintf("speed_knots=%g: every voyage sailed at %g kn instead of its AIS speed profile", r.SpeedKnots, r.SpeedKnots))
 	}
 	return out
 }

@@ -18,29 +18,32 @@ import (
 	"overwatch"
 )
 
-// fakeEmissions serves fixed voyages, newest arrival first, and records
-// the filter it was asked for.
+// fakeEmissions is an EmissionsStore serving fixed voyages, newest
+// arrival first; it records the requests it was asked.
 type fakeEmissions struct {
-	rows   []StoredVoyage
-	filter EmissionsFilter
+	rows []StoredVoyage
+
+	voyageReqs recorder[EmissionsVoyagesRequest]
+	factorReqs recorder[EmissionsFilter]
 }
 
-func (f *fakeEmissions) EmissionsVoyages(_ context.Context, flt EmissionsFilter, withInput bool) ([]StoredVoyage, error) {
-	f.filter = flt
+func (f *fakeEmissions) EmissionsVoyages(_ context.Context, r EmissionsVoyagesRequest) ([]StoredVoyage, error) {
+	f.voyageReqs.add(r)
 	var out []StoredVoyage
-	for _, r := range f.rows {
-		if !r.Result.Arrival.Before(flt.From) && r.Result.Arrival.Before(flt.To) {
-			if !withInput {
-				r.Input = nil
+	for _, v := range f.rows {
+		if !v.Result.Arrival.Before(r.From) && v.Result.Arrival.Before(r.To) {
+			if !r.WithInput {
+				v.Input = nil
 			}
-			r.Result.Factors = nil
-			out = append(out, r)
+			v.Result.Factors = nil
+			out = append(out, v)
 		}
 	}
 	return out, nil
 }
 
-func (f *fakeEmissions) EmissionsFactorNames(context.Context, EmissionsFilter) ([]string, error) {
+func (f *fakeEmissions) EmissionsFactorNames(_ context.Context, flt EmissionsFilter) ([]string, error) {
+	f.factorReqs.add(flt)
 	seen := map[string]bool{}
 	var out []string
 	for _, r := range f.rows {
@@ -52,6 +55,21 @@ func (f *fakeEmissions) EmissionsFactorNames(context.Context, EmissionsFilter) (
 		}
 	}
 	return out, nil
+}
+
+// lastFilter is the filter of the latest voyages request.
+func (f *fakeEmissions) lastFilter(t *testing.T) EmissionsFilter {
+	t.Helper()
+	return f.voyageReqs.last(t).EmissionsFilter
+}
+
+func emNowFunc() time.Time { return emNow }
+
+// emissionsOf mounts the emissions routes on the store, through the cache
+// (nil: uncached).
+func emissionsOf(t *testing.T, s EmissionsStore, c *Cache) *routeTable {
+	t.Helper()
+	return mount(t, func(r Router) { emissionsRoutes(r, s, c, emNowFunc) })
 }
 
 var emNow = time.Date(2026, 6, 30, 12, 0, 0, 0, time.UTC)
@@ -77,8 +95,9 @@ func fakeVoyages(t *testing.T, n int) *fakeEmissions {
 }
 
 func TestEmissionsPagesAndTotals(t *testing.T) {
+	t.Parallel()
 	store := fakeVoyages(t, 45)
-	h := Emissions(store, func() time.Time { return emNow })
+	h := emissionsOf(t, store, nil).get("/emissions")
 	var all EmissionsResponse
 	status, body, _ := serve(t, overwatch.PlanPro, h, "/?limit=500")
 	if status != 200 || json.Unmarshal([]byte(body), &all) != nil || len(all.Voyages) != 45 || all.Pagination.HasMore || all.Pagination.NextCursor != nil {
@@ -91,8 +110,11 @@ func TestEmissionsPagesAndTotals(t *testing.T) {
 		}
 		return out
 	}())
-	if all.Fleet.Voyages != 45 || math.Abs(all.Fleet.TTW.Central-want.TTW.Central) > 1e-6 || !store.filter.From.IsZero() {
-		t.Errorf("fleet %+v, filter from %s", all.Fleet, store.filter.From)
+	if r, want := store.voyageReqs.last(t), (EmissionsVoyagesRequest{EmissionsFilter: EmissionsFilter{To: emNow}}); r != want {
+		t.Errorf("request %+v, want %+v", r, want)
+	}
+	if all.Fleet.Voyages != 45 || math.Abs(all.Fleet.TTW.Central-want.TTW.Central) > 1e-6 {
+		t.Errorf("fleet %+v", all.Fleet)
 	}
 	// A walk of pages of 8 sees every voyage once, in order.
 	var ids []string
@@ -122,8 +144,8 @@ func TestEmissionsPagesAndTotals(t *testing.T) {
 	// Free: 20 per call, 7 days of history.
 	var free EmissionsResponse
 	_, body, _ = serve(t, overwatch.PlanFree, h, "/?limit=500")
-	if err := json.Unmarshal([]byte(body), &free); err != nil || len(free.Voyages) != 20 || !store.filter.From.Equal(emNow.Add(-7*24*time.Hour)) {
-		t.Errorf("free: %d voyages, from %s", len(free.Voyages), store.filter.From)
+	if err := json.Unmarshal([]byte(body), &free); err != nil || len(free.Voyages) != 20 || !store.lastFilter(t).From.Equal(emNow.Add(-7*24*time.Hour)) {
+		t.Errorf("free: %d voyages, from %s", len(free.Voyages), store.lastFilter(t).From)
 	}
 	// Overrides recompute every voyage.
 	var ov EmissionsResponse
@@ -136,10 +158,19 @@ func TestEmissionsPagesAndTotals(t *testing.T) {
 			t.Errorf("override voyage %+v", v)
 		}
 	}
+	// Overrides read the stored inputs; the stored results do not.
+	if r := store.voyageReqs.last(t); !r.WithInput {
+		t.Errorf("overrides without inputs: %+v", r)
+	}
+	if store.factorReqs.count() != 0 {
+		t.Error("GET /emissions read the factor names")
+	}
 }
 
 func TestEmissionsParameterErrors(t *testing.T) {
-	h := Emissions(fakeVoyages(t, 3), func() time.Time { return emNow })
+	t.Parallel()
+	store := fakeVoyages(t, 3)
+	h := emissionsOf(t, store, nil).get("/emissions")
 	for query, want := range map[string]string{
 		"cursor=abc!": "cursor",
 		"cursor=" + base64.RawURLEncoding.EncodeToString([]byte("em1|1782820800|12|x")): "cursor",
@@ -158,17 +189,23 @@ func TestEmissionsParameterErrors(t *testing.T) {
 			t.Errorf("%s: %d %s, want 400 naming %s", query, status, body, want)
 		}
 	}
-	if status, _, _ := serve(t, overwatch.PlanFree, h, "/?format=csv"); status != 403 {
-		t.Errorf("free CSV: %d", status)
+	if status, body, _ := serve(t, overwatch.PlanFree, h, "/?format=csv"); status != 403 ||
+		body != `{"error":"the Starter plan or higher is needed for CSV export; this key's plan is Free"}` {
+		t.Errorf("free CSV: %d %s", status, body)
 	}
 	if status, _, _ := serve(t, overwatch.PlanPro, h, "/?port=nowhere"); status != 404 {
 		t.Errorf("unknown port: %d", status)
+	}
+	if n := store.voyageReqs.count(); n != 0 {
+		t.Errorf("a bad request reached the store %d times", n)
 	}
 }
 
 // The report's JSON, CSV and PDF carry the same numbers.
 func TestEmissionsReportFormatsAgree(t *testing.T) {
-	h := EmissionsReport(fakeVoyages(t, 30), func() time.Time { return emNow })
+	t.Parallel()
+	store := fakeVoyages(t, 30)
+	h := emissionsOf(t, store, nil).get("/emissions/report")
 	var rep struct {
 		Report struct {
 			Entity       string
@@ -178,6 +215,7 @@ func TestEmissionsReportFormatsAgree(t *testing.T) {
 				TTW     struct{ Low, Central, High float64 } `json:"ttw_t_co2e"`
 			}
 			Voyages []any
+			Factors []struct{ Name string }
 		}
 		Voyages    []EmissionsReportLine
 		Pagination Pagination
@@ -189,6 +227,15 @@ func TestEmissionsReportFormatsAgree(t *testing.T) {
 	if rep.Report.Entity != "Acme" || rep.Report.Totals.Voyages != 30 || rep.Report.VoyagesTotal != 30 || rep.Report.Voyages != nil ||
 		len(rep.Voyages) != 10 || !rep.Pagination.HasMore || strings.Contains(body, `"report":{"voyages"`) {
 		t.Fatalf("report JSON: %+v", rep.Report)
+	}
+	// The 365 days before now, cut to Starter's 90 days of history; the
+	// factors are those the stored voyages used.
+	period := EmissionsFilter{From: emNow.AddDate(0, 0, -90), To: emNow}
+	if r := store.voyageReqs.last(t); r != (EmissionsVoyagesRequest{EmissionsFilter: period}) {
+		t.Errorf("voyages request %+v, want %+v", r, period)
+	}
+	if f := store.factorReqs.last(t); f != period || len(rep.Report.Factors) == 0 {
+		t.Errorf("factor names request %+v, want %+v; %d factors", f, period, len(rep.Report.Factors))
 	}
 	status, body, hdr := serve(t, overwatch.PlanStarter, h, "/?entity=Acme&format=csv")
 	recs, err := csv.NewReader(strings.NewReader(body)).ReadAll()
@@ -209,5 +256,51 @@ func TestEmissionsReportFormatsAgree(t *testing.T) {
 	}
 	if status, _, _ := serve(t, overwatch.PlanFree, h, "/?format=pdf"); status != 403 {
 		t.Errorf("free PDF: %d", status)
+	}
+}
+
+// Through a real cache, the pages of a query and the report of the same
+// filter share one computation: the store is read once per request and
+// set of assumptions, until the voyages table changes.
+func TestEmissionsCached(t *testing.T) {
+	t.Parallel()
+	store := fakeVoyages(t, 20)
+	versions := &fakeVersions{}
+	cache := NewCache(versions, CacheOptions{Check: time.Hour})
+	routes := emissionsOf(t, store, cache)
+	h := routes.get("/emissions")
+	next, pages := "/?limit=5", 0
+	for next != "" {
+		var p EmissionsResponse
+		_, body, _ := serve(t, overwatch.PlanPro, h, next)
+		decode(t, body, &p)
+		pages++
+		next = ""
+		if p.Pagination.HasMore {
+			next = "/?limit=5&cursor=" + url.QueryEscape(*p.Pagination.NextCursor)
+		}
+	}
+	if pages != 4 || store.voyageReqs.count() != 1 {
+		t.Errorf("%d pages read the store %d times, want 4 pages, once", pages, store.voyageReqs.count())
+	}
+	serve(t, overwatch.PlanPro, h, "/?limit=5&fuel_type=mgo")
+	serve(t, overwatch.PlanPro, h, "/?limit=5&fuel_type=mgo&group_by=port")
+	if n := store.voyageReqs.count(); n != 2 {
+		t.Errorf("one set of overrides: %d store calls, want 2", n)
+	}
+	// The report of the same period shares the stored voyages.
+	report := routes.get("/emissions/report")
+	if status, body, _ := serve(t, overwatch.PlanPro, report, "/?start=0001-01-01T00:00:00Z"); status != 200 {
+		t.Fatalf("report: %d %s", status, body)
+	}
+	serve(t, overwatch.PlanPro, report, "/?start=0001-01-01T00:00:00Z&format=csv")
+	if n, m := store.voyageReqs.count(), store.factorReqs.count(); n != 2 || m != 1 {
+		t.Errorf("the report: %d voyage and %d factor reads, want 2 and 1", n, m)
+	}
+	versions.bump(tableEmissions)
+	cache.Invalidate()
+	serve(t, overwatch.PlanPro, h, "/?limit=5")
+	if n := store.voyageReqs.count(); n != 3 {
+		t.Errorf("after the voyages changed: %d store calls, want 3", n)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"overwatch/maritime/portstats"
 	"overwatch/maritime/seaport"
 
 	"github.com/gofiber/fiber/v2"
@@ -11,45 +12,44 @@ import (
 	"overwatch"
 )
 
-// EstimateFilter selects weekly export estimates: of a port ("" for all),
-// of the weeks that start on or after From, at most Limit (0: no limit).
-type EstimateFilter struct {
+// EstimatesRequest selects weekly export estimates: of a port ("" for
+// all), of the weeks that start on or after From, at most Limit (0: no
+// limit).
+type EstimatesRequest struct {
 	Port  string
 	From  time.Time
 	Limit int
 }
 
-// EstimateRow is a row of estimates_weekly with the official figures
+// EstimateRow is a week of estimates_weekly with the official figures
 // imported for the same port and week (Actuals nil when none were).
 type EstimateRow struct {
-	Week             time.Time // its Monday
-	Port             string
-	ISOYear          uint16
-	ISOWeek          uint8
-	Vessels          uint32
-	Calls            uint32
-	CallsWithDraught uint32
-	Tonnage          float64
-	Confidence       float64 // 0 to 1
-	Actuals          *float64
+	portstats.EstimateWeek
+	Actuals *float64
 }
 
-// EstimateQuery returns weekly export estimates, newest week first, then
+// EstimateStore returns weekly export estimates, newest week first, then
 // by port.
-type EstimateQuery interface {
-	Estimates(ctx context.Context, f EstimateFilter) ([]EstimateRow, error)
+type EstimateStore interface {
+	Estimates(ctx context.Context, r EstimatesRequest) ([]EstimateRow, error)
+}
+
+// estimateRoutes mounts the export-estimates endpoint.
+func estimateRoutes(r Router, s EstimateStore, c *Cache, now func() time.Time) {
+	q := Cached(c, "estimates", []string{tableEstimates, tableActuals}, s.Estimates)
+	r.Handle(fiber.MethodGet, "/estimates", overwatch.AccessKey, Estimates(q, now))
 }
 
 // Estimate is an item of GET /v1/estimates.
 type Estimate struct {
 	Port             string   `json:"port"`
 	PortName         string   `json:"port_name"`
-	ISOYear          uint16   `json:"iso_year"`
-	ISOWeek          uint8    `json:"iso_week"`
+	ISOYear          int      `json:"iso_year"`
+	ISOWeek          int      `json:"iso_week"`
 	WeekStart        string   `json:"week_start"`
-	Vessels          uint32   `json:"vessels"`
-	Calls            uint32   `json:"calls"`
-	CallsWithDraught uint32   `json:"calls_with_draught"`
+	Vessels          int      `json:"vessels"`
+	Calls            int      `json:"calls"`
+	CallsWithDraught int      `json:"calls_with_draught"`
 	Tonnage          float64  `json:"tonnage"`
 	Confidence       float64  `json:"confidence"`
 	USDAActuals      *float64 `json:"usda_actuals"`
@@ -75,7 +75,7 @@ func NewEstimate(r EstimateRow) Estimate {
 // by port, with the imported official figures (USDA export inspections)
 // of the same port and week. Weeks that start before the tier's history
 // floor are left out.
-func Estimates(store EstimateQuery, now func() time.Time) fiber.Handler {
+func Estimates(q Query[EstimatesRequest, []EstimateRow], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		port, err := portParam(c, "port", false, false)
 		if err != nil {
@@ -86,11 +86,8 @@ func Estimates(store EstimateQuery, now func() time.Time) fiber.Handler {
 			return err
 		}
 		t := now().UTC()
-		f := EstimateFilter{From: laterDay(time.Time{}, overwatch.CallerFrom(c.UserContext()).HistoryFloor(t)), Limit: limit}
-		if port != nil {
-			f.Port = port.Slug
-		}
-		rows, err := store.Estimates(c.UserContext(), f)
+		f := EstimatesRequest{Port: slugOf(port), From: laterDay(time.Time{}, overwatch.CallerFrom(c.UserContext()).HistoryFloor(t)), Limit: limit}
+		rows, err := q(c.UserContext(), f)
 		if err != nil {
 			return err
 		}

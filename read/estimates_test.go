@@ -1,42 +1,71 @@
 package read
 
 import (
+	"context"
 	"testing"
 	"time"
+
+	"overwatch/maritime/portstats"
 
 	"overwatch"
 )
 
+// fakeEstimates is an EstimateStore: it records the requests it was asked
+// and returns the rows it was given.
+type fakeEstimates struct {
+	err  error
+	rows []EstimateRow
+	reqs recorder[EstimatesRequest]
+}
+
+func (f *fakeEstimates) Estimates(_ context.Context, r EstimatesRequest) ([]EstimateRow, error) {
+	f.reqs.add(r)
+	return f.rows, f.err
+}
+
+// estimatesOf is the GET /estimates handler on the store, uncached.
+func estimatesOf(t *testing.T, s EstimateStore) *routeTable {
+	t.Helper()
+	return mount(t, func(r Router) { estimateRoutes(r, s, nil, fixedNow) })
+}
+
 func TestEstimatesParams(t *testing.T) {
-	expectErrors(t, Estimates(&fakeAnalytics{}, fixedNow), "/v1/estimates", map[string]errCase{
+	t.Parallel()
+	store := &fakeEstimates{}
+	expectErrors(t, estimatesOf(t, store).get("/estimates"), "/v1/estimates", map[string]errCase{
 		"port=atlantis": {404, "unknown port 'atlantis'"},
 		"limit=0":       {400, "limit must be a positive integer"},
 		"limit=ten":     {400, "limit must be a positive integer"},
 	})
+	if n := store.reqs.count(); n != 0 {
+		t.Errorf("a bad request reached the store %d times", n)
+	}
 }
 
 func TestEstimatesBody(t *testing.T) {
+	t.Parallel()
 	w := time.Date(2026, 3, 9, 0, 0, 0, 0, time.UTC)
 	actual := 123456.7
-	store := &fakeAnalytics{estimates: []EstimateRow{
-		{Week: w, Port: "new-orleans", ISOYear: 2026, ISOWeek: 11, Vessels: 3, Calls: 4, CallsWithDraught: 3, Tonnage: 150000.4, Confidence: 0.6666, Actuals: &actual},
-		{Week: w, Port: "santos", ISOYear: 2026, ISOWeek: 11, Tonnage: 0.4},
+	store := &fakeEstimates{rows: []EstimateRow{
+		{EstimateWeek: portstats.EstimateWeek{Week: w, Port: "new-orleans", ISOYear: 2026, ISOWeek: 11, Vessels: 3, Calls: 4, CallsWithDraught: 3, Tonnage: 150000.4, Confidence: 0.6666}, Actuals: &actual},
+		{EstimateWeek: portstats.EstimateWeek{Week: w, Port: "santos", ISOYear: 2026, ISOWeek: 11, Tonnage: 0.4}},
 	}}
-	status, body, _ := serve(t, overwatch.PlanPro, Estimates(store, fixedNow), "/v1/estimates?port=santos&limit=300")
+	h := estimatesOf(t, store).get("/estimates")
+	status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/estimates?port=santos&limit=300")
 	want := `{"estimates":[{"port":"new-orleans","port_name":"New Orleans (Lower Mississippi)","iso_year":2026,"iso_week":11,"week_start":"2026-03-09","vessels":3,"calls":4,"calls_with_draught":3,"tonnage":150000,"confidence":0.67,"usda_actuals":123457},` +
 		`{"port":"santos","port_name":"Santos","iso_year":2026,"iso_week":11,"week_start":"2026-03-09","vessels":0,"calls":0,"calls_with_draught":0,"tonnage":0,"confidence":0,"usda_actuals":null}]}`
 	if status != 200 || body != want {
 		t.Errorf("got  %d %s\nwant %s", status, body, want)
 	}
-	if f := store.estFilter; f.Port != "santos" || f.Limit != 200 || !f.From.IsZero() {
-		t.Errorf("Pro filter %+v", f)
+	if r, want := store.reqs.last(t), (EstimatesRequest{Port: "santos", Limit: 200}); r != want {
+		t.Errorf("Pro request %+v, want %+v", r, want)
 	}
-	serve(t, overwatch.PlanFree, Estimates(store, fixedNow), "/v1/estimates")
-	if f := store.estFilter; f.Port != "" || f.Limit != 20 || !f.From.Equal(time.Date(2026, 3, 12, 0, 0, 0, 0, time.UTC)) {
-		t.Errorf("Free filter %+v", f)
+	serve(t, overwatch.PlanFree, h, "/v1/estimates")
+	if r, want := store.reqs.last(t), (EstimatesRequest{From: time.Date(2026, 3, 12, 0, 0, 0, 0, time.UTC), Limit: 20}); r != want {
+		t.Errorf("Free request %+v, want %+v", r, want)
 	}
-	serve(t, overwatch.PlanStarter, Estimates(store, fixedNow), "/v1/estimates")
-	if f := store.estFilter; f.Limit != 52 {
-		t.Errorf("default limit %+v", f)
+	serve(t, overwatch.PlanStarter, h, "/v1/estimates")
+	if r := store.reqs.last(t); r.Limit != 52 {
+		t.Errorf("default limit %+v", r)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"overwatch/maritime/portstats"
+
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
@@ -12,56 +14,45 @@ import (
 // FleetAgeWindow is the trailing window of GET /v1/fleet-age.
 const FleetAgeWindow = 90 * 24 * time.Hour
 
-// AgeBucket is a fleet-age bucket: ages in [Lo, Hi) years, Hi 0 for no
-// upper bound.
-type AgeBucket struct {
-	Name   string
-	Lo, Hi int
-}
-
-// AgeBuckets are the fleet-age buckets, youngest first (the same as the
-// fleet_age_weekly derivation's).
-var AgeBuckets = []AgeBucket{{"0-5", 0, 5}, {"5-10", 5, 10}, {"10-15", 10, 15}, {"15-20", 15, 20}, {"20-25", 20, 25}, {"25+", 25, 0}}
-
-// FleetAgeFilter selects the vessels of a live fleet-age query: those with
-// a current call of confidence 2 or more at the port overlapping [From,
-// To], of the category ("" for every vessel). A vessel's age is Year less
-// the build year recorded with its newest such call (at least 0).
-type FleetAgeFilter struct {
-	Ports    []string
+// FleetAgeRequest selects the vessels of a live fleet-age query: those with
+// a current call of confidence 2 or more at the port ("": any port)
+// overlapping [From, To], of the category ("" for every vessel). A vessel's
+// age is Year less the build year recorded with its newest such call (at
+// least 0).
+type FleetAgeRequest struct {
+	Port     string
 	Category string
 	From, To time.Time
 	Year     int
 }
 
-// FleetAgeBucketRow is the vessels of one age bucket at a port (in a week,
-// for the weekly rows): how many, of which with an estimated build year,
-// and their mean age in years.
-type FleetAgeBucketRow struct {
-	Week      time.Time // the Monday; zero for live rows
-	Port      string
-	Bucket    string // one of AgeBuckets' names
-	Vessels   uint32
-	Estimated uint32
-	MeanAge   float64
+// FleetAgeHistoryRequest selects a port's fleet_age_weekly rows of the
+// vessel type (a category or "all") from the week of From on.
+type FleetAgeHistoryRequest struct {
+	Port, VesselType string
+	From             time.Time
 }
 
-// FleetAgeQuery computes the live fleet age per port and bucket; empty
-// buckets may have no row.
-type FleetAgeQuery interface {
-	FleetAge(ctx context.Context, f FleetAgeFilter) ([]FleetAgeBucketRow, error)
+// FleetAgeStore computes the live fleet age per port and age bucket (rows
+// of portstats.FleetAgeWeek without a week; empty buckets may have no
+// row) and reads the weekly table, oldest week first.
+type FleetAgeStore interface {
+	FleetAge(ctx context.Context, r FleetAgeRequest) ([]portstats.FleetAgeWeek, error)
+	FleetAgeHistory(ctx context.Context, r FleetAgeHistoryRequest) ([]portstats.FleetAgeWeek, error)
 }
 
-// FleetAgeHistoryQuery returns a port's fleet_age_weekly rows of the
-// vessel type (a category or "all") from the week of from on, oldest first.
-type FleetAgeHistoryQuery interface {
-	FleetAgeHistory(ctx context.Context, port, vesselType string, from time.Time) ([]FleetAgeBucketRow, error)
+// fleetAgeRoutes mounts the fleet-age endpoints.
+func fleetAgeRoutes(r Router, s FleetAgeStore, c *Cache, now func() time.Time) {
+	live := Cached(c, "fleet_age", []string{tablePortCalls}, s.FleetAge)
+	history := Cached(c, "fleet_age_history", []string{tableFleetAge}, s.FleetAgeHistory)
+	r.Handle(fiber.MethodGet, "/fleet-age", overwatch.AccessKey, FleetAge(live, now))
+	r.Handle(fiber.MethodGet, "/fleet-age/history", overwatch.AccessKey, FleetAgeHistory(history, now))
 }
 
 // AgeBucketShare is one bucket of a fleet-age breakdown.
 type AgeBucketShare struct {
 	Bucket     string   `json:"bucket"`
-	Vessels    uint32   `json:"vessels"`
+	Vessels    int      `json:"vessels"`
 	Percentage *float64 `json:"percentage"`
 }
 
@@ -74,7 +65,7 @@ type AgeRisk struct {
 
 // AgeProfile is the breakdown common to the fleet-age items.
 type AgeProfile struct {
-	Vessels      uint32           `json:"vessels"`
+	Vessels      int              `json:"vessels"`
 	MeanAgeYears *float64         `json:"mean_age_years"`
 	Buckets      []AgeBucketShare `json:"buckets"`
 	Risk         AgeRisk          `json:"risk"`
@@ -82,11 +73,11 @@ type AgeProfile struct {
 
 // newAgeProfile sums the bucket rows of one port (and week); estimated is
 // how many of the vessels have an estimated build year.
-func newAgeProfile(rows []FleetAgeBucketRow) (p AgeProfile, estimated uint32) {
-	counts := make([]uint32, len(AgeBuckets))
+func newAgeProfile(rows []portstats.FleetAgeWeek) (p AgeProfile, estimated int) {
+	counts := make([]int, len(portstats.AgeBuckets))
 	var ageSum float64
 	for _, r := range rows {
-		for i, b := range AgeBuckets {
+		for i, b := range portstats.AgeBuckets {
 			if r.Bucket == b.Name {
 				counts[i] += r.Vessels
 				p.Vessels += r.Vessels
@@ -99,9 +90,9 @@ func newAgeProfile(rows []FleetAgeBucketRow) (p AgeProfile, estimated uint32) {
 		mean := roundTo(ageSum/float64(p.Vessels), 1)
 		p.MeanAgeYears = &mean
 	}
-	var over20, over25 uint32
-	p.Buckets = make([]AgeBucketShare, len(AgeBuckets))
-	for i, b := range AgeBuckets {
+	var over20, over25 int
+	p.Buckets = make([]AgeBucketShare, len(portstats.AgeBuckets))
+	for i, b := range portstats.AgeBuckets {
 		p.Buckets[i] = AgeBucketShare{Bucket: b.Name, Vessels: counts[i], Percentage: ratioPct(float64(counts[i]), float64(p.Vessels))}
 		if b.Lo >= 20 {
 			over20 += counts[i]
@@ -121,7 +112,7 @@ type PortFleetAge struct {
 	VesselType          string `json:"vessel_type"`
 	PeriodStart         string `json:"period_start"`
 	PeriodEnd           string `json:"period_end"`
-	EstimatedBuildYears uint32 `json:"estimated_build_years"`
+	EstimatedBuildYears int    `json:"estimated_build_years"`
 	AgeProfile
 }
 
@@ -130,7 +121,7 @@ type PortFleetAge struct {
 // trailing 90 days (no deeper than the tier's history), by age: the
 // current year less the build year (from the registry, or estimated from
 // the IMO number: estimated_build_years counts those).
-func FleetAge(store FleetAgeQuery, now func() time.Time) fiber.Handler {
+func FleetAge(live Query[FleetAgeRequest, []portstats.FleetAgeWeek], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		port, err := portParam(c, "port", false, false)
 		if err != nil {
@@ -142,19 +133,17 @@ func FleetAge(store FleetAgeQuery, now func() time.Time) fiber.Handler {
 		}
 		t := now().UTC().Truncate(time.Second)
 		ports := portsOrAll(port)
-		f := FleetAgeFilter{
-			Ports: slugs(ports), From: overwatch.CallerFrom(c.UserContext()).ClampSince(t.Add(-FleetAgeWindow), t),
-			To: t, Year: t.Year(),
-		}
+		from := overwatch.CallerFrom(c.UserContext()).ClampSince(t.Add(-FleetAgeWindow), t)
+		f := FleetAgeRequest{Port: slugOf(port), From: Minute(from), To: Minute(t), Year: t.Year()}
 		vt := "all"
 		if cat != nil {
 			f.Category, vt = cat.Name, cat.Name
 		}
-		rows, err := store.FleetAge(c.UserContext(), f)
+		rows, err := live(c.UserContext(), f)
 		if err != nil {
 			return err
 		}
-		by := map[string][]FleetAgeBucketRow{}
+		by := map[string][]portstats.FleetAgeWeek{}
 		for _, r := range rows {
 			by[r.Port] = append(by[r.Port], r)
 		}
@@ -163,7 +152,7 @@ func FleetAge(store FleetAgeQuery, now func() time.Time) fiber.Handler {
 			profile, estimated := newAgeProfile(by[p.Slug])
 			out[i] = PortFleetAge{
 				Port: p.Slug, PortName: p.Name, VesselType: vt,
-				PeriodStart: f.From.Format(time.RFC3339), PeriodEnd: t.Format(time.RFC3339),
+				PeriodStart: from.Format(time.RFC3339), PeriodEnd: t.Format(time.RFC3339),
 				EstimatedBuildYears: estimated, AgeProfile: profile,
 			}
 		}
@@ -190,7 +179,7 @@ type FleetAgeHistoryBody struct {
 // vessel_type, weeks (default 12, 1 to 52: this ISO week and the ones
 // before it), oldest first. Weeks that start before the tier's history
 // floor are left out.
-func FleetAgeHistory(store FleetAgeHistoryQuery, now func() time.Time) fiber.Handler {
+func FleetAgeHistory(history Query[FleetAgeHistoryRequest, []portstats.FleetAgeWeek], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		port, err := portParam(c, "port", true, false)
 		if err != nil {
@@ -212,7 +201,7 @@ func FleetAgeHistory(store FleetAgeHistoryQuery, now func() time.Time) fiber.Han
 			vt = cat.Name
 			body.VesselType = &cat.Name
 		}
-		rows, err := store.FleetAgeHistory(c.UserContext(), port.Slug, vt, from)
+		rows, err := history(c.UserContext(), FleetAgeHistoryRequest{Port: port.Slug, VesselType: vt, From: from})
 		if err != nil {
 			return err
 		}

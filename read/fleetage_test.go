@@ -1,32 +1,67 @@
 package read
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 	"time"
 
+	"overwatch/maritime/portstats"
 	"overwatch/maritime/seaport"
 
 	"overwatch"
 )
 
+// fakeFleetAge is a FleetAgeStore: it records the requests it was asked
+// and returns the rows it was given.
+type fakeFleetAge struct {
+	err     error
+	live    []portstats.FleetAgeWeek // without a week
+	history []portstats.FleetAgeWeek
+
+	liveReqs    recorder[FleetAgeRequest]
+	historyReqs recorder[FleetAgeHistoryRequest]
+}
+
+func (f *fakeFleetAge) FleetAge(_ context.Context, r FleetAgeRequest) ([]portstats.FleetAgeWeek, error) {
+	f.liveReqs.add(r)
+	return f.live, f.err
+}
+
+func (f *fakeFleetAge) FleetAgeHistory(_ context.Context, r FleetAgeHistoryRequest) ([]portstats.FleetAgeWeek, error) {
+	f.historyReqs.add(r)
+	return f.history, f.err
+}
+
+// fleetAgeRoutesOf mounts the fleet-age routes on the store, uncached.
+func fleetAgeRoutesOf(t *testing.T, s FleetAgeStore) *routeTable {
+	t.Helper()
+	return mount(t, func(r Router) { fleetAgeRoutes(r, s, nil, fixedNow) })
+}
+
 func TestFleetAgeParams(t *testing.T) {
-	store := &fakeAnalytics{}
-	expectErrors(t, FleetAge(store, fixedNow), "/v1/fleet-age", map[string]errCase{
+	t.Parallel()
+	store := &fakeFleetAge{}
+	routes := fleetAgeRoutesOf(t, store)
+	expectErrors(t, routes.get("/fleet-age"), "/v1/fleet-age", map[string]errCase{
 		"port=atlantis":         {404, "unknown port 'atlantis'"},
 		"vessel_type=submarine": {400, "vessel_type must be one of"},
 	})
-	expectErrors(t, FleetAgeHistory(store, fixedNow), "/v1/fleet-age/history", map[string]errCase{
+	expectErrors(t, routes.get("/fleet-age/history"), "/v1/fleet-age/history", map[string]errCase{
 		"":                              {400, "port is required"},
 		"port=nowhere":                  {404, "unknown port 'nowhere'"},
 		"port=santos&weeks=0":           {400, "weeks must be an integer from 1 to 52"},
 		"port=santos&weeks=60":          {400, "weeks must be an integer from 1 to 52"},
 		"port=santos&vessel_type=CARGO": {400, "vessel_type must be one of"},
 	})
+	if n := store.liveReqs.count() + store.historyReqs.count(); n != 0 {
+		t.Errorf("a bad request reached the store %d times", n)
+	}
 }
 
 func TestAgeProfile(t *testing.T) {
-	p, estimated := newAgeProfile([]FleetAgeBucketRow{
+	t.Parallel()
+	p, estimated := newAgeProfile([]portstats.FleetAgeWeek{
 		{Bucket: "0-5", Vessels: 2, Estimated: 1, MeanAge: 2},
 		{Bucket: "20-25", Vessels: 1, MeanAge: 22},
 		{Bucket: "25+", Vessels: 3, Estimated: 2, MeanAge: 30},
@@ -49,11 +84,13 @@ func TestAgeProfile(t *testing.T) {
 }
 
 func TestFleetAgeItems(t *testing.T) {
-	store := &fakeAnalytics{ages: []FleetAgeBucketRow{
-		{Port: "santos", Bucket: "10-15", Vessels: 4, Estimated: 4, MeanAge: 12},
-		{Port: "busan", Bucket: "0-5", Vessels: 1, MeanAge: 1},
+	t.Parallel()
+	store := &fakeFleetAge{live: []portstats.FleetAgeWeek{
+		{Port: "santos", VesselType: "cargo", Bucket: "10-15", Vessels: 4, Estimated: 4, MeanAge: 12},
+		{Port: "busan", VesselType: "cargo", Bucket: "0-5", Vessels: 1, MeanAge: 1},
 	}}
-	status, body, _ := serve(t, overwatch.PlanStarter, FleetAge(store, fixedNow), "/v1/fleet-age?vessel_type=cargo")
+	h := fleetAgeRoutesOf(t, store).get("/fleet-age")
+	status, body, _ := serve(t, overwatch.PlanStarter, h, "/v1/fleet-age?vessel_type=cargo")
 	var got struct {
 		Items []map[string]any `json:"fleet_age"`
 	}
@@ -80,23 +117,26 @@ func TestFleetAgeItems(t *testing.T) {
 			}
 		}
 	}
-	if f := store.ageFilter; f.Category != "cargo" || f.Year != 2026 || !f.To.Equal(testNow) || !f.From.Equal(testNow.Add(-FleetAgeWindow)) || len(f.Ports) != len(seaport.All()) {
-		t.Errorf("filter %+v", f)
+	// Every port is one request for all of them ("").
+	if r, want := store.liveReqs.last(t), (FleetAgeRequest{Category: "cargo", From: testNow.Add(-FleetAgeWindow), To: testNow, Year: 2026}); r != want {
+		t.Errorf("request %+v, want %+v", r, want)
 	}
-	serve(t, overwatch.PlanFree, FleetAge(store, fixedNow), "/v1/fleet-age?port=santos")
-	if f := store.ageFilter; f.Category != "" || len(f.Ports) != 1 || !f.From.Equal(testNow.Add(-7*24*time.Hour)) {
-		t.Errorf("Free filter %+v", f)
+	serve(t, overwatch.PlanFree, h, "/v1/fleet-age?port=santos")
+	if r, want := store.liveReqs.last(t), (FleetAgeRequest{Port: "santos", From: testNow.AddDate(0, 0, -7), To: testNow, Year: 2026}); r != want {
+		t.Errorf("Free request %+v, want %+v", r, want)
 	}
 }
 
 func TestFleetAgeHistoryBody(t *testing.T) {
+	t.Parallel()
 	w1, w2 := time.Date(2026, 3, 9, 0, 0, 0, 0, time.UTC), time.Date(2026, 3, 16, 0, 0, 0, 0, time.UTC)
-	store := &fakeAnalytics{ageHistory: []FleetAgeBucketRow{
-		{Week: w1, Bucket: "0-5", Vessels: 1, MeanAge: 3},
-		{Week: w1, Bucket: "25+", Vessels: 1, MeanAge: 31},
-		{Week: w2, Bucket: "5-10", Vessels: 2, MeanAge: 6},
+	store := &fakeFleetAge{history: []portstats.FleetAgeWeek{
+		{Week: w1, Port: "santos", VesselType: "all", Bucket: "0-5", Vessels: 1, MeanAge: 3},
+		{Week: w1, Port: "santos", VesselType: "all", Bucket: "25+", Vessels: 1, MeanAge: 31},
+		{Week: w2, Port: "santos", VesselType: "all", Bucket: "5-10", Vessels: 2, MeanAge: 6},
 	}}
-	status, body, _ := serve(t, overwatch.PlanPro, FleetAgeHistory(store, fixedNow), "/v1/fleet-age/history?port=santos&weeks=2")
+	h := fleetAgeRoutesOf(t, store).get("/fleet-age/history")
+	status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/fleet-age/history?port=santos&weeks=2")
 	var got FleetAgeHistoryBody
 	decode(t, body, &got)
 	if status != 200 || got.Port != "santos" || got.PortName != "Santos" || got.Weeks != 2 || got.VesselType != nil || len(got.History) != 2 {
@@ -107,12 +147,12 @@ func TestFleetAgeHistoryBody(t *testing.T) {
 		h2.WeekStart != "2026-03-16" || h2.Vessels != 2 || *h2.Buckets[1].Percentage != 100 || *h2.Risk.Over20Pct != 0 {
 		t.Errorf("history %s", body)
 	}
-	if a := store.ageHistArgs; a[0] != "santos" || a[1] != "all" || !a[2].(time.Time).Equal(w1) {
-		t.Errorf("args %v", a)
+	if r, want := store.historyReqs.last(t), (FleetAgeHistoryRequest{Port: "santos", VesselType: "all", From: w1}); r != want {
+		t.Errorf("request %+v, want %+v", r, want)
 	}
-	store.ageHistory = nil
-	_, body, _ = serve(t, overwatch.PlanPro, FleetAgeHistory(store, fixedNow), "/v1/fleet-age/history?port=santos&vessel_type=tanker")
-	if body != `{"port":"santos","port_name":"Santos","weeks":12,"vessel_type":"tanker","history":[]}` || store.ageHistArgs[1] != "tanker" {
-		t.Errorf("%s %v", body, store.ageHistArgs)
+	store.history = nil
+	_, body, _ = serve(t, overwatch.PlanPro, h, "/v1/fleet-age/history?port=santos&vessel_type=tanker")
+	if r := store.historyReqs.last(t); body != `{"port":"santos","port_name":"Santos","weeks":12,"vessel_type":"tanker","history":[]}` || r.VesselType != "tanker" {
+		t.Errorf("%s %+v", body, r)
 	}
 }

@@ -26,6 +26,11 @@ type KeyLister interface {
 	ListKeys(ctx context.Context, accountID int64) ([]Key, error)
 }
 
+// keyRoutes mounts the listing of the caller's keys.
+func keyRoutes(r Router, s KeyLister) {
+	r.Handle(fiber.MethodGet, "/keys", overwatch.AccessKey, ListKeys(s))
+}
+
 // ListKeys serves GET /v1/keys: the caller's keys, active and revoked.
 func ListKeys(store KeyLister) fiber.Handler {
 	return func(c *fiber.Ctx) error {

@@ -78,6 +78,12 @@ func validProvider(p string) bool {
 	return false
 }
 
+// publicRoutes mounts the public surface (spec §4.1): no key, limited per
+// client IP; its CORS preflight is the edge's.
+func publicRoutes(r Router, positions LatestPositions, pub Publisher, now func() time.Time) {
+	r.Handle(fiber.MethodGet, "/ais/:provider/:imo/location/latest", overwatch.AccessPublic, LatestPositionHandler(positions, pub, now))
+}
+
 // LatestPositionHandler serves GET /v1/ais/{provider}/{imo}/location/latest.
 // When both the provider and the IMO are invalid, the provider error wins:
 // it comes first in the path and its body lists the allowed values.

@@ -38,6 +38,7 @@ func paramApp(t *testing.T, caller *overwatch.Caller, fn func(c *fiber.Ctx) (any
 }
 
 func TestLimitParam(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		caller *overwatch.Caller
 		query  string
@@ -66,6 +67,7 @@ func TestLimitParam(t *testing.T) {
 }
 
 func TestPortParam(t *testing.T) {
+	t.Parallel()
 	ports := seaport.All()
 	if len(ports) == 0 {
 		t.Skip("no reference ports yet")
@@ -103,6 +105,7 @@ func TestPortParam(t *testing.T) {
 }
 
 func TestScalarParams(t *testing.T) {
+	t.Parallel()
 	get := paramApp(t, nil, func(c *fiber.Ctx) (any, error) {
 		days, err := intParam(c, "days", 30, 1, 365)
 		if err != nil {

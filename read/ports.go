@@ -1,6 +1,8 @@
 package read
 
 import (
+	"log/slog"
+
 	"overwatch/maritime/seaport"
 
 	"github.com/gofiber/fiber/v2"
@@ -40,6 +42,15 @@ func NewPortView(p seaport.Port, caller *overwatch.Caller) PortView {
 		v.Area, v.Anchorages, v.Berths = &area, p.Anchorages, p.Berths
 	}
 	return v
+}
+
+// portRoutes mounts the endpoints open to every caller of the keyed
+// surface (a key, when presented, sets the tier): the ports, the service's
+// health and the plans.
+func portRoutes(r Router, s HealthStore, pg Pinger, log *slog.Logger) {
+	r.Handle(fiber.MethodGet, "/ports", overwatch.AccessOptionalKey, Ports())
+	r.Handle(fiber.MethodGet, "/health", overwatch.AccessOptionalKey, Health(s, pg, log))
+	r.Handle(fiber.MethodGet, "/billing/plans", overwatch.AccessOptionalKey, Plans())
 }
 
 // Ports serves GET /v1/ports (public; a key unlocks coordinates).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"overwatch/maritime/portstats"
 	"overwatch/maritime/vessel"
 
 	"github.com/gofiber/fiber/v2"
@@ -11,37 +12,29 @@ import (
 	"overwatch"
 )
 
-// ReliabilityTiers are the destination-reliability tiers, by the share of
-// a vessel's calls whose declared destination named the port reached:
-// reliable from 0.8, moderate from 0.5, unreliable below.
-var ReliabilityTiers = []string{"reliable", "moderate", "unreliable"}
+// ReliabilityTiers are the destination-reliability tiers (portstats.TierOf).
+var ReliabilityTiers = []string{portstats.TierReliable, portstats.TierModerate, portstats.TierUnreliable}
 
-// ReliabilityFilter selects destination-reliability rows: of one vessel
+// ReliabilityRequest selects destination-reliability rows: of one vessel
 // (IMO 0: any), of one tier ("" for any), whose last call is at or after
 // Since (zero: any), at most Limit.
-type ReliabilityFilter struct {
+type ReliabilityRequest struct {
 	IMO   overwatch.IMO
 	Tier  string
 	Since time.Time
 	Limit int
 }
 
-// ReliabilityRow is a row of destination_reliability.
-type ReliabilityRow struct {
-	IMO                      overwatch.IMO
-	Name, Flag               string
-	ShipType                 uint8
-	Category                 string
-	Calls, Declared, Matched uint32
-	Share                    float64 // matched / calls
-	Tier                     string
-	LastCall                 time.Time
+// ReliabilityStore reads destination_reliability, by calls descending,
+// then IMO.
+type ReliabilityStore interface {
+	DestinationReliability(ctx context.Context, r ReliabilityRequest) ([]portstats.Reliability, error)
 }
 
-// ReliabilityQuery returns destination-reliability rows by calls,
-// descending, then IMO.
-type ReliabilityQuery interface {
-	DestinationReliability(ctx context.Context, f ReliabilityFilter) ([]ReliabilityRow, error)
+// reliabilityRoutes mounts the destination-reliability endpoint.
+func reliabilityRoutes(r Router, s ReliabilityStore, c *Cache, now func() time.Time) {
+	q := Cached(c, "destination_reliability", []string{tableReliability}, s.DestinationReliability)
+	r.Handle(fiber.MethodGet, "/destination-reliability", overwatch.AccessKey, DestinationReliability(q, now))
 }
 
 // Reliability is an item of GET /v1/destination-reliability.
@@ -50,9 +43,9 @@ type Reliability struct {
 	Name       *string `json:"name"`
 	Flag       *string `json:"flag"`
 	VesselType *string `json:"vessel_type"`
-	Calls      uint32  `json:"calls"`
-	Declared   uint32  `json:"declared"`
-	Matched    uint32  `json:"matched"`
+	Calls      int     `json:"calls"`
+	Declared   int     `json:"declared"`
+	Matched    int     `json:"matched"`
 	Share      float64 `json:"share"`
 	Tier       string  `json:"tier"`
 	LastCall   string  `json:"last_call"`
@@ -60,7 +53,7 @@ type Reliability struct {
 
 // NewReliability presents a reliability row; vessel_type is the ship type
 // category.
-func NewReliability(r ReliabilityRow) Reliability {
+func NewReliability(r portstats.Reliability) Reliability {
 	out := Reliability{
 		IMO: r.IMO.String(), Name: optString(r.Name), Flag: optString(r.Flag), VesselType: optString(r.Category),
 		Calls: r.Calls, Declared: r.Declared, Matched: r.Matched, Share: roundTo(r.Share, 3), Tier: r.Tier,
@@ -79,9 +72,9 @@ func NewReliability(r ReliabilityRow) Reliability {
 // each vessel's declared AIS destination named the port it reached, over
 // its whole history; vessels whose last call is older than the tier's
 // history are left out. A vessel asked for without a row is a 404.
-func DestinationReliability(store ReliabilityQuery, now func() time.Time) fiber.Handler {
+func DestinationReliability(q Query[ReliabilityRequest, []portstats.Reliability], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		var f ReliabilityFilter
+		var f ReliabilityRequest
 		imo, byVessel, err := imoParam(c, "vessel", false)
 		if err != nil {
 			return err
@@ -93,8 +86,8 @@ func DestinationReliability(store ReliabilityQuery, now func() time.Time) fiber.
 		if f.Limit, err = limitParam(c, 100, 500); err != nil {
 			return err
 		}
-		f.Since = overwatch.CallerFrom(c.UserContext()).HistoryFloor(now())
-		rows, err := store.DestinationReliability(c.UserContext(), f)
+		f.Since = Minute(overwatch.CallerFrom(c.UserContext()).HistoryFloor(now()))
+		rows, err := q(c.UserContext(), f)
 		if err != nil {
 			return err
 		}

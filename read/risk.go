@@ -7,7 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"overwatch/maritime/risk"
 	"overwatch/maritime/vessel"
+
+	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
 )
@@ -17,20 +20,61 @@ import (
 // each with the identity of its vessel as of the derivation. The event
 // types and their detail fields are documented in docs/risk-api.md.
 
-// Risk event types, as stored by the detectors.
-const (
-	EventGap       = "ais_gap"
-	EventSTS       = "sts_transfer"
-	EventLoitering = "loitering"
-	EventIdentity  = "identity_change"
-	EventMismatch  = "draught_mismatch"
-	EventSpoofing  = "spoofing"
-	EventSanctions = "sanctions_match"
-)
-
 // RiskTiers are the severity tiers of events and the tiers of vessels,
 // most severe first.
-var RiskTiers = []string{"critical", "high", "medium", "low"}
+var RiskTiers = []string{risk.TierCritical, risk.TierHigh, risk.TierMedium, risk.TierLow}
+
+// RiskStore is what the /risk endpoints read: the events, the figures, the
+// vessel scores, hotspots and baselines the risk jobs write, and the
+// identity history ingest keeps.
+type RiskStore interface {
+	RiskEventRows(ctx context.Context, r RiskEventsRequest) ([]RiskEventRow, error)
+	RiskStats(ctx context.Context, r RiskStatsRequest) (RiskStatsRow, error)
+	STSStats(ctx context.Context, r STSStatsRequest) (STSStatsRow, error)
+	VesselRisks(ctx context.Context, r VesselRisksRequest) ([]risk.VesselScore, error)
+	RiskHotspots(ctx context.Context, r HotspotsRequest) ([]risk.Hotspot, error)
+	RiskBaselines(ctx context.Context, r BaselinesRequest) ([]risk.Baseline, error)
+	IdentityTimeline(ctx context.Context, imo overwatch.IMO) ([]vessel.Identity, error)
+}
+
+// riskQueries are the cached queries of the /risk endpoints.
+type riskQueries struct {
+	events    Query[RiskEventsRequest, []RiskEventRow]
+	stats     Query[RiskStatsRequest, RiskStatsRow]
+	sts       Query[STSStatsRequest, STSStatsRow]
+	vessels   Query[VesselRisksRequest, []risk.VesselScore]
+	hotspots  Query[HotspotsRequest, []risk.Hotspot]
+	baselines Query[BaselinesRequest, []risk.Baseline]
+	identity  Query[overwatch.IMO, []vessel.Identity]
+}
+
+// riskRoutes mounts the twelve /risk endpoints (docs/risk-api.md). The
+// identity timeline reads vessel_identity, which ingest writes (not a
+// derivation): a new identity row shows within the cache's TTL.
+func riskRoutes(r Router, s RiskStore, c *Cache, now func() time.Time) {
+	q := riskQueries{
+		events:    Cached(c, "risk_events", []string{tableRiskEvents}, s.RiskEventRows),
+		stats:     Cached(c, "risk_stats", []string{tableRiskEvents, tableVesselRisk, tableHotspots}, s.RiskStats),
+		sts:       Cached(c, "sts_stats", []string{tableRiskEvents}, s.STSStats),
+		vessels:   Cached(c, "vessel_risks", []string{tableVesselRisk}, s.VesselRisks),
+		hotspots:  Cached(c, "risk_hotspots", []string{tableHotspots}, s.RiskHotspots),
+		baselines: Cached(c, "risk_baselines", []string{tableBaselines}, s.RiskBaselines),
+		identity:  Cached(c, "identity_timeline", []string{tableIdentity}, s.IdentityTimeline),
+	}
+	get := func(path string, h fiber.Handler) { r.Handle(fiber.MethodGet, path, overwatch.AccessKey, h) }
+	get("/risk/vessels", RiskVessels(q.vessels))
+	get("/risk/vessel/:imo", RiskVesselHandler(q.vessels, q.events, now))
+	get("/risk/events", RiskEvents(q.events, now))
+	get("/risk/stats", RiskStatsHandler(q.stats, now))
+	get("/risk/sts", RiskSTS(q.events, now))
+	get("/risk/sts/stats", RiskSTSStats(q.sts, now))
+	get("/risk/loitering", RiskLoitering(q.events, now))
+	get("/risk/identity", RiskIdentity(q.events, now))
+	get("/risk/identity/history", IdentityHistory(q.identity))
+	get("/risk/mismatches", RiskMismatches(q.events, now))
+	get("/risk/hotspots", RiskHotspots(q.hotspots, now))
+	get("/risk/baselines", RiskBaselines(q.baselines))
+}
 
 // RiskVesselIdentity is a vessel's identity as embedded in a risk row.
 type RiskVesselIdentity struct {
@@ -55,13 +99,13 @@ type RiskEventRow struct {
 	Detail                   string
 }
 
-// RiskEventFilter selects risk events. Empty fields select any value.
+// RiskEventsRequest selects risk events. Empty fields select any value.
 // IMO matches the event's vessel, or with EitherVessel its vessel or the
 // other vessel of a transfer. Confidence and Context match the detail's
 // `confidence` and `context`. Events that started before Since are left
 // out unless they go on (zero: no floor). Newest first, at most Limit.
-type RiskEventFilter struct {
-	Types        []string
+type RiskEventsRequest struct {
+	Type         string
 	Subtype      string
 	Severity     string
 	IMO          overwatch.IMO
@@ -72,11 +116,6 @@ type RiskEventFilter struct {
 	Context      string
 	Since        time.Time
 	Limit        int
-}
-
-// RiskEventQuery lists risk events, newest start first.
-type RiskEventQuery interface {
-	RiskEventRows(ctx context.Context, f RiskEventFilter) ([]RiskEventRow, error)
 }
 
 // RiskVesselRef is the identity of the vessel of a risk event.
@@ -122,11 +161,11 @@ type RiskEvent struct {
 func EventID(r *RiskEventRow) string {
 	id := r.Type + "-" + r.Vessel.IMO.String() + "-" + r.Start.UTC().Format("20060102T150405Z")
 	switch r.Type {
-	case EventSTS:
+	case risk.EventSTS:
 		id += "-" + r.Other.IMO.String()
-	case EventIdentity, EventMismatch:
+	case risk.EventIdentity, risk.EventMismatch:
 		id += "-" + r.Subtype
-	case EventSanctions:
+	case risk.EventSanctions:
 		id += "-" + r.Subtype
 		if e := detailString(r.Detail, "entry_id"); e != "" {
 			id += "-" + e

@@ -1,8 +1,9 @@
 package read
 
 import (
-	"context"
 	"time"
+
+	"overwatch/maritime/risk"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -17,8 +18,8 @@ const RiskStatsWindow = 30 * 24 * time.Hour
 // riskEventsFilter reads the parameters every event list shares: vessel
 // (an IMO) and limit (default 100, at most 500 and the plan's results per
 // call); the plan's history floor applies to the events' start.
-func riskEventsFilter(c *fiber.Ctx, now func() time.Time) (RiskEventFilter, error) {
-	var f RiskEventFilter
+func riskEventsFilter(c *fiber.Ctx, now func() time.Time) (RiskEventsRequest, error) {
+	var f RiskEventsRequest
 	imo, _, err := imoParam(c, "vessel", false)
 	if err != nil {
 		return f, err
@@ -27,13 +28,13 @@ func riskEventsFilter(c *fiber.Ctx, now func() time.Time) (RiskEventFilter, erro
 	if f.Limit, err = limitParam(c, 100, 500); err != nil {
 		return f, err
 	}
-	f.Since = overwatch.CallerFrom(c.UserContext()).HistoryFloor(now())
+	f.Since = Minute(overwatch.CallerFrom(c.UserContext()).HistoryFloor(now()))
 	return f, nil
 }
 
 // listEvents answers an event list with {"events": [...]}.
-func listEvents(c *fiber.Ctx, store RiskEventQuery, f RiskEventFilter) error {
-	rows, err := store.RiskEventRows(c.UserContext(), f)
+func listEvents(c *fiber.Ctx, events Query[RiskEventsRequest, []RiskEventRow], f RiskEventsRequest) error {
+	rows, err := events(c.UserContext(), f)
 	if err != nil {
 		return err
 	}
@@ -44,7 +45,7 @@ func listEvents(c *fiber.Ctx, store RiskEventQuery, f RiskEventFilter) error {
 // vessel (IMO), ongoing ('true': only the AIS gaps that go on), limit
 // (default 100, max 500). Every type of event, newest first; events that
 // started before the plan's history are left out unless they go on.
-func RiskEvents(store RiskEventQuery, now func() time.Time) fiber.Handler {
+func RiskEvents(events Query[RiskEventsRequest, []RiskEventRow], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		f, err := riskEventsFilter(c, now)
 		if err != nil {
@@ -58,9 +59,9 @@ func RiskEvents(store RiskEventQuery, now func() time.Time) fiber.Handler {
 			return err
 		}
 		if ongoing {
-			f.Types, f.OngoingOnly = []string{EventGap}, true
+			f.Type, f.OngoingOnly = risk.EventGap, true
 		}
-		return listEvents(c, store, f)
+		return listEvents(c, events, f)
 	}
 }
 
@@ -74,10 +75,10 @@ type RiskStatsRow struct {
 	ByTier          map[string]uint64
 }
 
-// RiskStatsQuery computes the risk figures as of now; since is the start
+// RiskStatsRequest asks for the risk figures as of Now; Since is the start
 // of the tier counts' window.
-type RiskStatsQuery interface {
-	RiskStats(ctx context.Context, now, since time.Time) (RiskStatsRow, error)
+type RiskStatsRequest struct {
+	Now, Since time.Time
 }
 
 // RiskStats is the body of GET /v1/risk/stats.
@@ -94,11 +95,11 @@ type RiskStats struct {
 // the last 24 hours, and the events of the last 30 days (no further back
 // than the plan's history) or going on, by severity tier (every tier
 // present, 0 when none).
-func RiskStatsHandler(store RiskStatsQuery, now func() time.Time) fiber.Handler {
+func RiskStatsHandler(stats Query[RiskStatsRequest, RiskStatsRow], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		t := now().UTC()
 		since := overwatch.CallerFrom(c.UserContext()).ClampSince(t.Add(-RiskStatsWindow), t)
-		r, err := store.RiskStats(c.UserContext(), t, since)
+		r, err := stats(c.UserContext(), RiskStatsRequest{Now: Minute(t), Since: Minute(since)})
 		if err != nil {
 			return err
 		}

@@ -1,8 +1,9 @@
 package read
 
 import (
-	"context"
 	"time"
+
+	"overwatch/maritime/risk"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -12,43 +13,28 @@ import (
 // GET /v1/risk/hotspots and GET /v1/risk/baselines, from risk_hotspots and
 // risk_baselines (one generation per run of the risk job).
 
-// HotspotRow is a row of risk_hotspots.
-type HotspotRow struct {
-	ID                    string
-	Lat, Lon, CellDeg     float64
-	Events, Vessels       uint32
-	ByType                map[string]uint64
-	FirstEvent, LastEvent time.Time
-	Active                bool
-	Severity              string
-}
-
-// HotspotFilter selects hotspots: only active ones when ActiveOnly; those
-// whose last event is at or after Since (zero: any); at most Limit.
-type HotspotFilter struct {
+// HotspotsRequest selects hotspots: only active ones when ActiveOnly;
+// those whose last event is at or after Since (zero: any); at most Limit;
+// by events, descending, then id.
+type HotspotsRequest struct {
 	ActiveOnly bool
 	Since      time.Time
 	Limit      int
 }
 
-// HotspotQuery lists hotspots by events, descending, then id.
-type HotspotQuery interface {
-	RiskHotspots(ctx context.Context, f HotspotFilter) ([]HotspotRow, error)
-}
-
 // Hotspot is an item of GET /v1/risk/hotspots.
 type Hotspot struct {
-	ID         string            `json:"id"`
-	Lat        float64           `json:"lat"`
-	Lon        float64           `json:"lon"`
-	CellDeg    float64           `json:"cell_deg"`
-	Events     uint32            `json:"events"`
-	Vessels    uint32            `json:"vessels"`
-	ByType     map[string]uint64 `json:"by_type"`
-	FirstEvent string            `json:"first_event"`
-	LastEvent  string            `json:"last_event"`
-	Active     bool              `json:"active"`
-	Severity   string            `json:"severity"`
+	ID         string         `json:"id"`
+	Lat        float64        `json:"lat"`
+	Lon        float64        `json:"lon"`
+	CellDeg    float64        `json:"cell_deg"`
+	Events     int            `json:"events"`
+	Vessels    int            `json:"vessels"`
+	ByType     map[string]int `json:"by_type"`
+	FirstEvent string         `json:"first_event"`
+	LastEvent  string         `json:"last_event"`
+	Active     bool           `json:"active"`
+	Severity   string         `json:"severity"`
 }
 
 // RiskHotspots serves GET /v1/risk/hotspots: active (default 'true';
@@ -57,9 +43,9 @@ type Hotspot struct {
 // cell's centre (a grid cell, not a vessel's position: shown to every
 // plan). Hotspots whose last event is before the plan's history are left
 // out.
-func RiskHotspots(store HotspotQuery, now func() time.Time) fiber.Handler {
+func RiskHotspots(hotspots Query[HotspotsRequest, []risk.Hotspot], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		var f HotspotFilter
+		var f HotspotsRequest
 		var err error
 		if f.ActiveOnly, err = boolParam(c, "active", true); err != nil {
 			return err
@@ -67,8 +53,8 @@ func RiskHotspots(store HotspotQuery, now func() time.Time) fiber.Handler {
 		if f.Limit, err = limitParam(c, 200, 500); err != nil {
 			return err
 		}
-		f.Since = overwatch.CallerFrom(c.UserContext()).HistoryFloor(now())
-		rows, err := store.RiskHotspots(c.UserContext(), f)
+		f.Since = Minute(overwatch.CallerFrom(c.UserContext()).HistoryFloor(now()))
+		rows, err := hotspots(c.UserContext(), f)
 		if err != nil {
 			return err
 		}
@@ -76,7 +62,7 @@ func RiskHotspots(store HotspotQuery, now func() time.Time) fiber.Handler {
 		for i, r := range rows {
 			byType := r.ByType
 			if byType == nil {
-				byType = map[string]uint64{}
+				byType = map[string]int{}
 			}
 			out[i] = Hotspot{
 				ID: r.ID, Lat: roundTo(r.Lat, 4), Lon: roundTo(r.Lon, 4), CellDeg: r.CellDeg, Events: r.Events, Vessels: r.Vessels,
@@ -88,20 +74,9 @@ func RiskHotspots(store HotspotQuery, now func() time.Time) fiber.Handler {
 	}
 }
 
-// BaselineRow is a row of risk_baselines.
-type BaselineRow struct {
-	Area, Category    string
-	VesselDays        float64
-	GapsPerVesselDay  float64
-	LoiterHoursPerDay float64
-	TransfersPerDay   float64
-	From, To          time.Time
-}
-
-// BaselineQuery lists the baselines by area, then category.
-type BaselineQuery interface {
-	RiskBaselines(ctx context.Context) ([]BaselineRow, error)
-}
+// BaselinesRequest asks for every baseline, by area, then category: the
+// endpoint has no parameters.
+type BaselinesRequest struct{}
 
 // Baseline is an item of GET /v1/risk/baselines.
 type Baseline struct {
@@ -119,9 +94,9 @@ type Baseline struct {
 // reference ports, or open_ocean) and vessel category, the normal rates
 // of risk events over the period [from, to) that events are compared
 // with.
-func RiskBaselines(store BaselineQuery) fiber.Handler {
+func RiskBaselines(baselines Query[BaselinesRequest, []risk.Baseline]) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		rows, err := store.RiskBaselines(c.UserContext())
+		rows, err := baselines(c.UserContext(), BaselinesRequest{})
 		if err != nil {
 			return err
 		}

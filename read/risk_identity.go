@@ -1,8 +1,10 @@
 package read
 
 import (
-	"context"
 	"time"
+
+	"overwatch/maritime/risk"
+	"overwatch/maritime/vessel"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -19,34 +21,18 @@ var IdentityFields = []string{"flag", "name", "mmsi"}
 // RiskIdentity serves GET /v1/risk/identity: field (flag, name, mmsi),
 // vessel (IMO), limit (default 100, max 500). Newest first, no older than
 // the plan's history.
-func RiskIdentity(store RiskEventQuery, now func() time.Time) fiber.Handler {
+func RiskIdentity(events Query[RiskEventsRequest, []RiskEventRow], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		f, err := riskEventsFilter(c, now)
 		if err != nil {
 			return err
 		}
-		f.Types = []string{EventIdentity}
+		f.Type = risk.EventIdentity
 		if f.Subtype, err = enumParam(c, "field", IdentityFields...); err != nil {
 			return err
 		}
-		return listEvents(c, store, f)
+		return listEvents(c, events, f)
 	}
-}
-
-// IdentityRow is a row of a vessel's identity history: the values its
-// static reports took from ValidFrom on.
-type IdentityRow struct {
-	ValidFrom time.Time
-	MMSI      uint32
-	Name      string
-	CallSign  string
-	Flag      string
-	ShipType  uint8
-}
-
-// IdentityTimelineQuery returns a vessel's identity rows, oldest first.
-type IdentityTimelineQuery interface {
-	IdentityTimeline(ctx context.Context, imo overwatch.IMO) ([]IdentityRow, error)
 }
 
 // IdentityPeriod is an item of the history of GET /v1/risk/identity/history.
@@ -73,13 +59,13 @@ type IdentityHistoryBody struct {
 // required). The vessel's whole identity timeline, oldest first: each time
 // its MMSI, name, call sign, flag or ship type took new values, with the
 // fields that changed. A vessel without identity rows is a 404 naming it.
-func IdentityHistory(store IdentityTimelineQuery) fiber.Handler {
+func IdentityHistory(timeline Query[overwatch.IMO, []vessel.Identity]) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		imo, _, err := imoParam(c, "vessel", true)
 		if err != nil {
 			return err
 		}
-		rows, err := store.IdentityTimeline(c.UserContext(), imo)
+		rows, err := timeline(c.UserContext(), imo)
 		if err != nil {
 			return err
 		}
@@ -93,9 +79,9 @@ func IdentityHistory(store IdentityTimelineQuery) fiber.Handler {
 
 // identityPeriods presents the rows, dropping those that repeat the
 // values of the row before.
-func identityPeriods(rows []IdentityRow) []IdentityPeriod {
+func identityPeriods(rows []vessel.Identity) []IdentityPeriod {
 	out := []IdentityPeriod{}
-	var prev *IdentityRow
+	var prev *vessel.Identity
 	for i := range rows {
 		r := &rows[i]
 		changed := []string{}

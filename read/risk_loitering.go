@@ -3,6 +3,8 @@ package read
 import (
 	"time"
 
+	"overwatch/maritime/risk"
+
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -19,19 +21,19 @@ var (
 // slow_roll), vessel (IMO), context (offshore, port_approach, anchorage,
 // known_transfer_area), limit (default 100, max 500). Newest first; the
 // plan's history applies to the start, ongoing loitering always shown.
-func RiskLoitering(store RiskEventQuery, now func() time.Time) fiber.Handler {
+func RiskLoitering(events Query[RiskEventsRequest, []RiskEventRow], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		f, err := riskEventsFilter(c, now)
 		if err != nil {
 			return err
 		}
-		f.Types = []string{EventLoitering}
+		f.Type = risk.EventLoitering
 		if f.Subtype, err = enumParam(c, "type", LoiteringTypes...); err != nil {
 			return err
 		}
 		if f.Context, err = enumParam(c, "context", LoiteringContexts...); err != nil {
 			return err
 		}
-		return listEvents(c, store, f)
+		return listEvents(c, events, f)
 	}
 }

@@ -3,6 +3,8 @@ package read
 import (
 	"time"
 
+	"overwatch/maritime/risk"
+
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -15,13 +17,13 @@ var MismatchTypes = []string{"directional", "magnitude", "zero_change"}
 // magnitude, zero_change), vessel (IMO), port (a port slug or the port's
 // stable UUID; an unknown one is a 404 naming it), limit (default 100, max
 // 500). Newest first, no older than the plan's history.
-func RiskMismatches(store RiskEventQuery, now func() time.Time) fiber.Handler {
+func RiskMismatches(events Query[RiskEventsRequest, []RiskEventRow], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		f, err := riskEventsFilter(c, now)
 		if err != nil {
 			return err
 		}
-		f.Types = []string{EventMismatch}
+		f.Type = risk.EventMismatch
 		if f.Subtype, err = enumParam(c, "type", MismatchTypes...); err != nil {
 			return err
 		}
@@ -32,6 +34,6 @@ func RiskMismatches(store RiskEventQuery, now func() time.Time) fiber.Handler {
 		if port != nil {
 			f.Port = port.Slug
 		}
-		return listEvents(c, store, f)
+		return listEvents(c, events, f)
 	}
 }

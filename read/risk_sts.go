@@ -1,8 +1,9 @@
 package read
 
 import (
-	"context"
 	"time"
+
+	"overwatch/maritime/risk"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -22,20 +23,20 @@ var (
 // (an IMO: transfers where it is either vessel), method (proximity,
 // path_intersection), limit (default 100, max 500). Newest first; the
 // plan's history applies to the start, ongoing encounters always shown.
-func RiskSTS(store RiskEventQuery, now func() time.Time) fiber.Handler {
+func RiskSTS(events Query[RiskEventsRequest, []RiskEventRow], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		f, err := riskEventsFilter(c, now)
 		if err != nil {
 			return err
 		}
-		f.Types, f.EitherVessel = []string{EventSTS}, true
+		f.Type, f.EitherVessel = risk.EventSTS, true
 		if f.Confidence, err = enumParam(c, "confidence", STSConfidences...); err != nil {
 			return err
 		}
 		if f.Subtype, err = enumParam(c, "method", STSMethods...); err != nil {
 			return err
 		}
-		return listEvents(c, store, f)
+		return listEvents(c, events, f)
 	}
 }
 
@@ -48,10 +49,10 @@ type STSStatsRow struct {
 	Active       uint64  // transfers that go on
 }
 
-// STSStatsQuery computes the transfer figures; since is the history floor
-// (zero: none).
-type STSStatsQuery interface {
-	STSStats(ctx context.Context, since time.Time) (STSStatsRow, error)
+// STSStatsRequest asks for the transfer figures; Since is the history
+// floor (zero: none).
+type STSStatsRequest struct {
+	Since time.Time
 }
 
 // STSStats is the body of GET /v1/risk/sts/stats.
@@ -67,9 +68,9 @@ type STSStats struct {
 // per confidence (every level present), the estimated tonnes transferred
 // (the sum of the detail's `tonnes`, rounded to the tonne) and the
 // encounters that go on.
-func RiskSTSStats(store STSStatsQuery, now func() time.Time) fiber.Handler {
+func RiskSTSStats(stats Query[STSStatsRequest, STSStatsRow], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		r, err := store.STSStats(c.UserContext(), overwatch.CallerFrom(c.UserContext()).HistoryFloor(now()))
+		r, err := stats(c.UserContext(), STSStatsRequest{Since: Minute(overwatch.CallerFrom(c.UserContext()).HistoryFloor(now()))})
 		if err != nil {
 			return err
 		}

@@ -1,11 +1,12 @@
 package read
 
 import (
-	"context"
 	"regexp"
 	"sort"
 	"strings"
 	"time"
+
+	"overwatch/maritime/risk"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -24,31 +25,14 @@ type RiskFactor struct {
 	Reason       string  `json:"reason"`
 }
 
-// VesselRiskRow is a row of vessel_risk.
-type VesselRiskRow struct {
-	IMO        overwatch.IMO
-	Name, Flag string
-	ShipType   uint8
-	Category   string
-	Score      float64 // 0–100
-	Tier       string
-	Factors    []RiskFactor
-	ComputedAt time.Time
-}
-
-// VesselRiskFilter selects vessel scores: of one vessel (IMO 0: any), of
+// VesselRisksRequest selects vessel scores: of one vessel (IMO 0: any), of
 // a tier, a ship type category and a flag ("" for any), at most Limit.
-type VesselRiskFilter struct {
+type VesselRisksRequest struct {
 	IMO      overwatch.IMO
 	Tier     string
 	Category string
 	Flag     string
 	Limit    int
-}
-
-// VesselRiskQuery lists vessel scores, highest first, then by IMO.
-type VesselRiskQuery interface {
-	VesselRisks(ctx context.Context, f VesselRiskFilter) ([]VesselRiskRow, error)
 }
 
 // RiskVessel is an item of GET /v1/risk/vessels. TopFactors names the
@@ -72,9 +56,9 @@ var flagCode = regexp.MustCompile(`^[A-Za-z]{2}$`)
 // low), type (a ship type category), flag (an ISO 3166-1 alpha-2 code),
 // limit (default 500, at most 500 and the plan's results per call).
 // Highest score first.
-func RiskVessels(store VesselRiskQuery) fiber.Handler {
+func RiskVessels(scores Query[VesselRisksRequest, []risk.VesselScore]) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		var f VesselRiskFilter
+		var f VesselRisksRequest
 		var err error
 		if f.Tier, err = enumParam(c, "tier", RiskTiers...); err != nil {
 			return err
@@ -95,7 +79,7 @@ func RiskVessels(store VesselRiskQuery) fiber.Handler {
 		if f.Limit, err = limitParam(c, 500, 500); err != nil {
 			return err
 		}
-		rows, err := store.VesselRisks(c.UserContext(), f)
+		rows, err := scores(c.UserContext(), f)
 		if err != nil {
 			return err
 		}
@@ -112,8 +96,8 @@ func RiskVessels(store VesselRiskQuery) fiber.Handler {
 }
 
 // topFactors names the n factors of largest positive contribution.
-func topFactors(fs []RiskFactor, n int) []string {
-	pos := make([]RiskFactor, 0, len(fs))
+func topFactors(fs []risk.Factor, n int) []string {
+	pos := make([]risk.Factor, 0, len(fs))
 	for _, f := range fs {
 		if f.Contribution > 0 {
 			pos = append(pos, f)
@@ -163,12 +147,6 @@ type RiskVesselBody struct {
 // (and at most the plan's results per call).
 const DarkEventsLimit = 100
 
-// RiskVesselProfileStore is what the vessel profile reads.
-type RiskVesselProfileStore interface {
-	VesselRiskQuery
-	RiskEventQuery
-}
-
 // RiskVesselHandler serves GET /v1/risk/vessel/{imo}: the vessel's score,
 // tier and every factor with its weight, value, contribution and reason;
 // the sanctions-list entries it matched (every match, whatever the plan's
@@ -176,7 +154,8 @@ type RiskVesselProfileStore interface {
 // the plan's results per call, no older than the plan's history unless
 // they go on. A malformed IMO is a 400, a vessel without a score a 404
 // naming it.
-func RiskVesselHandler(store RiskVesselProfileStore, now func() time.Time) fiber.Handler {
+func RiskVesselHandler(scores Query[VesselRisksRequest, []risk.VesselScore], events Query[RiskEventsRequest, []RiskEventRow],
+	now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		imo, err := overwatch.ParseIMO(c.Params("imo"))
 		if err != nil {
@@ -184,7 +163,7 @@ func RiskVesselHandler(store RiskVesselProfileStore, now func() time.Time) fiber
 		}
 		ctx := c.UserContext()
 		caller := overwatch.CallerFrom(ctx)
-		rows, err := store.VesselRisks(ctx, VesselRiskFilter{IMO: imo, Limit: 1})
+		rows, err := scores(ctx, VesselRisksRequest{IMO: imo, Limit: 1})
 		if err != nil {
 			return err
 		}
@@ -192,12 +171,12 @@ func RiskVesselHandler(store RiskVesselProfileStore, now func() time.Time) fiber
 			return overwatch.Errorf(overwatch.NotFound, "no risk score for vessel %s", imo.String())
 		}
 		r := rows[0]
-		sanctions, err := store.RiskEventRows(ctx, RiskEventFilter{Types: []string{EventSanctions}, IMO: imo, Limit: 500})
+		sanctions, err := events(ctx, RiskEventsRequest{Type: risk.EventSanctions, IMO: imo, Limit: 500})
 		if err != nil {
 			return err
 		}
-		gaps, err := store.RiskEventRows(ctx, RiskEventFilter{Types: []string{EventGap}, IMO: imo,
-			Since: caller.HistoryFloor(now()), Limit: caller.ClampLimit(DarkEventsLimit, DarkEventsLimit)})
+		gaps, err := events(ctx, RiskEventsRequest{Type: risk.EventGap, IMO: imo,
+			Since: Minute(caller.HistoryFloor(now())), Limit: caller.ClampLimit(DarkEventsLimit, DarkEventsLimit)})
 		if err != nil {
 			return err
 		}

@@ -43,6 +43,19 @@ type VesselSearch interface {
 	Vessels(ctx context.Context, f VesselFilter) ([]VesselRow, error)
 }
 
+// VesselStore finds vessels and the vessels in a port area. Both answers
+// are live: not cached.
+type VesselStore interface {
+	VesselSearch
+	PortPositionQuery
+}
+
+// vesselRoutes mounts the vessel search and the port positions.
+func vesselRoutes(r Router, s VesselStore, now func() time.Time) {
+	r.Handle(fiber.MethodGet, "/vessels", overwatch.AccessKey, Vessels(s, now))
+	r.Handle(fiber.MethodGet, "/positions", overwatch.AccessKey, Positions(s, now))
+}
+
 // Vessel is an item of GET /v1/vessels.
 type Vessel struct {
 	IMONumber    string   `json:"imo_number"`

@@ -44,18 +44,19 @@ type WebhookQuery interface {
 	Deliveries(ctx context.Context, accountID, webhookID int64, limit int) ([]DeliveryView, error)
 }
 
-// ProOnly refuses callers whose plan has no real-time webhooks (403 naming
-// the plan).
-func ProOnly(c *fiber.Ctx) error {
-	if p := overwatch.CallerFrom(c.UserContext()).Plan; p != overwatch.PlanPro && p != overwatch.PlanSupplyChainRisk {
-		return overwatch.Errorf(overwatch.Forbidden, "webhooks require the Pro plan; this key's plan is %s", p)
-	}
-	return c.Next()
+// webhookRoutes mounts the listings of the caller's webhooks; registering
+// and changing them is the write side's.
+func webhookRoutes(r Router, s WebhookQuery) {
+	r.Handle(fiber.MethodGet, "/webhooks", overwatch.AccessKey, ListWebhooks(s))
+	r.Handle(fiber.MethodGet, "/webhooks/:id/deliveries", overwatch.AccessKey, ListDeliveries(s))
 }
 
-// ListWebhooks serves GET /v1/webhooks.
+// ListWebhooks serves GET /v1/webhooks, for plans with real-time webhooks.
 func ListWebhooks(store WebhookQuery) fiber.Handler {
 	return func(c *fiber.Ctx) error {
+		if err := overwatch.CallerFrom(c.UserContext()).Require(overwatch.FeatureWebhooks); err != nil {
+			return err
+		}
 		ws, err := store.Webhooks(c.UserContext(), overwatch.CallerFrom(c.UserContext()).AccountID)
 		if err != nil {
 			return err
@@ -69,6 +70,9 @@ func ListWebhooks(store WebhookQuery) fiber.Handler {
 // error, duration).
 func ListDeliveries(store WebhookQuery) fiber.Handler {
 	return func(c *fiber.Ctx) error {
+		if err := overwatch.CallerFrom(c.UserContext()).Require(overwatch.FeatureWebhooks); err != nil {
+			return err
+		}
 		id, err := strconv.ParseInt(c.Params("id"), 10, 64)
 		if err != nil || id <= 0 {
 			return overwatch.Errorf(overwatch.Invalid, "id must be a positive integer (the id of GET /v1/webhooks)")

@@ -89,6 +89,26 @@ func parseWatchBody(c *fiber.Ctx) (watchBody, error) {
 	return b, b.validate()
 }
 
+// AlertEditor changes watchlists, portfolios and alert states.
+type AlertEditor interface {
+	AlertStore
+	WatchlistEditor
+}
+
+// alertRoutes mounts the changes to the caller's watchlist, portfolios and
+// alert states.
+func alertRoutes(r Router, s AlertEditor, now func() time.Time) {
+	key := overwatch.AccessKey
+	r.Handle(fiber.MethodPut, "/watchlist", key, PutWatchlist(s))
+	r.Handle(fiber.MethodPut, "/watchlist/vessels/:imo", key, AddWatched(s, WatchVessel))
+	r.Handle(fiber.MethodDelete, "/watchlist/vessels/:imo", key, RemoveWatched(s, WatchVessel))
+	r.Handle(fiber.MethodPut, "/watchlist/ports/:slug", key, AddWatched(s, WatchPort))
+	r.Handle(fiber.MethodDelete, "/watchlist/ports/:slug", key, RemoveWatched(s, WatchPort))
+	r.Handle(fiber.MethodPost, "/portfolios", key, CreatePortfolio(s))
+	r.Handle(fiber.MethodDelete, "/portfolios/:id", key, DeletePortfolio(s))
+	r.Handle(fiber.MethodPost, "/alerts/unified/state", key, SetAlertState(s, now))
+}
+
 // PutWatchlist serves PUT /v1/watchlist ({vessels, ports}): replaces the
 // account's watchlist whole and answers it.
 func PutWatchlist(store AlertStore) fiber.Handler {

@@ -83,6 +83,15 @@ func EntitlementOf(p overwatch.Plan) Entitlement {
 	return e
 }
 
+// billingRoutes mounts the billing endpoints: the caller's entitlements,
+// checkout, and the payment provider's signed events (public: the
+// signature authenticates them).
+func billingRoutes(r Router, p PaymentProvider, store PlanChanger, publicURL string, now func() time.Time) {
+	r.Handle(fiber.MethodGet, "/billing/entitlements", overwatch.AccessKey, BillingEntitlements())
+	r.Handle(fiber.MethodPost, "/billing/checkout", overwatch.AccessKey, BillingCheckout(p, publicURL))
+	r.Handle(fiber.MethodPost, "/billing/webhook", overwatch.AccessPublic, BillingWebhook(p, store, now))
+}
+
 // BillingEntitlements serves GET /v1/billing/entitlements: the caller's
 // plan and the products it opens, as of this request (a plan change
 // applies at once).

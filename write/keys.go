@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
@@ -51,6 +52,18 @@ func (r *createKeyRequest) validate() error {
 		return overwatch.Errorf(overwatch.Invalid, "name must be at most 100 characters")
 	}
 	return nil
+}
+
+// KeyStore creates and revokes keys.
+type KeyStore interface {
+	KeyCreator
+	KeyRevoker
+}
+
+// keyRoutes mounts key creation and revocation.
+func keyRoutes(r Router, s KeyStore, now func() time.Time) {
+	r.Handle(fiber.MethodPost, "/keys", overwatch.AccessKey, CreateKey(s))
+	r.Handle(fiber.MethodDelete, "/keys/:id", overwatch.AccessKey, RevokeKey(s, now))
 }
 
 // CreateKey serves POST /v1/keys: a new key on the caller's account, with

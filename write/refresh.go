@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"overwatch"
+
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -17,6 +19,11 @@ type Refresher interface {
 type RefreshBody struct {
 	Success bool `json:"success"`
 	Result  any  `json:"result"`
+}
+
+// refreshRoutes mounts the congestion refresh.
+func refreshRoutes(r Router, rf Refresher) {
+	r.Handle(fiber.MethodPost, "/congestion/refresh", overwatch.AccessKey, RefreshCongestion(rf))
 }
 
 // RefreshCongestion serves POST /v1/congestion/refresh (key required): it

@@ -43,6 +43,28 @@ type webhookBody struct {
 	EventTypes []string `json:"event_types"`
 }
 
+// webhookRoutes mounts webhook registration and changes (plans with
+// real-time webhooks) and the chat webhook test (every plan).
+func webhookRoutes(r Router, s WebhookStore, client *outbound.Client, check func(string) error) {
+	key := overwatch.AccessKey
+	r.Handle(fiber.MethodPost, "/webhooks/slack-test", key, SlackTest(client))
+	r.Handle(fiber.MethodPost, "/webhooks", key, needs(overwatch.FeatureWebhooks, CreateWebhook(s, check)))
+	r.Handle(fiber.MethodDelete, "/webhooks/:id", key, needs(overwatch.FeatureWebhooks, DeleteWebhook(s)))
+	r.Handle(fiber.MethodPost, "/webhooks/:id/pause", key, needs(overwatch.FeatureWebhooks, PauseWebhook(s, true)))
+	r.Handle(fiber.MethodPost, "/webhooks/:id/resume", key, needs(overwatch.FeatureWebhooks, PauseWebhook(s, false)))
+}
+
+// needs runs h for callers whose plan includes the feature (403 naming
+// the plan otherwise).
+func needs(f overwatch.Feature, h fiber.Handler) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		if err := overwatch.CallerFrom(c.UserContext()).Require(f); err != nil {
+			return err
+		}
+		return h(c)
+	}
+}
+
 // CreateWebhook serves POST /v1/webhooks ({url, event_types}): an https
 // endpoint on a public address (check: outbound.Client.Check), the event
 // types among WebhookEventTypes; 201 with the signing secret, shown only

@@ -5,11 +5,12 @@ import (
 	"log/slog"
 	"net/netip"
 	"net/url"
-	"overwatch"
-	"overwatch/write/stripe"
 	"strconv"
 	"strings"
 	"time"
+
+	"overwatch"
+	"overwatch/write/stripe"
 )
 
 // config is every setting of the service, read from the environment. Each

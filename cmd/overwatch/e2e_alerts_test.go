@@ -91,12 +91,12 @@ func TestAlertsEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	river := riverSource{port: port, key: fmt.Sprintf("river/%s/%d", x, now.UnixNano())}
-	job := jobs.AlertsJob(s.pg, time.Now, jobs.RiskAlerts{Store: s.ch}, river)
-	res, err := job.Run(ctx, jobs.State{})
+	run := jobs.Alerts(s.pg, time.Now, jobs.RiskAlerts{Store: s.ch}, river)
+	res, err := run(ctx, jobs.State{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again, err := job.Run(ctx, jobs.State{Watermark: res.Watermark}); err != nil || again.Rows != 0 {
+	if again, err := run(ctx, jobs.State{Watermark: res.Watermark}); err != nil || again.Rows != 0 {
 		t.Errorf("a re-run raised %d alerts (%v)", again.Rows, err)
 	}
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"net/url"
@@ -10,7 +9,7 @@ import (
 	"time"
 
 	"overwatch"
-	"overwatch/clickhouse"
+	"overwatch/clickhouse/chtest"
 	"overwatch/maritime/seaport"
 	"overwatch/read"
 )
@@ -33,7 +32,6 @@ type analyticsFixtures struct {
 
 func (s *testServer) writeAnalyticsFixtures(t *testing.T) analyticsFixtures {
 	t.Helper()
-	ctx := context.Background()
 	now := time.Now().UTC().Truncate(time.Second)
 	fx := analyticsFixtures{now: now, monday: mondayOf(now), waiting: nextIMO(), berthed: nextIMO(), gone: nextIMO(),
 		injected: `=HYPERLINK("http://evil.example","click")`}
@@ -43,7 +41,7 @@ func (s *testServer) writeAnalyticsFixtures(t *testing.T) analyticsFixtures {
 		return &v
 	}
 	berth := analyticsPort + "-berth-1"
-	calls := []clickhouse.PortCallFixture{
+	calls := []chtest.PortCall{
 		{IMO: fx.waiting, Port: analyticsPort, Arrival: *h(-20), Anchorage: analyticsPort + "-anch-1", AnchorStart: h(-19), Confidence: 3,
 			Name: fx.injected, Flag: "LR", ShipType: 70, Category: "cargo", BuildYear: uint16(now.Year() - 22), Declared: "-LA PALLICE"},
 		{IMO: fx.berthed, Port: analyticsPort, Arrival: *h(-30), AnchorStart: h(-29), AnchorEnd: h(-19), BerthZone: berth, BerthStart: h(-19),
@@ -52,15 +50,11 @@ func (s *testServer) writeAnalyticsFixtures(t *testing.T) analyticsFixtures {
 			Confidence: 4, Name: "GONE", Flag: "MT", ShipType: 70, Category: "cargo", BuildYear: uint16(now.Year() - 12),
 			DraftBefore: 7.2, DraftAfter: 11.9, Operation: "load", CargoTonnes: 30000, CargoQuality: "measured", Declared: "LA PALLICE", DeclaredPort: analyticsPort},
 	}
-	if err := s.ch.InsertPortCallsForTest(ctx, gen, calls...); err != nil {
-		t.Fatal(err)
-	}
+	s.fx.InsertPortCalls(t, gen, calls...)
 	record := func(table string, days ...time.Time) {
 		t.Helper()
 		for _, d := range days {
-			if err := s.ch.RecordGenerationForTest(ctx, table, d, gen); err != nil {
-				t.Fatal(err)
-			}
+			s.fx.RecordGeneration(t, table, d, gen)
 		}
 	}
 	for _, c := range calls {
@@ -70,9 +64,7 @@ func (s *testServer) writeAnalyticsFixtures(t *testing.T) analyticsFixtures {
 	today := now.Truncate(24 * time.Hour)
 	insert := func(table string, cols string, rows ...[]any) {
 		t.Helper()
-		if err := s.ch.InsertRowsForTest(ctx, table, strings.Split(cols, ","), rows...); err != nil {
-			t.Fatal(err)
-		}
+		s.fx.Insert(t, table, strings.Split(cols, ","), rows...)
 	}
 	var daily [][]any
 	for _, d := range []int{-2, -1} {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,28 +32,23 @@ import (
 type testServer struct {
 	base   string
 	ch     *clickhouse.DB
+	fx     *chtest.Fixtures // rows written straight into the server's ClickHouse
 	pg     *postgres.DB
 	router routers.Router
 	logs   *syncBuffer
 	stop   func()
 }
 
+// syncBuffer keeps a server's log, written from its goroutines.
 type syncBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
-	on  func(line string)
 }
 
 func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.buf.Write(p)
-	if b.on != nil {
-		for _, line := range strings.Split(string(p), "\n") {
-			b.on(line)
-		}
-	}
-	return len(p), nil
+	return b.buf.Write(p)
 }
 
 func (b *syncBuffer) String() string {
@@ -62,8 +56,6 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
-
-var listeningRE = regexp.MustCompile(`msg=listening addr=(\S+)`)
 
 // e2eStores are the databases of the end-to-end tests, shared by every
 // server a test starts.
@@ -101,26 +93,29 @@ func startCommandOut(t *testing.T, command string, env map[string]string, stdout
 	for k, v := range env {
 		vars[k] = v
 	}
-	addr := make(chan string, 1)
-	logs := &syncBuffer{on: func(line string) {
-		if m := listeningRE.FindStringSubmatch(line); m != nil {
-			select {
-			case addr <- m[1]:
-			default:
-			}
-		}
-	}}
+	// The test opens the server's listener itself, on a free port, and
+	// knows its address from it; the server serves on it once it is ready.
+	ln, err := net.Listen("tcp", vars["OVERWATCH_ADDR"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	serving := make(chan struct{})
+	listen := func(network, addr string) (net.Listener, error) {
+		close(serving)
+		return ln, nil
+	}
+	logs := &syncBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"overwatch", command}, func(k string) string { return vars[k] }, stdout, logs)
+		done <- runWith(ctx, []string{"overwatch", command}, func(k string) string { return vars[k] }, stdout, logs, listen)
 	}()
-	s := &testServer{logs: logs}
+	s := &testServer{logs: logs, base: "http://" + ln.Addr().String()}
 	select {
-	case a := <-addr:
-		s.base = "http://" + a
+	case <-serving:
 	case err := <-done:
 		cancel()
+		ln.Close()
 		t.Fatalf("server exited: %v\n%s", err, logs.String())
 	case <-time.After(60 * time.Second):
 		cancel()
@@ -151,11 +146,11 @@ func startCommandOut(t *testing.T, command string, env map[string]string, stdout
 			t.Logf("server log:\n%s", logs.String())
 		}
 	})
-	var err error
 	if s.ch, err = clickhouse.Open(vars["CLICKHOUSE_URL"]); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.ch.Close() })
+	s.fx = chtest.Open(t, vars["CLICKHOUSE_URL"])
 	if s.pg, err = postgres.Open(context.Background(), vars["DATABASE_URL"]); err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +249,7 @@ func (s *testServer) validate(t *testing.T, req *http.Request, resp *http.Respon
 			return // the keyed preflight, documented in the API description
 		}
 		if resp.StatusCode != http.StatusNotFound {
-			t.Errorf("%s %s answered %d but is not in openapi.yaml: %v", req.Method, req.URL.Path, resp.StatusCode, err)
+			t.Errorf("%s %s answered %d but is not in the OpenAPI document: %v", req.Method, req.URL.Path, resp.StatusCode, err)
 		}
 		return
 	}
@@ -267,7 +262,7 @@ func (s *testServer) validate(t *testing.T, req *http.Request, resp *http.Respon
 		Options:                opts,
 	}
 	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
-		t.Errorf("%s %s: response %d does not match openapi.yaml: %v\nbody: %s", req.Method, req.URL.Path, resp.StatusCode, err, body)
+		t.Errorf("%s %s: response %d does not match the OpenAPI document: %v\nbody: %s", req.Method, req.URL.Path, resp.StatusCode, err, body)
 	}
 }
 

@@ -243,7 +243,7 @@ func TestUnknownRoutesAndOpenAPI(t *testing.T) {
 		p := routeParam.ReplaceAllString(strings.TrimPrefix(rt.Path, "/v1"), "{$1}")
 		op, ok := paths[p].(map[string]any)
 		if !ok || op[strings.ToLower(rt.Method)] == nil {
-			t.Errorf("%s %s is not documented in openapi.yaml", rt.Method, rt.Path)
+			t.Errorf("%s %s is not documented in the OpenAPI document (cmd/overwatch/openapi)", rt.Method, rt.Path)
 		}
 	}
 }

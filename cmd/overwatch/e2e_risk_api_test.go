@@ -95,11 +95,9 @@ func (s *testServer) writeRiskAPIFixtures(t *testing.T) riskAPIFixtures {
 		t.Fatal(err)
 	}
 	cols := []string{"imo", "valid_from", "mmsi", "name", "call_sign", "flag", "ship_type", "source"}
-	if err := s.ch.InsertRowsForTest(ctx, "vessel_identity", cols,
+	s.fx.Insert(t, "vessel_identity", cols,
 		[]any{fx.c, h(-400), uint32(352000001), "DRIFTER C", "3EAB", "PA", uint8(84), "aishub"},
-		[]any{fx.c, h(-40), uint32(671000001), "DRIFTER C", "5VCD", "TG", uint8(84), "aishub"}); err != nil {
-		t.Fatal(err)
-	}
+		[]any{fx.c, h(-40), uint32(671000001), "DRIFTER C", "5VCD", "TG", uint8(84), "aishub"})
 	return fx
 }
 

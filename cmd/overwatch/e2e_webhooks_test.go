@@ -67,7 +67,7 @@ func TestWebhooksEndToEnd(t *testing.T) {
 	srv := httptest.NewServer(rcv)
 	defer srv.Close()
 
-	expect(do(starter, "GET", "/v1/webhooks", ""), 403, "webhooks require the Pro plan; this key's plan is starter")
+	expect(do(starter, "GET", "/v1/webhooks", ""), 403, "the Pro plan or higher is needed for real-time webhooks; this key's plan is Starter")
 	expect(do(starter, "POST", "/v1/webhooks", `{"url":"`+srv.URL+`","event_types":["dark_fleet"]}`), 403, "Pro plan")
 	expect(do(a, "POST", "/v1/webhooks", `{"url":"https://10.0.0.7/hook","event_types":["dark_fleet"]}`), 400, "private")
 	expect(do(a, "POST", "/v1/webhooks", `{"url":"ftp://example.com/","event_types":["dark_fleet"]}`), 400, "url")

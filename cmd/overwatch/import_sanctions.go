@@ -170,7 +170,7 @@ func refreshSanctions(ctx context.Context, store write.SanctionsStore, url, list
 // sanctionsRefreshJob is the scheduled refresh of the list from the base
 // URL (OVERWATCH_SANCTIONS_URL), every `every` (OVERWATCH_SANCTIONS_REFRESH).
 func sanctionsRefreshJob(store write.SanctionsStore, url, list string, every time.Duration) jobs.Job {
-	return jobs.Job{Name: "sanctions_refresh", Every: every, Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+	return jobs.Job{Name: "sanctions_refresh", Every: every, Writes: []string{"sanctions_entries"}, Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
 		if url == "" {
 			return jobs.Result{}, errors.New("sanctions_refresh: no OVERWATCH_SANCTIONS_URL")
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"syscall"
@@ -61,6 +62,14 @@ Configuration is read from the environment; see README.md.
 
 // run is the whole program; main only supplies the process's environment.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	return runWith(ctx, args, getenv, stdout, stderr, net.Listen)
+}
+
+// runWith is run with the function that opens the API's listener: the
+// end-to-end tests hand in a listener they opened on a free port, so that
+// they know the server's address without asking it.
+func runWith(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer,
+	listen func(network, addr string) (net.Listener, error)) error {
 	if len(args) < 2 {
 		fmt.Fprint(stderr, usage)
 		return errUsage
@@ -77,9 +86,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	switch cmd {
 	case "run":
-		return serve(ctx, cfg, log, true, stdout)
+		return serve(ctx, cfg, log, true, stdout, listen)
 	case "serve":
-		return serve(ctx, cfg, log, false, stdout)
+		return serve(ctx, cfg, log, false, stdout, listen)
 	case "simulate":
 		return simulateCommand(ctx, cfg, log, args[2:], stdout, stderr)
 	case "ingest":

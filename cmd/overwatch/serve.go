@@ -6,8 +6,9 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"overwatch/write/stripe"
 	"time"
+
+	"overwatch/write/stripe"
 
 	"overwatch/clickhouse"
 	"overwatch/postgres"
@@ -42,7 +43,8 @@ func stores(ctx context.Context, cfg config, log *slog.Logger) (*clickhouse.DB, 
 // serve runs the HTTP API until ctx ends, then shuts down gracefully. With
 // withIngest (the run command) it also runs the ingest pipeline and the
 // feeds of OVERWATCH_FEEDS in the same process.
-func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, stdout io.Writer) error {
+func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, stdout io.Writer,
+	listen func(network, addr string) (net.Listener, error)) error {
 	ch, pg, err := stores(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -61,6 +63,10 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 		return err
 	}
 	registerJobs(metrics, sc)
+	// The read cache: answers kept until a job rewrites their tables (in
+	// this process at once, in a jobs process within a second).
+	cache := read.NewCache(ch, read.CacheOptions{})
+	sc.OnRun = func(tables []string) { cache.Invalidate(tables...) }
 	if withIngest {
 		sc.Start()
 		log.Info("jobs scheduled", "jobs", sc.Names())
@@ -110,6 +116,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 		ch:        ch,
 		pg:        pg,
 		latest:    latest,
+		cache:     cache,
 		publisher: read.Publisher{Name: cfg.PublicName, URL: cfg.PublicURL},
 		openapi:   openapi,
 		metrics:   metrics,
@@ -126,7 +133,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 			keyedPerMinute:  cfg.KeyedPerMinute,
 		},
 	})
-	ln, err := net.Listen("tcp", cfg.Addr)
+	ln, err := listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", cfg.Addr, err)
 	}

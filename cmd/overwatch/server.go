@@ -2,8 +2,9 @@ package main
 
 import (
 	"log/slog"
-	"overwatch/write/outbound"
 	"time"
+
+	"overwatch/write/outbound"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/recover"
@@ -22,6 +23,7 @@ type deps struct {
 	ch        *clickhouse.DB
 	pg        *postgres.DB
 	latest    *read.LatestReplica
+	cache     *read.Cache
 	limits    limits
 	publisher read.Publisher
 	openapi   []byte

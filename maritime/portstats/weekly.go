@@ -69,11 +69,15 @@ func BerthWeeks(calls []portcall.Call, weeks []time.Time, dataEnd time.Time) []B
 	return out
 }
 
-// AgeBuckets are the fleet-age buckets, in years: [lo, hi).
-var AgeBuckets = []struct {
+// AgeBucket is a fleet-age bucket: ages in [Lo, Hi) years.
+type AgeBucket struct {
 	Name   string
 	Lo, Hi int
-}{{"0-5", 0, 5}, {"5-10", 5, 10}, {"10-15", 10, 15}, {"15-20", 15, 20}, {"20-25", 20, 25}, {"25+", 25, 1000}}
+}
+
+// AgeBuckets are the fleet-age buckets, youngest first; the last has no
+// real upper bound.
+var AgeBuckets = []AgeBucket{{"0-5", 0, 5}, {"5-10", 5, 10}, {"10-15", 10, 15}, {"15-20", 15, 20}, {"20-25", 20, 25}, {"25+", 25, 1000}}
 
 // FleetAgeWeek is a row of fleet_age_weekly: the vessels calling a port in
 // a week, of a category ("all" for every vessel), in one age bucket.

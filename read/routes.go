@@ -1,0 +1,91 @@
+package read
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"overwatch"
+)
+
+// Router is where the read side mounts its routes: the HTTP edge of cmd,
+// which authenticates and limits each route by its access.
+type Router interface {
+	Handle(method, path string, access overwatch.Access, h fiber.Handler)
+}
+
+// Query is a store query keyed by a comparable request: what the handlers
+// take, and what Cached wraps.
+type Query[K comparable, V any] = func(context.Context, K) (V, error)
+
+// Analytics is what the read side asks of the analytics store
+// (ClickHouse): each area declares its part in its own file.
+type Analytics interface {
+	HealthStore
+	VesselStore
+	CongestionStore
+	BerthStore
+	FleetAgeStore
+	EstimateStore
+	ReliabilityStore
+	ExportStore
+	RiskStore
+	EmissionsStore
+}
+
+// Accounts is what the read side asks of the account store (PostgreSQL).
+type Accounts interface {
+	Pinger
+	KeyLister
+	AlertQuery
+	WebhookQuery
+}
+
+// Deps are what the read routes work with.
+type Deps struct {
+	Analytics Analytics
+	Accounts  Accounts
+	Latest    LatestPositions // the public lookup's replica
+	Publisher Publisher
+	Cache     *Cache // nil: nothing cached
+	Now       func() time.Time
+	Log       *slog.Logger
+}
+
+// Routes mounts every read route, area by area; each area's file lists its
+// routes beside their handlers.
+func Routes(r Router, d Deps) {
+	publicRoutes(r, d.Latest, d.Publisher, d.Now)
+	portRoutes(r, d.Analytics, d.Accounts, d.Log)
+	vesselRoutes(r, d.Analytics, d.Now)
+	congestionRoutes(r, d.Analytics, d.Cache, d.Now)
+	berthRoutes(r, d.Analytics, d.Cache, d.Now)
+	fleetAgeRoutes(r, d.Analytics, d.Cache, d.Now)
+	estimateRoutes(r, d.Analytics, d.Cache, d.Now)
+	reliabilityRoutes(r, d.Analytics, d.Cache, d.Now)
+	exportRoutes(r, d.Analytics, d.Cache, d.Now)
+	riskRoutes(r, d.Analytics, d.Cache, d.Now)
+	emissionsRoutes(r, d.Analytics, d.Cache, d.Now)
+	keyRoutes(r, d.Accounts)
+	alertRoutes(r, d.Accounts, d.Now)
+	webhookRoutes(r, d.Accounts)
+}
+
+// The tables the cached queries read (their versions invalidate answers).
+const (
+	tablePortCalls   = "port_calls"
+	tableCongestion  = "congestion_daily"
+	tableBerths      = "berth_weekly"
+	tableFleetAge    = "fleet_age_weekly"
+	tableEstimates   = "estimates_weekly"
+	tableActuals     = "export_actuals"
+	tableReliability = "destination_reliability"
+	tableRiskEvents  = "risk_events"
+	tableVesselRisk  = "vessel_risk"
+	tableHotspots    = "risk_hotspots"
+	tableBaselines   = "risk_baselines"
+	tableIdentity    = "vessel_identity"
+	tableEmissions   = "voyage_emissions"
+)

@@ -1,0 +1,46 @@
+package write
+
+import (
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"overwatch"
+	"overwatch/write/outbound"
+)
+
+// Router is where the write side mounts its routes: the HTTP edge of cmd,
+// which authenticates and limits each route by its access.
+type Router interface {
+	Handle(method, path string, access overwatch.Access, h fiber.Handler)
+}
+
+// Accounts is what the write side's endpoints change in the account store
+// (PostgreSQL).
+type Accounts interface {
+	KeyStore
+	AlertEditor
+	WebhookStore
+	PlanChanger
+}
+
+// Deps are what the write routes work with.
+type Deps struct {
+	Accounts  Accounts
+	Billing   PaymentProvider
+	Refresher Refresher
+	Outbound  *outbound.Client   // the client for user-supplied URLs
+	CheckURL  func(string) error // refuses a webhook URL that may not be reached
+	PublicURL string             // the service's own address (checkout's return pages)
+	Now       func() time.Time
+}
+
+// Routes mounts every write route, area by area; each area's file lists its
+// routes beside their handlers.
+func Routes(r Router, d Deps) {
+	billingRoutes(r, d.Billing, d.Accounts, d.PublicURL, d.Now)
+	keyRoutes(r, d.Accounts, d.Now)
+	refreshRoutes(r, d.Refresher)
+	alertRoutes(r, d.Accounts, d.Now)
+	webhookRoutes(r, d.Accounts, d.Outbound, d.CheckURL)
+}
