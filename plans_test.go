@@ -95,7 +95,7 @@ func TestCallerClamps(t *testing.T) {
 
 func TestPlanFeatures(t *testing.T) {
 	for _, tc := range []struct {
-		plan                   Plan
+		plan                  Plan
 		coords, csv, webhooks bool
 	}{
 		{PlanFree, false, false, false},
