@@ -8,6 +8,7 @@ import (
 
 // Every (state, action) pair of the alert state machine.
 func TestAlertTransitions(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	earlier, later := now.Add(-time.Hour), now.Add(2*time.Hour)
 	past := now.Add(-time.Minute)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestNewAPIKeyFormat(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	form := regexp.MustCompile(`^ow_[0-9A-Za-z]{49}$`)
 	for i := 0; i < 200; i++ {
@@ -36,6 +37,7 @@ func TestNewAPIKeyFormat(t *testing.T) {
 }
 
 func TestParseAPIKeyRejects(t *testing.T) {
+	t.Parallel()
 	key, _, _, err := NewAPIKey()
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +69,7 @@ func TestParseAPIKeyRejects(t *testing.T) {
 }
 
 func TestEncodeBase62(t *testing.T) {
+	t.Parallel()
 	if got := encodeBase62([]byte{0}, 3); got != "000" {
 		t.Errorf("0 = %q", got)
 	}

@@ -6,6 +6,7 @@ import (
 )
 
 func TestIMO(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		imo  uint32
 		want bool
@@ -45,6 +46,7 @@ func TestIMO(t *testing.T) {
 }
 
 func TestParseIMO(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want IMO
@@ -92,6 +94,7 @@ func FuzzParseIMO(f *testing.F) {
 }
 
 func TestIMOText(t *testing.T) {
+	t.Parallel()
 	for _, n := range []IMO{0, 42, 9321483, 123456789} {
 		b, err := n.MarshalText()
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestPlansMatchSpec(t *testing.T) {
+	t.Parallel()
 	want := map[Plan]struct {
 		price, perDay, perCall, history int
 		coords, csv, hooks              bool
@@ -43,6 +44,7 @@ func TestPlansMatchSpec(t *testing.T) {
 }
 
 func TestCallerClamps(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	var anon *Caller
 	free := &Caller{Plan: PlanFree}
@@ -94,6 +96,7 @@ func TestCallerClamps(t *testing.T) {
 }
 
 func TestPlanFeatures(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		plan                  Plan
 		coords, csv, webhooks bool

@@ -6,6 +6,7 @@ import (
 )
 
 func TestWindowFor(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 22, 23, 59, 30, 0, time.FixedZone("X", 3600))
 	s, e := PerMinute.WindowFor(now)
 	if !s.Equal(now) || e.Sub(s) != time.Minute {
@@ -19,6 +20,7 @@ func TestWindowFor(t *testing.T) {
 }
 
 func TestErrorHelpers(t *testing.T) {
+	t.Parallel()
 	e := Errorf(NotFound, "no %s", "thing").With("a", 1)
 	if e.Error() != "no thing" || ErrorCode(e) != NotFound || len(e.Fields) != 1 {
 		t.Errorf("Errorf: %+v", e)

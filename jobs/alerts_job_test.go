@@ -46,6 +46,7 @@ func (m *memSink) RaiseAlerts(_ context.Context, as []Alert) (int, error) {
 // The mapping of the risk events to alert types and severities
 // (docs/alerts.md).
 func TestRiskAlertsMapping(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	from := now.Add(-24 * time.Hour)
 	start := now.Add(-2 * time.Hour)
@@ -96,6 +97,7 @@ func TestRiskAlertsMapping(t *testing.T) {
 // The job raises an alert for every watcher of the vessel or port, once
 // per account and event, from every source.
 func TestAlertsJobOncePerAccountAndEvent(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	sink := &memSink{alerts: map[[2]any]Alert{}, watchers: []Watcher{
 		{AccountID: 1, Vessels: map[string]bool{"9321483": true}, Ports: map[string]bool{}},
@@ -135,6 +137,7 @@ func (c countingSource) Events(context.Context, time.Time, time.Time) ([]AlertEv
 
 // With no watchers the job reads no source and still advances.
 func TestAlertsJobWithoutWatchers(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	reads := 0
 	run := Alerts(&memSink{alerts: map[[2]any]Alert{}}, func() time.Time { return now }, countingSource{&reads})

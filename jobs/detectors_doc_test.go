@@ -175,6 +175,7 @@ func parseRiskFile(t *testing.T, fset *token.FileSet, name string) *ast.File {
 
 // The table of thresholds gives every constant its value in the code.
 func TestDetectorsDocThresholds(t *testing.T) {
+	t.Parallel()
 	consts := detectorConstants()
 	rows := tableRows(docSection(t, readDetectorsDoc(t), "<!-- thresholds -->", "<!-- /thresholds -->"))
 	seen := map[string]bool{}
@@ -206,6 +207,7 @@ func TestDetectorsDocThresholds(t *testing.T) {
 // Every exported constant of a detector is in the table, so a new
 // threshold cannot go unpublished.
 func TestDetectorsDocCoversConstants(t *testing.T) {
+	t.Parallel()
 	consts := detectorConstants()
 	fset := token.NewFileSet()
 	for _, name := range detectorFiles {
@@ -228,6 +230,7 @@ func TestDetectorsDocCoversConstants(t *testing.T) {
 // Each "`Name` = value" of the page's text is the constant's value, and
 // every constant of the package named in the page is in the table.
 func TestDetectorsDocCitations(t *testing.T) {
+	t.Parallel()
 	doc := readDetectorsDoc(t)
 	consts := detectorConstants()
 	cited := regexp.MustCompile("`([A-Z][A-Za-z0-9]*)` = ")
@@ -286,6 +289,7 @@ func TestDetectorsDocCitations(t *testing.T) {
 // Each `detail` table of the page lists exactly the keys its detector's
 // source puts in the Detail map.
 func TestDetectorsDocDetailFields(t *testing.T) {
+	t.Parallel()
 	doc := readDetectorsDoc(t)
 	fset := token.NewFileSet()
 	for typ, files := range detailFiles {
@@ -371,6 +375,7 @@ func isEmptyInterface(e ast.Expr) bool {
 
 // The page is linked from docs/risk.md and README.md.
 func TestDetectorsDocLinked(t *testing.T) {
+	t.Parallel()
 	for _, path := range []string{"../docs/risk.md", "../README.md"} {
 		b, err := os.ReadFile(path)
 		if err != nil {

@@ -80,6 +80,7 @@ func (f *fakeEmissionsStore) WriteVoyageEmissions(_ context.Context, _ uint64, d
 }
 
 func TestEmissionsJobWindow(t *testing.T) {
+	t.Parallel()
 	store := &fakeEmissionsStore{
 		first: vh(-24 * 30), last: vh(24 * 10),
 		calls: []portcall.Call{

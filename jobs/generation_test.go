@@ -8,6 +8,7 @@ import (
 )
 
 func TestGenerationStrictlyIncreasing(t *testing.T) {
+	t.Parallel()
 	const goroutines, each = 8, 1000
 	before := uint64(time.Now().UnixNano())
 	got := make([][]uint64, goroutines)

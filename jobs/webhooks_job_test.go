@@ -69,6 +69,7 @@ func (f posterFunc) Post(_ context.Context, d Delivery, _ time.Time) (int, error
 // The retry schedule is the Standard Webhooks one and spans about three
 // days.
 func TestWebhookBackoffSchedule(t *testing.T) {
+	t.Parallel()
 	want := []time.Duration{5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour}
 	for i, w := range want {
 		if WebhookBackoff[i] != w {
@@ -88,6 +89,7 @@ func TestWebhookBackoffSchedule(t *testing.T) {
 // after it; one that recovers is delivered once; transport errors count
 // as failures with the error recorded.
 func TestDeliverDueRetriesThenDies(t *testing.T) {
+	t.Parallel()
 	q := newMemQueue(Delivery{ID: 1, EventID: "evt_dead"}, Delivery{ID: 2, EventID: "evt_ok"})
 	calls := map[string]int{}
 	poster := posterFunc(func(d Delivery) (int, error) {
@@ -140,6 +142,7 @@ func TestDeliverDueRetriesThenDies(t *testing.T) {
 
 // The next attempt is due after the schedule's wait for the attempts made.
 func TestDeliverDueSchedulesNext(t *testing.T) {
+	t.Parallel()
 	q := newMemQueue(Delivery{ID: 1, Attempts: 3})
 	at := time.Unix(1_700_000_000, 0)
 	if _, err := DeliverDue(context.Background(), q, posterFunc(func(Delivery) (int, error) { return 500, nil }), func() time.Time { return at }, 10); err != nil {
@@ -153,6 +156,7 @@ func TestDeliverDueSchedulesNext(t *testing.T) {
 // A worker stopped mid-attempt records nothing and releases its claims,
 // so the delivery is sent again (at least once) without waiting the lease.
 func TestDeliverDueReleasesOnStop(t *testing.T) {
+	t.Parallel()
 	q := newMemQueue(Delivery{ID: 7}, Delivery{ID: 8})
 	ctx, cancel := context.WithCancel(context.Background())
 	poster := posterFunc(func(Delivery) (int, error) { cancel(); return 200, nil })

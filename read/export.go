@@ -50,27 +50,112 @@ func exportRoutes(r Router, s ExportStore, c *Cache, now func() time.Time) {
 		if err != nil {
 			return nil, err
 		}
-		return csvFile(rows, req.Limit, VisitColumns, visitCells)
+		return csvFile(rows, req.Limit, newVisitRecord)
 	})
 	estimates := Cached(c, "export_estimates_csv", []string{tableEstimates, tableActuals}, func(ctx context.Context, req ExportRequest) ([]byte, error) {
 		rows, err := s.Estimates(ctx, EstimatesRequest{Port: req.Port, From: req.Since, Limit: req.Limit})
 		if err != nil {
 			return nil, err
 		}
-		return csvFile(rows, req.Limit, EstimateColumns, estimateCells)
+		return csvFile(rows, req.Limit, newEstimateRecord)
 	})
 	r.Handle(fiber.MethodGet, "/export", overwatch.AccessKey, Export(visits, estimates, now))
 }
 
-// The columns of the exports.
-var (
-	VisitColumns = []string{"imo", "name", "flag", "vessel_type", "port", "arrival", "departure", "anchorage",
-		"anchor_start", "anchor_end", "wait_hours", "berth_zone", "berth_start", "berth_end", "berth_hours",
-		"port_hours", "confidence", "draft_before", "draft_after", "operation", "cargo_tonnes", "cargo_quality",
-		"declared_destination"}
-	EstimateColumns = []string{"port", "iso_year", "iso_week", "week_start", "vessels", "calls",
-		"calls_with_draught", "tonnage", "confidence", "usda_actuals"}
-)
+// VisitRecord is a row of the visits export: a published port call, its
+// times in RFC 3339 UTC, what is not known (a wait that has not ended, a
+// draught never reported) as an empty cell.
+type VisitRecord struct {
+	IMO                 string             `csv:"imo"`
+	Name                string             `csv:"name"`
+	Flag                string             `csv:"flag"`
+	VesselType          string             `csv:"vessel_type"`
+	Port                string             `csv:"port"`
+	Arrival             reports.Timestamp  `csv:"arrival"`
+	Departure           *reports.Timestamp `csv:"departure"`
+	Anchorage           string             `csv:"anchorage"`
+	AnchorStart         *reports.Timestamp `csv:"anchor_start"`
+	AnchorEnd           *reports.Timestamp `csv:"anchor_end"`
+	WaitHours           *reports.Decimals1 `csv:"wait_hours"`
+	BerthZone           string             `csv:"berth_zone"`
+	BerthStart          *reports.Timestamp `csv:"berth_start"`
+	BerthEnd            *reports.Timestamp `csv:"berth_end"`
+	BerthHours          *reports.Decimals1 `csv:"berth_hours"`
+	PortHours           *reports.Decimals1 `csv:"port_hours"`
+	Confidence          int                `csv:"confidence"`
+	DraftBefore         *reports.Decimals1 `csv:"draft_before"`
+	DraftAfter          *reports.Decimals1 `csv:"draft_after"`
+	Operation           string             `csv:"operation"`
+	CargoTonnes         *reports.Decimals0 `csv:"cargo_tonnes"`
+	CargoQuality        string             `csv:"cargo_quality"`
+	DeclaredDestination string             `csv:"declared_destination"`
+}
+
+// newVisitRecord presents a call as a row of the visits export.
+func newVisitRecord(c portcall.Call) VisitRecord {
+	r := VisitRecord{
+		IMO: c.IMO.String(), Name: c.Name, Flag: c.Flag, VesselType: c.Category, Port: c.Port,
+		Arrival: reports.Timestamp(c.Arrival), Departure: timestamp(c.Departure), Anchorage: c.Anchorage,
+		AnchorStart: timestamp(c.AnchorStart), AnchorEnd: timestamp(c.AnchorEnd), BerthZone: c.BerthZone,
+		BerthStart: timestamp(c.BerthStart), BerthEnd: timestamp(c.BerthEnd), Confidence: int(c.Confidence),
+		Operation: c.Operation, CargoQuality: c.CargoQuality, DeclaredDestination: c.Declared,
+	}
+	hours := func(v float64, known bool) *reports.Decimals1 {
+		if !known {
+			return nil
+		}
+		d := reports.Decimals1(v)
+		return &d
+	}
+	r.WaitHours = hours(c.WaitHours(), c.AnchorStart != nil && c.AnchorEnd != nil)
+	r.BerthHours = hours(c.BerthHours(), c.BerthStart != nil && c.BerthEnd != nil)
+	r.PortHours = hours(c.PortHours(), c.Departure != nil)
+	r.DraftBefore = hours(c.DraftBefore, c.DraftBefore > 0)
+	r.DraftAfter = hours(c.DraftAfter, c.DraftAfter > 0)
+	if c.Operation != "" && c.Operation != portcall.OpUnknown {
+		t := reports.Decimals0(c.CargoTonnes)
+		r.CargoTonnes = &t
+	}
+	return r
+}
+
+// timestamp is t as an optional CSV cell.
+func timestamp(t *time.Time) *reports.Timestamp {
+	if t == nil {
+		return nil
+	}
+	v := reports.Timestamp(*t)
+	return &v
+}
+
+// EstimateRecord is a row of the estimates export: an item of
+// /v1/estimates.
+type EstimateRecord struct {
+	Port             string             `csv:"port"`
+	ISOYear          int                `csv:"iso_year"`
+	ISOWeek          int                `csv:"iso_week"`
+	WeekStart        string             `csv:"week_start"`
+	Vessels          int                `csv:"vessels"`
+	Calls            int                `csv:"calls"`
+	CallsWithDraught int                `csv:"calls_with_draught"`
+	Tonnage          reports.Decimals0  `csv:"tonnage"`
+	Confidence       reports.Decimals2  `csv:"confidence"`
+	USDAActuals      *reports.Decimals0 `csv:"usda_actuals"`
+}
+
+// newEstimateRecord presents an estimate row as a row of the export.
+func newEstimateRecord(r EstimateRow) EstimateRecord {
+	e := NewEstimate(r)
+	out := EstimateRecord{
+		Port: e.Port, ISOYear: e.ISOYear, ISOWeek: e.ISOWeek, WeekStart: e.WeekStart, Vessels: e.Vessels, Calls: e.Calls,
+		CallsWithDraught: e.CallsWithDraught, Tonnage: reports.Decimals0(e.Tonnage), Confidence: reports.Decimals2(e.Confidence),
+	}
+	if e.USDAActuals != nil {
+		a := reports.Decimals0(*e.USDAActuals)
+		out.USDAActuals = &a
+	}
+	return out
+}
 
 // Export serves GET /v1/export: port (slug), type (visits, the default, or
 // estimates), limit (default 100, at most 10,000 and the plan's CSV rows).
@@ -135,17 +220,19 @@ func csvRows(caller *overwatch.Caller, limit int) int {
 	return limit
 }
 
-// csvFile writes the CSV file of rows: the header, then a line of cells
-// per row, at most limit.
-func csvFile[T any](rows []T, limit int, header []string, cells func(T) []reports.Cell) ([]byte, error) {
+// csvFile writes the CSV file of rows, each presented as a record R whose
+// csv tags name the columns (gocsv's mapping, reports.WriteStructs): the
+// header, then at most limit rows.
+func csvFile[T, R any](rows []T, limit int, record func(T) R) ([]byte, error) {
 	var buf bytes.Buffer
-	out := reports.NewCSV(&buf, header, reports.CSVOptions{MaxRows: limit})
-	for _, r := range rows {
-		if err := out.WriteRow(cells(r)...); err != nil {
-			return nil, err
+	records := func(yield func(R) bool) {
+		for _, r := range rows {
+			if !yield(record(r)) {
+				return
+			}
 		}
 	}
-	if err := out.Flush(); err != nil {
+	if _, err := reports.WriteStructs(&buf, records, reports.CSVOptions{MaxRows: limit}); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -169,52 +256,4 @@ func streamBytes(body []byte) func(w *bufio.Writer) {
 			body = body[n:]
 		}
 	}
-}
-
-// Cells of the exports: timestamps RFC 3339 UTC, unknown values empty.
-
-func timeCell(t *time.Time) reports.Cell {
-	if t == nil {
-		return reports.TextCell("")
-	}
-	return reports.TextCell(t.UTC().Format(time.RFC3339))
-}
-
-func numberCell(v float64, decimals int, known bool) reports.Cell {
-	if !known {
-		return reports.TextCell("")
-	}
-	return reports.NumberCell(v, decimals)
-}
-
-func visitCells(r portcall.Call) []reports.Cell {
-	arrival := r.Arrival
-	cargoKnown := r.Operation != "" && r.Operation != portcall.OpUnknown
-	return []reports.Cell{
-		reports.TextCell(r.IMO.String()), reports.TextCell(r.Name), reports.TextCell(r.Flag), reports.TextCell(r.Category),
-		reports.TextCell(r.Port), timeCell(&arrival), timeCell(r.Departure), reports.TextCell(r.Anchorage),
-		timeCell(r.AnchorStart), timeCell(r.AnchorEnd), numberCell(r.WaitHours(), 1, r.AnchorStart != nil && r.AnchorEnd != nil),
-		reports.TextCell(r.BerthZone), timeCell(r.BerthStart), timeCell(r.BerthEnd),
-		numberCell(r.BerthHours(), 1, r.BerthStart != nil && r.BerthEnd != nil), numberCell(r.PortHours(), 1, r.Departure != nil),
-		reports.IntCell(int64(r.Confidence)),
-		numberCell(r.DraftBefore, 1, r.DraftBefore > 0), numberCell(r.DraftAfter, 1, r.DraftAfter > 0),
-		reports.TextCell(r.Operation), numberCell(r.CargoTonnes, 0, cargoKnown), reports.TextCell(r.CargoQuality),
-		reports.TextCell(r.Declared),
-	}
-}
-
-func estimateCells(r EstimateRow) []reports.Cell {
-	e := NewEstimate(r)
-	return []reports.Cell{
-		reports.TextCell(e.Port), reports.IntCell(int64(e.ISOYear)), reports.IntCell(int64(e.ISOWeek)), reports.TextCell(e.WeekStart),
-		reports.IntCell(int64(e.Vessels)), reports.IntCell(int64(e.Calls)), reports.IntCell(int64(e.CallsWithDraught)),
-		reports.NumberCell(e.Tonnage, 0), reports.NumberCell(e.Confidence, 2), numberCell(deref(e.USDAActuals), 0, e.USDAActuals != nil),
-	}
-}
-
-func deref(v *float64) float64 {
-	if v == nil {
-		return 0
-	}
-	return *v
 }

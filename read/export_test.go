@@ -81,7 +81,7 @@ func TestExportVisitsCSV(t *testing.T) {
 	}
 	// The wait, berth and port hours are the call's (WaitHours, BerthHours,
 	// PortHours).
-	want := strings.Join(VisitColumns, ",") + "\r\n" +
+	want := visitHeader + "\r\n" +
 		`9321483,"'=HYPERLINK(""http://x"",""click"")",PA,cargo,santos,2026-03-10T06:00:00Z,2026-03-12T08:00:00Z,santos-anch-1,` +
 		`2026-03-10T07:00:00Z,2026-03-10T17:00:00Z,10.0,santos-berth-1,2026-03-10T18:00:00Z,2026-03-12T07:00:00Z,37.0,50.0,4,8.3,12.7,load,41234,measured,"'-SANTOS, BR"` + "\r\n" +
 		`1234567,OPEN CALL,,,santos,2026-03-10T06:00:00Z,,,,,,,,,,,2,,,unknown,,none,` + "\r\n"
@@ -207,11 +207,11 @@ func TestExportCached(t *testing.T) {
 	store.visits = nil
 	versions.bump(tablePortCalls)
 	cache.Invalidate()
-	if _, empty, _ := serve(t, overwatch.PlanPro, h, "/v1/export"); empty != strings.Join(VisitColumns, ",")+"\r\n" {
+	if _, empty, _ := serve(t, overwatch.PlanPro, h, "/v1/export"); empty != visitHeader+"\r\n" {
 		t.Errorf("no rows:\n%q", empty)
 	}
 	// The same request of the other type is the other export's answer.
-	if _, empty, _ := serve(t, overwatch.PlanPro, h, "/v1/export?type=estimates"); empty != strings.Join(EstimateColumns, ",")+"\r\n" {
+	if _, empty, _ := serve(t, overwatch.PlanPro, h, "/v1/export?type=estimates"); empty != estimateHeader+"\r\n" {
 		t.Errorf("no estimates after no visits:\n%q", empty)
 	}
 	if n := store.estimateReqs.count(); n != 1 {
@@ -229,3 +229,9 @@ func TestExportCached(t *testing.T) {
 		t.Errorf("after the error: %d", status)
 	}
 }
+
+// The header rows of the exports, as published.
+const (
+	visitHeader    = "imo,name,flag,vessel_type,port,arrival,departure,anchorage,anchor_start,anchor_end,wait_hours,berth_zone,berth_start,berth_end,berth_hours,port_hours,confidence,draft_before,draft_after,operation,cargo_tonnes,cargo_quality,declared_destination"
+	estimateHeader = "port,iso_year,iso_week,week_start,vessels,calls,calls_with_draught,tonnage,confidence,usda_actuals"
+)

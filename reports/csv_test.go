@@ -119,6 +119,7 @@ func texts(ss ...string) []Cell {
 }
 
 func TestCSVPlain(t *testing.T) {
+	t.Parallel()
 	got, w := write(t, []string{"imo", "name", "port", "hours"}, CSVOptions{},
 		[]Cell{IntCell(9074729), TextCell("CAPE ARIES"), TextCell("santos"), NumberCell(41.25, 2)},
 		[]Cell{IntCell(9312456), TextCell("NORD STAR"), TextCell("port-hedland"), NumberCell(6, 2)},
@@ -138,6 +139,7 @@ var quotingCells = []string{
 }
 
 func TestCSVQuoting(t *testing.T) {
+	t.Parallel()
 	var rows [][]Cell
 	for i, s := range quotingCells {
 		rows = append(rows, []Cell{IntCell(int64(i)), TextCell(s)})
@@ -156,6 +158,7 @@ func TestCSVQuoting(t *testing.T) {
 }
 
 func TestCSVFormulaInjection(t *testing.T) {
+	t.Parallel()
 	rows := [][]Cell{
 		texts(`=HYPERLINK("http://evil","x")`, "name with = inside"),
 		texts("@SUM(1)", "a=b"),
@@ -194,6 +197,7 @@ func TestCSVFormulaInjection(t *testing.T) {
 }
 
 func TestCSVRowCap(t *testing.T) {
+	t.Parallel()
 	var rows [][]Cell
 	for i := range 5 {
 		rows = append(rows, []Cell{IntCell(int64(i + 1)), TextCell("vessel " + strconv.Itoa(i+1))})
@@ -209,6 +213,7 @@ func TestCSVRowCap(t *testing.T) {
 }
 
 func TestCSVEmpty(t *testing.T) {
+	t.Parallel()
 	got, w := write(t, []string{"imo", "name", "port"}, CSVOptions{MaxRows: 10})
 	golden(t, "empty", got)
 	if w.Rows() != 0 || w.Truncated() {
@@ -260,6 +265,7 @@ func visitRows() []visitRow {
 }
 
 func TestCSVStructs(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	sum, err := WriteStructs(&buf, slices.Values(visitRows()), CSVOptions{})
 	if err != nil {
@@ -299,6 +305,7 @@ func TestCSVStructs(t *testing.T) {
 }
 
 func TestCSVStructsNotStruct(t *testing.T) {
+	t.Parallel()
 	if _, err := NewStructCSV[int](io.Discard, CSVOptions{}); err == nil {
 		t.Error("NewStructCSV[int] accepted")
 	}
@@ -319,6 +326,7 @@ func (f *flushRecorder) Flush() error {
 }
 
 func TestCSVStreams(t *testing.T) {
+	t.Parallel()
 	var out flushRecorder
 	w := NewCSV(&out, []string{"n"}, CSVOptions{FlushRows: 100})
 	for i := range 1000 {
@@ -348,6 +356,7 @@ func TestCSVStreams(t *testing.T) {
 }
 
 func TestCSVFieldCountAndErrors(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	w := NewCSV(&buf, []string{"a", "b"}, CSVOptions{})
 	if err := w.Write([]string{"1"}); !errors.Is(err, ErrFieldCount) {
@@ -376,6 +385,7 @@ type failWriter struct{ err error }
 func (f failWriter) Write([]byte) (int, error) { return 0, f.err }
 
 func TestCSVSingleEmptyFieldAndBOM(t *testing.T) {
+	t.Parallel()
 	got, _ := write(t, []string{"name"}, CSVOptions{BOM: true}, texts(""), texts("x"), texts(""))
 	if want := "\uFEFFname\r\n\"\"\r\nx\r\n\"\"\r\n"; string(got) != want {
 		t.Errorf("got %q, want %q", got, want)
@@ -387,6 +397,7 @@ func TestCSVSingleEmptyFieldAndBOM(t *testing.T) {
 }
 
 func TestNumber(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		v    float64
 		dec  int

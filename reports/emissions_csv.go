@@ -19,6 +19,12 @@ var emissionsCSVHeader = []string{
 // csv.go: RFC 4180, CRLF, formula-injection protection): one row per
 // voyage, times in RFC 3339 UTC, tonnes of CO2e to 3 decimals, flags joined
 // by ";". The caller caps the rows by capping r.Voyages.
+//
+// The cells are written by hand rather than mapped by gocsv (StructCSV) for
+// speed: this file is made per request (the exports' files are made once
+// per data version and kept), and gocsv's reflection costs about six times
+// the hand-written path (`go test -bench 'CSV10k' ./reports`:
+// BenchmarkCSV10kStructs against BenchmarkCSV10kRows, docs/benchmarks.md).
 func WriteEmissionsCSV(w io.Writer, r *EmissionsReport) error {
 	c := NewCSV(w, emissionsCSVHeader, CSVOptions{})
 	for i := range r.Voyages {

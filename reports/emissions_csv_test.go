@@ -127,6 +127,7 @@ func bigEmissionsReport(n int) *EmissionsReport {
 }
 
 func TestWriteEmissionsCSV(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	if err := WriteEmissionsCSV(&buf, sampleEmissionsReport()); err != nil {
 		t.Fatal(err)
@@ -149,6 +150,7 @@ func TestWriteEmissionsCSV(t *testing.T) {
 }
 
 func TestWriteEmissionsCSVEmpty(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	if err := WriteEmissionsCSV(&buf, &EmissionsReport{}); err != nil {
 		t.Fatal(err)

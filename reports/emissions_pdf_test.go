@@ -61,6 +61,7 @@ func pdfText(t testing.TB, path string) string {
 }
 
 func TestEmissionsPDFText(t *testing.T) {
+	t.Parallel()
 	path, _ := renderPDF(t, sampleEmissionsReport())
 	text := pdfText(t, path)
 	golden(t, "emissions_pdf_text", []byte(text))
@@ -83,6 +84,7 @@ func TestEmissionsPDFText(t *testing.T) {
 }
 
 func TestEmissionsPDFMetadataAndDeterminism(t *testing.T) {
+	t.Parallel()
 	r := sampleEmissionsReport()
 	path, a := renderPDF(t, r)
 	_, b := renderPDF(t, r)
@@ -113,6 +115,7 @@ func TestEmissionsPDFMetadataAndDeterminism(t *testing.T) {
 // TestEmissionsPDFPages renders a 300-voyage report: the voyage table runs
 // over several pages with its header on each, and every page renders to PNG.
 func TestEmissionsPDFPages(t *testing.T) {
+	t.Parallel()
 	path, _ := renderPDF(t, bigEmissionsReport(300))
 	pages := strings.Split(strings.TrimSuffix(pdfText(t, path), "\f"), "\f")
 	table := 0
@@ -140,6 +143,7 @@ func TestEmissionsPDFPages(t *testing.T) {
 }
 
 func TestEmissionsPDFEmpty(t *testing.T) {
+	t.Parallel()
 	r := &EmissionsReport{Entity: "Nobody Ltd", GeneratedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	path, _ := renderPDF(t, r)
 	if text := pdfText(t, path); !strings.Contains(text, "No voyages in the period.") || !strings.Contains(text, "Page 6 of 6") {
@@ -148,6 +152,7 @@ func TestEmissionsPDFEmpty(t *testing.T) {
 }
 
 func TestGroupDigitsAndScale(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		v    float64
 		dec  int
@@ -177,6 +182,7 @@ func TestGroupDigitsAndScale(t *testing.T) {
 //
 // With OVERWATCH_PDF_LIMITS=1 it fails beyond 5 s or 200 MB.
 func TestEmissionsPDF10k(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("short")
 	}

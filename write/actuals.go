@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gocarina/gocsv"
+
 	"overwatch/maritime/seaport"
 )
 
@@ -48,49 +50,104 @@ const MaxActualsRows = 1_000_000
 // replaces the earlier figure. Any bad row fails the whole import with
 // its line number, so nothing is half-imported.
 func ParseActuals(r io.Reader, defaultSource string) ([]ActualRow, error) {
-	cr := csv.NewReader(r)
-	cr.ReuseRecord, cr.FieldsPerRecord = true, -1
-	head, err := cr.Read()
-	if err != nil {
-		return nil, fmt.Errorf("actuals: no header row: %w", err)
+	var records []actualRecord
+	if err := gocsv.UnmarshalCSV(newHeaderReader(r, MaxActualsRows), &records); err != nil {
+		return nil, fmt.Errorf("actuals: %w", err)
 	}
-	col := map[string]int{}
-	for i, h := range head {
-		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
-	}
-	for _, need := range []string{"port", "week", "commodity", "tonnes"} {
-		if _, ok := col[need]; !ok {
-			return nil, fmt.Errorf("actuals: the header has no %q column (want port, week, commodity, tonnes[, source])", need)
-		}
-	}
-	var out []ActualRow
-	for line := 2; ; line++ {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	out := make([]ActualRow, 0, len(records))
+	for i, rec := range records {
+		row, err := parseActual(rec, defaultSource)
 		if err != nil {
-			return nil, fmt.Errorf("actuals: line %d: %w", line, err)
-		}
-		if len(out) >= MaxActualsRows {
-			return nil, fmt.Errorf("actuals: more than %d rows", MaxActualsRows)
-		}
-		field := func(name string) string {
-			if i, ok := col[name]; ok && i < len(rec) {
-				return strings.TrimSpace(rec[i])
-			}
-			return ""
-		}
-		row, err := parseActual(field("port"), field("week"), field("commodity"), field("tonnes"), field("source"), defaultSource)
-		if err != nil {
-			return nil, fmt.Errorf("actuals: line %d: %w", line, err)
+			return nil, fmt.Errorf("actuals: line %d: %w", i+2, err)
 		}
 		out = append(out, row)
 	}
 	return out, nil
 }
 
-func parseActual(port, week, commodity, tonnes, source, defaultSource string) (ActualRow, error) {
+// actualRecord is a row of an actuals file, its columns named by the
+// header in any order (gocsv's mapping); source may be absent.
+type actualRecord struct {
+	Port      string `csv:"port"`
+	Week      string `csv:"week"`
+	Commodity string `csv:"commodity"`
+	Tonnes    string `csv:"tonnes"`
+	Source    string `csv:"source,omitempty"`
+}
+
+// actualsColumns are the columns an actuals file must have.
+var actualsColumns = []string{"port", "week", "commodity", "tonnes"}
+
+// headerReader is the gocsv.CSVReader of an actuals file: encoding/csv's
+// reader, with the header row's names trimmed, in lower case and without a
+// byte-order mark, the required columns checked, every field trimmed, and
+// at most max data rows.
+type headerReader struct {
+	r      *csv.Reader
+	max    int
+	line   int
+	header bool
+}
+
+func newHeaderReader(r io.Reader, max int) *headerReader {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	return &headerReader{r: cr, max: max}
+}
+
+// Read returns the next row.
+func (h *headerReader) Read() ([]string, error) {
+	rec, err := h.r.Read()
+	h.line++
+	if errors.Is(err, io.EOF) && !h.header {
+		return nil, errors.New("no header row")
+	}
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("line %d: %w", h.line, err)
+	}
+	for i := range rec {
+		rec[i] = strings.TrimSpace(rec[i])
+	}
+	if !h.header {
+		h.header = true
+		names := map[string]bool{}
+		for i := range rec {
+			rec[i] = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(rec[i], "\ufeff")))
+			names[rec[i]] = true
+		}
+		for _, need := range actualsColumns {
+			if !names[need] {
+				return nil, fmt.Errorf("the header has no %q column (want port, week, commodity, tonnes[, source])", need)
+			}
+		}
+		return rec, nil
+	}
+	if h.line-1 > h.max {
+		return nil, fmt.Errorf("more than %d rows", h.max)
+	}
+	return rec, nil
+}
+
+// ReadAll returns every remaining row.
+func (h *headerReader) ReadAll() ([][]string, error) {
+	var out [][]string
+	for {
+		rec, err := h.Read()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rec)
+	}
+}
+
+func parseActual(rec actualRecord, defaultSource string) (ActualRow, error) {
+	port, week, commodity, tonnes, source := rec.Port, rec.Week, rec.Commodity, rec.Tonnes, rec.Source
 	var row ActualRow
 	p, ok := seaport.BySlug(strings.ToLower(port))
 	if !ok {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseActuals(t *testing.T) {
+	t.Parallel()
 	rows, err := ParseActuals(strings.NewReader("\ufeffWeek,Port,Tonnes,Commodity\r\n2026-W10,santos,412000,Soybeans\n2026-03-04,USMSY,1250000.5,corn\n2021-W01, BR SSZ ,1,x\n"), "USDA")
 	if err != nil {
 		t.Fatal(err)
@@ -27,6 +28,7 @@ func TestParseActuals(t *testing.T) {
 }
 
 func TestParseActualsRefusesBadRows(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		"", "port,week,tonnes\n",
 		"port,week,commodity,tonnes\natlantis,2026-W10,corn,1\n",
@@ -58,4 +60,16 @@ func FuzzParseActuals(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestParseActualsHeaderAndLines(t *testing.T) {
+	t.Parallel()
+	rows, err := ParseActuals(strings.NewReader("\ufeffPORT, Week ,commodity,TONNES\r\nsantos,2026-W10,Corn,1\r\n"), "src")
+	if err != nil || len(rows) != 1 || rows[0].Commodity != "corn" || rows[0].Source != "src" {
+		t.Fatalf("a header with a byte-order mark, capitals and spaces: %+v %v", rows, err)
+	}
+	_, err = ParseActuals(strings.NewReader("port,week,commodity,tonnes\nsantos,2026-W10,corn,1\natlantis,2026-W10,corn,1\n"), "")
+	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "atlantis") {
+		t.Errorf("a bad third line: %v", err)
+	}
 }

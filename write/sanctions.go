@@ -158,6 +158,10 @@ func readOFAC(r io.Reader, file string, width int, row func(line int, f []string
 	if !utf8.Valid(data) {
 		data = latin1(data)
 	}
+	// encoding/csv, not gocsv's struct mapping: the legacy files have no
+	// header row to map columns by, rows of varying width (a missing last
+	// field), `-0-` for empty, and each file's rows are joined by ent_num
+	// across three files; a positional reader says all that plainly.
 	cr := csv.NewReader(bytes.NewReader(data))
 	cr.FieldsPerRecord, cr.ReuseRecord, cr.TrimLeadingSpace = -1, true, true
 	for {

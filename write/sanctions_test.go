@@ -50,6 +50,7 @@ func parseRealSDN(t testing.TB) []sanctions.Entry {
 }
 
 func TestParseSDNRealFiles(t *testing.T) {
+	t.Parallel()
 	entries := parseRealSDN(t)
 	// SOURCES.md: 406 rows of SDN_Type vessel, 399 with "IMO nnnnnnn" in
 	// the remarks, 51 with an MMSI. One more gives its IMO as
@@ -129,6 +130,7 @@ func TestParseSDNRealFiles(t *testing.T) {
 }
 
 func TestParseSDNSynthetic(t *testing.T) {
+	t.Parallel()
 	sdn := "36,\"AEROCARIBBEAN AIRLINES\",-0- ,\"CUBA\",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- \r\n" +
 		"  900 , \"  M/T   SEA   GLORY \",  \"Vessel\",\t\"IRAN] [SDGT\",-0- ,\"9HAA1\",\"Crude Oil Tanker\",\"1,000\",\"-0-\",\"St. Kitts & Nevis\",-0- ," +
 		"\"Former Vessel Name OCEAN DREAM; alt. Former Vessel Flag Democratic People's Republic of Korea; Other Vessel Flag Atlantis; " +
@@ -161,6 +163,7 @@ func TestParseSDNSynthetic(t *testing.T) {
 }
 
 func TestParseSDNLatin1AndNoExtras(t *testing.T) {
+	t.Parallel()
 	sdn := "7,\"S\xc3O JO\xc3O\",\"vessel\",\"CUBA\",-0- ,-0- ,-0- ,-0- ,-0- ,\"Panam\xe1\",-0- ,-0- \n"
 	got, err := ParseSDN(strings.NewReader(sdn), nil, nil, "TEST")
 	if err != nil {
@@ -172,6 +175,7 @@ func TestParseSDNLatin1AndNoExtras(t *testing.T) {
 }
 
 func TestParseSDNErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, sdn, alt, comments, want string }{
 		{"short row", "1,\"A\",\"vessel\"\n", "", "", "sdn: line 1: 3 fields, want 12"},
 		{"bad ent_num", "1,\"A\",\"vessel\",,,,,,,,,\nX,\"B\",\"vessel\",,,,,,,,,\n", "", "", "sdn: line 2: ent_num \"X\""},
@@ -191,6 +195,7 @@ func TestParseSDNErrors(t *testing.T) {
 }
 
 func TestFlagCode(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Democratic People's Republic of Korea": "KP", "St. Kitts & Nevis": "KN", "Saint Kitts and Nevis": "KN",
 		"St. Vincent and the Grenadines": "VC", " panama ": "PA", "None Identified": "", "": "", "lr": "LR",

@@ -24,6 +24,7 @@ const (
 )
 
 func TestWebhookReferenceCases(t *testing.T) {
+	t.Parallel()
 	ts := time.Unix(refTimestamp, 0)
 	got, err := SignWebhook(refSecret, refID, ts, []byte(refBody))
 	if err != nil || got != refSignature {

@@ -11,6 +11,7 @@ import (
 // libraries/go/webhook_test.go, TestWebhookSign; the same values are Svix's
 // "testSignFunctionWorks"): a receiver's library must verify what we send.
 func TestSignWebhookVector(t *testing.T) {
+	t.Parallel()
 	const secret, id = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek"
 	ts := time.Unix(1614265330, 0)
 	body := []byte(`{"test": 2432232314}`)

@@ -106,6 +106,7 @@ var exampleDefault = VoyageInput{IMO: 9000005, Class: ClassBulkCarrier, DWT: 820
 	TrackCoverage: 0.3, SeaLaneDistanceNM: 2000, CargoTonnes: 40000, CargoQuality: CargoHigh, From: "santos", To: "qingdao"}
 
 func TestComputeVoyageExamples(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name                          string
 		in                            VoyageInput
@@ -146,6 +147,7 @@ func TestComputeVoyageExamples(t *testing.T) {
 }
 
 func TestComputeVoyageParts(t *testing.T) {
+	t.Parallel()
 	v := ComputeVoyage(exampleVLSFO)
 	checkNear(t, "ME fuel", v.MainEngineFuelTonnes, 105.91441268758645+0.18805771557353831)
 	checkNear(t, "AE fuel", v.AuxiliaryFuelTonnes, 9.204)
@@ -188,6 +190,7 @@ func checkBounds(t *testing.T, v Voyage) {
 func width(b Bounds) float64 { return b.High / b.Low }
 
 func TestBoundsWidenWhenInputsAreMissing(t *testing.T) {
+	t.Parallel()
 	full := exampleVLSFO
 	steps := []struct {
 		name string
@@ -239,6 +242,7 @@ func TestBoundsWidenWhenInputsAreMissing(t *testing.T) {
 }
 
 func TestComputeVoyageGaps(t *testing.T) {
+	t.Parallel()
 	if v := ComputeVoyage(VoyageInput{DWT: 50000, CargoTonnes: 1000}); v.Method != MethodNone || !v.HasFlag(FlagNoDistance) {
 		t.Errorf("no distance: %s %v", v.Method, v.Flags)
 	}
@@ -286,6 +290,7 @@ func computeAll(ins []VoyageInput) []Voyage {
 }
 
 func TestTotalsAreSumsOfRows(t *testing.T) {
+	t.Parallel()
 	rows := computeAll(fleet(500))
 	total := Sum(rows)
 	var ttw, wtw, tm, low, high float64
@@ -329,6 +334,7 @@ func TestTotalsAreSumsOfRows(t *testing.T) {
 }
 
 func TestParsers(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"", "none", "imo", "port", "commodity"} {
 		if _, ok := ParseGroupBy(s); !ok {
 			t.Errorf("group_by %q refused", s)
@@ -348,6 +354,7 @@ func TestParsers(t *testing.T) {
 }
 
 func TestEmissionFactorTable(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, f := range Factors {
 		if seen[f.Name] || f.Unit == "" || f.Source == "" || f.Version == "" || math.IsNaN(f.Value) {
@@ -413,6 +420,7 @@ func BenchmarkEmissionsJSON10k(b *testing.B) {
 // TestEmissionsDocFactorTable keeps the factor table of docs/emissions.md
 // equal to EmissionFactors (go test -run EmissionsDoc -update-emissions-doc).
 func TestEmissionsDocFactorTable(t *testing.T) {
+	t.Parallel()
 	const path, begin, end = "../../docs/emissions.md", "<!-- factor-table:begin -->\n", "<!-- factor-table:end -->"
 	doc, err := os.ReadFile(path)
 	if err != nil {

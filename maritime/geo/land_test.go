@@ -9,6 +9,7 @@ import (
 )
 
 func TestLandKnownPoints(t *testing.T) {
+	t.Parallel()
 	land := []struct {
 		name     string
 		lat, lon float64
@@ -84,6 +85,7 @@ func coastLon(t *testing.T, lat, sea, land float64) float64 {
 }
 
 func TestLandDistanceToShore(t *testing.T) {
+	t.Parallel()
 	// ~10 km off straight, north-south coasts: the Landes coast of France
 	// and the coast of Mauritania by Nouakchott, found by bisection.
 	for _, c := range []struct {
@@ -155,6 +157,7 @@ func (m *landIndex) edgesAll(fn func(i int)) {
 }
 
 func TestLandIndexMatchesBruteForce(t *testing.T) {
+	t.Parallel()
 	m := landData()
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 60
@@ -181,6 +184,7 @@ func TestLandIndexMatchesBruteForce(t *testing.T) {
 }
 
 func TestLandCrossesLand(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name                   string
 		lat1, lon1, lat2, lon2 float64
@@ -210,6 +214,7 @@ func TestLandCrossesLand(t *testing.T) {
 // at sea on the mask, except those of river ports, which lie up rivers the
 // mask has as land.
 func TestLandDataAndMemory(t *testing.T) {
+	t.Parallel()
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)

@@ -19,6 +19,7 @@ func dwtFormula(cb, ratio, length, beam, draught float64) float64 {
 }
 
 func TestEstimateCargoPanamaxFullLoad(t *testing.T) {
+	t.Parallel()
 	dwt, ok := vessel.EstimateDWT(70, 225, 32.2, 14.1)
 	if !ok {
 		t.Fatal("EstimateDWT: no estimate")
@@ -41,6 +42,7 @@ func TestEstimateCargoPanamaxFullLoad(t *testing.T) {
 }
 
 func TestEstimateCargo(t *testing.T) {
+	t.Parallel()
 	dwt, _ := vessel.EstimateDWT(70, 225, 32.2, 14.1)
 	payload := 0.96 * dwt        // PayloadShare
 	assumedBallast := 0.5 * 14.1 // DefaultBallastShare of the design draught
@@ -99,6 +101,7 @@ func TestEstimateCargo(t *testing.T) {
 // The design draught is the deepest known: the call's own when deeper
 // than the profile's.
 func TestEstimateCargoDeeperThanProfile(t *testing.T) {
+	t.Parallel()
 	c := Call{DraftBefore: 7.0, DraftAfter: 14.6}
 	EstimateCargo(&c, panamax)
 	dwt, _ := vessel.EstimateDWT(70, 225, 32.2, 14.6)
@@ -111,6 +114,7 @@ func TestEstimateCargoDeeperThanProfile(t *testing.T) {
 }
 
 func TestEnrich(t *testing.T) {
+	t.Parallel()
 	c := Call{IMO: 9500000, Port: "santos", Declared: "BR SSZ", DraftBefore: 7.0, DraftAfter: 14.1}
 	v := panamax
 	v.BuildYear = 0

@@ -226,6 +226,7 @@ func fuzzSeedCall(port int) []byte {
 
 // The seed decodes into what it is meant to be.
 func TestFuzzSeedCall(t *testing.T) {
+	t.Parallel()
 	santos := slices.IndexFunc(seaport.All(), func(p seaport.Port) bool { return p.Slug == "santos" })
 	track, end := fuzzTrack(fuzzSeedCall(santos))
 	if len(track) != 1+6+30+1+40+1 {

@@ -174,6 +174,7 @@ func inPortCount(pts []vessel.TrackPoint, slug string) int {
 }
 
 func TestDetectFullCall(t *testing.T) {
+	t.Parallel()
 	for _, slug := range []string{"santos", "port-hedland"} {
 		t.Run(slug, func(t *testing.T) {
 			port := tracktest.MustPort(t, slug)
@@ -239,6 +240,7 @@ func TestDetectFullCall(t *testing.T) {
 // beyond AnchorExitKM of its point (not AnchorEntryKM); it leaves it as
 // soon as it is farther, even still reporting itself stopped.
 func TestDetectAnchorDistanceHysteresis(t *testing.T) {
+	t.Parallel()
 	port := tracktest.MustPort(t, "santos")
 	anch := port.Anchorages[0]
 	if anch.RadiusKM > AnchorEntryKM {
@@ -286,6 +288,7 @@ func TestDetectAnchorDistanceHysteresis(t *testing.T) {
 // Once stopped, a vessel is under way again only above ResumeKnots; it
 // stops only below StopKnots.
 func TestDetectSpeedHysteresis(t *testing.T) {
+	t.Parallel()
 	port := tracktest.MustPort(t, "santos")
 	anch := port.Anchorages[0]
 	for _, tc := range []struct {
@@ -328,6 +331,7 @@ func TestDetectSpeedHysteresis(t *testing.T) {
 // with a stop (or an in-port gap), 3 with besides the entry or the exit
 // seen, 4 with entry, stop and exit.
 func TestDetectConfidence(t *testing.T) {
+	t.Parallel()
 	port := tracktest.MustPort(t, "santos")
 	anch := tracktest.ZonePoint(port.Anchorages[0])
 	for _, tc := range []struct {
@@ -381,6 +385,7 @@ func TestDetectConfidence(t *testing.T) {
 // within its radius, when larger); a berth zone within BerthEntryKM of its
 // edge, at most AnchorEntryKM from its point.
 func TestDetectZoneEntry(t *testing.T) {
+	t.Parallel()
 	santos, hedland := tracktest.MustPort(t, "santos"), tracktest.MustPort(t, "port-hedland")
 	for _, tc := range []struct {
 		name     string
@@ -425,6 +430,7 @@ func TestDetectZoneEntry(t *testing.T) {
 // Two stops at the same anchorage before berthing are one wait: from the
 // start of the first to the end of the last.
 func TestDetectReanchorSameAnchorage(t *testing.T) {
+	t.Parallel()
 	port := tracktest.MustPort(t, "santos")
 	anch := port.Anchorages[0]
 	b := newTrack(t0, outside(port, 30, 0), every, 12)
@@ -456,6 +462,7 @@ func TestDetectReanchorSameAnchorage(t *testing.T) {
 // for the same call. The wait should run to the end of the last anchor
 // stop before berthing.
 func TestDetectWaitAcrossTwoAnchorages(t *testing.T) {
+	t.Parallel()
 	port := tracktest.MustPort(t, "port-hedland")
 	a1, a2 := port.Anchorages[1], port.Anchorages[0] // outer group, then inner
 	b := newTrack(t0, tracktest.Offset(tracktest.ZonePoint(port.Area), port.Area.RadiusKM+30, 0), every, 12)
@@ -476,6 +483,7 @@ func TestDetectWaitAcrossTwoAnchorages(t *testing.T) {
 }
 
 func TestMidway(t *testing.T) {
+	t.Parallel()
 	a := t0
 	for _, tc := range []struct {
 		b, want time.Time
@@ -494,6 +502,7 @@ func TestMidway(t *testing.T) {
 }
 
 func TestTrackPointStopped(t *testing.T) {
+	t.Parallel()
 	nan := math.NaN()
 	for _, tc := range []struct {
 		sog  float64
@@ -523,6 +532,7 @@ func TestTrackPointStopped(t *testing.T) {
 }
 
 func TestDetectTransit(t *testing.T) {
+	t.Parallel()
 	port := tracktest.MustPort(t, "santos")
 	start := outside(port, 30, 0)
 	b := newTrack(t0, start, every, 12)
@@ -541,6 +551,7 @@ func TestDetectTransit(t *testing.T) {
 }
 
 func TestDetectInPortGap(t *testing.T) {
+	t.Parallel()
 	port := tracktest.MustPort(t, "santos")
 	centre := tracktest.ZonePoint(port.Area)
 	for _, tc := range []struct {
@@ -573,6 +584,7 @@ func TestDetectInPortGap(t *testing.T) {
 }
 
 func TestDetectEndOfData(t *testing.T) {
+	t.Parallel()
 	port := tracktest.MustPort(t, "santos")
 	b := newTrack(t0, outside(port, 30, 0), every, 12)
 	b.moveTo(tracktest.ZonePoint(port.Anchorages[0]), 12)
@@ -607,6 +619,7 @@ func TestDetectEndOfData(t *testing.T) {
 }
 
 func TestDetectTwoPorts(t *testing.T) {
+	t.Parallel()
 	santos, paranagua := tracktest.MustPort(t, "santos"), tracktest.MustPort(t, "paranagua")
 	b := newTrack(t0, outside(santos, 30, 0), every, 12)
 	b.dest = "SANTOS"
@@ -642,6 +655,7 @@ func TestDetectTwoPorts(t *testing.T) {
 }
 
 func TestDetectDraughts(t *testing.T) {
+	t.Parallel()
 	port := tracktest.MustPort(t, "santos")
 	for _, tc := range []struct {
 		name                  string
@@ -681,6 +695,7 @@ func TestDetectDraughts(t *testing.T) {
 // Without a speed, the navigational status says whether the vessel is
 // stopped: at anchor (1) and moored (5) are, under way (0) is not.
 func TestDetectNaNSpeed(t *testing.T) {
+	t.Parallel()
 	port := tracktest.MustPort(t, "santos")
 	nan := math.NaN()
 	for _, tc := range []struct {
@@ -736,6 +751,7 @@ func TestDetectNaNSpeed(t *testing.T) {
 // the stop when the gap is longer than MidwayGap (as the end is the last
 // position of the stop).
 func TestDetectStopAfterSilenceStartsAtFirstStoppedPosition(t *testing.T) {
+	t.Parallel()
 	port := tracktest.MustPort(t, "santos")
 	anch := port.Anchorages[0]
 	for _, tc := range []struct {
@@ -767,6 +783,7 @@ func TestDetectStopAfterSilenceStartsAtFirstStoppedPosition(t *testing.T) {
 }
 
 func TestDetectEmpty(t *testing.T) {
+	t.Parallel()
 	if calls := Detect(1, nil, tracktest.Ports, t0); len(calls) != 0 {
 		t.Errorf("no positions: %d calls", len(calls))
 	}

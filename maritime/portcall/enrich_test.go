@@ -8,6 +8,7 @@ import (
 )
 
 func TestDay(t *testing.T) {
+	t.Parallel()
 	D := time.Date(2025, 3, 10, 0, 0, 0, 0, time.UTC)
 	dataEnd := time.Date(2025, 3, 12, 7, 30, 0, 0, time.UTC)
 	for _, tc := range []struct {

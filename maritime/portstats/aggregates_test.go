@@ -26,6 +26,7 @@ var allTypes = append([]string{AllTypes}, vessel.CategoryNames()...)
 var D = time.Date(2025, 3, 10, 0, 0, 0, 0, time.UTC)
 
 func TestCongestion(t *testing.T) {
+	t.Parallel()
 	calls := []portcall.Call{
 		// c1: arrived the day before, waited 13 h (ending in D), at berth
 		// over the end of D, departs the day after.
@@ -103,6 +104,7 @@ func TestCongestion(t *testing.T) {
 // The end of the day is exclusive: a vessel departing at midnight is in
 // port at the end of the day before and departs on the next.
 func TestCongestionMidnight(t *testing.T) {
+	t.Parallel()
 	calls := []portcall.Call{{IMO: 1, Port: "santos", Category: "cargo", Confidence: 2, Arrival: tracktest.Hours(D, 12),
 		BerthStart: tracktest.HoursPtr(D, 12), BerthEnd: tracktest.HoursPtr(D, 24), Departure: tracktest.HoursPtr(D, 24)}}
 	calls = append(calls, // waiting until berthing at midnight: waiting at the end of the day
@@ -139,6 +141,7 @@ func findBerthWeek(rows []BerthWeek, zone string, w time.Time) *BerthWeek {
 }
 
 func TestBerthWeeks(t *testing.T) {
+	t.Parallel()
 	santos := tracktest.MustPort(t, "santos")
 	b1, b2 := santos.Berths[0], santos.Berths[1]
 	cap1 := float64(b1.Capacity)
@@ -221,6 +224,7 @@ func TestBerthWeeks(t *testing.T) {
 // week that starts at that instant, and should be counted there (or, if
 // the intent is otherwise, in the week before), but exactly once.
 func TestBerthWeeksStayEndingAtWeekBoundary(t *testing.T) {
+	t.Parallel()
 	z := tracktest.MustPort(t, "santos").Berths[0]
 	calls := []portcall.Call{{IMO: 7, Port: "santos", BerthZone: z.ID, Confidence: 4, Arrival: tracktest.Hours(W, -30),
 		BerthStart: tracktest.HoursPtr(W, -20), BerthEnd: tracktest.HoursPtr(W, 0), Departure: tracktest.HoursPtr(W, 1)}}
@@ -237,6 +241,7 @@ func TestBerthWeeksStayEndingAtWeekBoundary(t *testing.T) {
 }
 
 func TestBerthWeeksUtilizationCapped(t *testing.T) {
+	t.Parallel()
 	santos := tracktest.MustPort(t, "santos")
 	z := santos.Berths[1]
 	var calls []portcall.Call
@@ -256,6 +261,7 @@ func TestBerthWeeksUtilizationCapped(t *testing.T) {
 }
 
 func TestFleetAgeWeeks(t *testing.T) {
+	t.Parallel()
 	if W.Year() != 2025 {
 		t.Fatal("the test week is in 2025")
 	}
@@ -306,6 +312,7 @@ func TestFleetAgeWeeks(t *testing.T) {
 }
 
 func TestEstimateWeeksISOWeek(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		monday        time.Time
 		isoYear, week int
@@ -330,6 +337,7 @@ func TestEstimateWeeksISOWeek(t *testing.T) {
 }
 
 func TestEstimateWeeks(t *testing.T) {
+	t.Parallel()
 	w := time.Date(2024, 12, 30, 0, 0, 0, 0, time.UTC) // ISO 2025-W01, across the new year
 	calls := []portcall.Call{
 		{IMO: 1, Port: "santos", Confidence: 4, CargoQuality: portcall.CargoMeasured, Operation: portcall.OpLoad, CargoTonnes: 50000, Arrival: tracktest.Hours(w, -20), Departure: tracktest.HoursPtr(w, 10)},
@@ -369,6 +377,7 @@ func TestEstimateWeeks(t *testing.T) {
 }
 
 func TestDestinationReliability(t *testing.T) {
+	t.Parallel()
 	call := func(imo overwatch.IMO, port, declared string, arrival float64, conf uint8, name string) portcall.Call {
 		c := portcall.Call{IMO: imo, Port: port, Declared: declared, Arrival: tracktest.Hours(D, arrival), Confidence: conf, Name: name, Category: "cargo"}
 		c.DeclaredPort, _ = seaport.OfDestination(declared)
@@ -404,6 +413,7 @@ func TestDestinationReliability(t *testing.T) {
 }
 
 func TestTierOf(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		share float64
 		tier  string
@@ -418,6 +428,7 @@ func TestTierOf(t *testing.T) {
 }
 
 func TestQuantile(t *testing.T) {
+	t.Parallel()
 	oneToTen := []float64{7, 3, 10, 1, 5, 2, 9, 4, 8, 6} // unsorted
 	keep := slices.Clone(oneToTen)
 	for _, tc := range []struct {
@@ -446,6 +457,7 @@ func TestQuantile(t *testing.T) {
 }
 
 func TestDays(t *testing.T) {
+	t.Parallel()
 	date := func(m time.Month, d, h int) time.Time { return time.Date(2025, m, d, h, 0, 0, 0, time.UTC) }
 	for _, tc := range []struct {
 		from, to time.Time
@@ -466,6 +478,7 @@ func TestDays(t *testing.T) {
 }
 
 func TestMondayAndWeeks(t *testing.T) {
+	t.Parallel()
 	mon := time.Date(2024, 12, 30, 0, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		t    time.Time

@@ -87,6 +87,7 @@ func rkShorePoint(t *testing.T, nm float64) tracktest.LL {
 func rkShoreNM(p tracktest.LL) float64 { return geo.DistanceToShoreKM(p.Lat, p.Lon) / kmPerNM }
 
 func TestGapBoundaries(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		quiet time.Duration
@@ -120,6 +121,7 @@ func TestGapBoundaries(t *testing.T) {
 }
 
 func TestGapOpenAtTheEnd(t *testing.T) {
+	t.Parallel()
 	b := rkStart(rkOcean).reports(100, 30*time.Minute, 12)
 	last := b.pts[len(b.pts)-1].TS
 	if got := DetectGaps(1, b.pts, last.Add(12*time.Hour-time.Second)); len(got) != 0 {
@@ -145,6 +147,7 @@ func TestGapOpenAtTheEnd(t *testing.T) {
 // The intentional criteria: both ends more than 50 nm from shore, and at
 // least 20 positions per 12 h (80) in the 48 h before.
 func TestGapIntentional(t *testing.T) {
+	t.Parallel()
 	offshore, inshore := rkShorePoint(t, 50.3), rkShorePoint(t, 49.7)
 	t.Logf("off Namibia: %.2f nm and %.2f nm from shore", rkShoreNM(offshore), rkShoreNM(inshore))
 	for _, c := range []struct {
@@ -197,6 +200,7 @@ func TestGapIntentional(t *testing.T) {
 }
 
 func TestGapDetailAndSeverity(t *testing.T) {
+	t.Parallel()
 	// 12 kn due east for 30 h dark, mid-ocean, after dense reception
 	b := rkStart(rkOcean).reports(200, 15*time.Minute, 12)
 	startPos := b.pts[len(b.pts)-1]
@@ -271,6 +275,7 @@ func TestGapDetailAndSeverity(t *testing.T) {
 }
 
 func TestGapUnknownDraught(t *testing.T) {
+	t.Parallel()
 	b := rkStart(rkOcean)
 	b.draft = 0
 	b.reports(5, time.Hour, 12)

@@ -19,6 +19,7 @@ func hotEvent(typ, sub string, imo, other overwatch.IMO, start time.Time, end *t
 }
 
 func TestHotspots(t *testing.T) {
+	t.Parallel()
 	day := 24 * time.Hour
 	e5, e10, e40 := hotAgo(5*day), hotAgo(10*day), hotAgo(40*day)
 	events := []Event{
@@ -76,6 +77,7 @@ func TestHotspots(t *testing.T) {
 }
 
 func TestHotspotsAntimeridian(t *testing.T) {
+	t.Parallel()
 	events := []Event{
 		hotEvent(EventGap, "", 1, 0, hotAgo(time.Hour), nil, 10.2, 180),
 		hotEvent(EventGap, "", 2, 0, hotAgo(time.Hour), nil, 10.2, -180), // the same meridian
@@ -87,6 +89,7 @@ func TestHotspotsAntimeridian(t *testing.T) {
 }
 
 func TestBaselineArea(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		lat, lon float64
 		want     string
@@ -101,6 +104,7 @@ func TestBaselineArea(t *testing.T) {
 }
 
 func TestAddVesselDays(t *testing.T) {
+	t.Parallel()
 	from := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	var track []vessel.TrackPoint
 	for h := range 48 {
@@ -133,6 +137,7 @@ func TestAddVesselDays(t *testing.T) {
 }
 
 func TestBaselines(t *testing.T) {
+	t.Parallel()
 	from := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	to := from.Add(10 * 24 * time.Hour)
 	at := func(h int) time.Time { return from.Add(time.Duration(h) * time.Hour) }

@@ -42,6 +42,7 @@ func rkLoiter(at tracktest.LL, stop time.Duration, knots float64, noSOG bool) (*
 }
 
 func TestLoiteringDuration(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		stop  time.Duration
@@ -99,6 +100,7 @@ func TestLoiteringDuration(t *testing.T) {
 // Loitering is 20 nm or more from shore; nearer, only in a known transfer
 // area; never in a port area.
 func TestLoiteringWhere(t *testing.T) {
+	t.Parallel()
 	laconia := TransferAreas()[0]
 	if laconia.Name != "Gulf of Laconia" || rkShoreNM(tracktest.LL{Lat: laconia.Lat, Lon: laconia.Lon}) > 10 {
 		t.Fatalf("transfer area %+v", laconia)
@@ -169,6 +171,7 @@ func rkApproachPoint(t *testing.T) tracktest.LL {
 }
 
 func TestLoiteringOngoingAndSplit(t *testing.T) {
+	t.Parallel()
 	// stopped mid-ocean until the end of the data
 	b := rkStart(rkOcean).reports(10, 10*time.Minute, 12)
 	b.reports(60, 10*time.Minute, 0.2)
@@ -214,6 +217,7 @@ func TestLoiteringOngoingAndSplit(t *testing.T) {
 // A vessel that stays within 1 km of a spot is stationary whatever the
 // speed it reports.
 func TestLoiteringStationarySpread(t *testing.T) {
+	t.Parallel()
 	b := rkStart(rkOcean).reports(10, 10*time.Minute, 12)
 	spot := b.pos
 	for k := 0; k < 40; k++ { // 0.9 km about the spot, reporting 1.5 kn
@@ -231,6 +235,7 @@ func TestLoiteringStationarySpread(t *testing.T) {
 
 // Across the antimeridian, the mean position is on it, not at 0°.
 func TestLoiteringAntimeridian(t *testing.T) {
+	t.Parallel()
 	b := rkStart(tracktest.LL{Lat: 0, Lon: 180})
 	for k := 0; k < 40; k++ {
 		b.pos = tracktest.LL{Lat: 0, Lon: 179.999}
@@ -248,6 +253,7 @@ func TestLoiteringAntimeridian(t *testing.T) {
 // A silence at the end of a stop: the vessel left when sailing at the
 // speed it then reports brings it to its next position.
 func TestLoiteringEdgeAcrossSilence(t *testing.T) {
+	t.Parallel()
 	b := rkStart(rkOcean).reports(10, 10*time.Minute, 12)
 	b.reports(22, 10*time.Minute, 0.1) // 3 h 40 min of reports
 	left := b.t.Add(50 * time.Minute)  // silent; leaves 4 h 30 min after stopping
@@ -267,6 +273,7 @@ func TestLoiteringEdgeAcrossSilence(t *testing.T) {
 }
 
 func TestLoiteringSeverity(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		context string
 		hours   float64

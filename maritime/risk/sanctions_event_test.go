@@ -16,6 +16,7 @@ var artavil = sanctions.Entry{ListSource: "OFAC SDN", EntryID: "15036", Name: "A
 var hermann = sanctions.Entry{ListSource: "OFAC SDN", EntryID: "4234", Name: "HERMANN", Flag: "CU", Program: "CUBA"}
 
 func TestSanctionsEvent(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	ev := SanctionsEvent(sanctions.Match{IMO: 9187629, Entry: artavil, MatchType: sanctions.MatchIMO, MatchedOn: "9187629", Confidence: 1}, at)
 	if ev.Type != EventSanctions || ev.Subtype != sanctions.MatchIMO || ev.Severity != TierCritical || ev.Ongoing() ||

@@ -22,6 +22,7 @@ func riskFactorTable() string {
 
 // The factor table of docs/risk.md is RiskFactors.
 func TestRiskDoc(t *testing.T) {
+	t.Parallel()
 	const path, begin, end = "../../docs/risk.md", "<!-- factors -->\n", "<!-- /factors -->"
 	doc, err := os.ReadFile(path)
 	if err != nil {

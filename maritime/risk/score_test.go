@@ -31,6 +31,7 @@ func scoreFactor(t *testing.T, r VesselScore, name string) Factor {
 func scoreClose(a, b float64) bool { return a-b < 0.01 && b-a < 0.01 }
 
 func TestRiskFactorsTable(t *testing.T) {
+	t.Parallel()
 	if len(Factors) != 14 {
 		t.Fatalf("%d factors, want 14", len(Factors))
 	}
@@ -54,6 +55,7 @@ func TestRiskFactorsTable(t *testing.T) {
 
 // The simulator's dark-fleet flags are all high-risk flags.
 func TestHighRiskFlagsCoverSimulatorDarkFlags(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("../write/sim/fleet.go")
 	if err != nil {
 		t.Skip(err)
@@ -70,6 +72,7 @@ func TestHighRiskFlagsCoverSimulatorDarkFlags(t *testing.T) {
 }
 
 func TestScoreCleanVessel(t *testing.T) {
+	t.Parallel()
 	r := ScoreVessel(vessel.Profile{IMO: 9876543, Name: "CLEAN", Flag: "PA", ShipType: 70, BuildYear: 2015}, nil, nil, nil,
 		&portstats.Reliability{Calls: 10, Matched: 10, Share: 1}, scoreNow)
 	if r.Score != 0 || r.Tier != TierLow || r.Category != "cargo" || !r.ComputedAt.Equal(scoreNow) {
@@ -78,6 +81,7 @@ func TestScoreCleanVessel(t *testing.T) {
 }
 
 func TestScoreSanctions(t *testing.T) {
+	t.Parallel()
 	v := vessel.Profile{IMO: 9187629, Flag: "PA", ShipType: 80, BuildYear: 2015}
 	direct := ScoreVessel(v, nil, nil, []sanctions.Match{
 		{IMO: 9187629, Entry: artavil, MatchType: sanctions.MatchName, MatchedOn: "ARTAVIL", Confidence: sanctions.ConfidenceNameFlag},
@@ -97,6 +101,7 @@ func TestScoreSanctions(t *testing.T) {
 }
 
 func TestScoreDarkFleetVessel(t *testing.T) {
+	t.Parallel()
 	v := vessel.Profile{IMO: 9187655, Name: "DARK", Flag: "CM", ShipType: 81, BuildYear: 2000}
 	end1, end2 := scoreHoursAgo(470), scoreHoursAgo(170)
 	identityAt := scoreHoursAgo(24 * 200)
@@ -136,6 +141,7 @@ func TestScoreDarkFleetVessel(t *testing.T) {
 }
 
 func TestScoreWindows(t *testing.T) {
+	t.Parallel()
 	v := vessel.Profile{IMO: 9187655, Flag: "PA", ShipType: 80, BuildYear: 2020}
 	old, straddle := scoreHoursAgo(24*95), scoreHoursAgo(24*90-10)
 	events := []Event{
@@ -161,6 +167,7 @@ func TestScoreWindows(t *testing.T) {
 }
 
 func TestScoreProfileFactors(t *testing.T) {
+	t.Parallel()
 	tanker := vessel.Profile{IMO: 9187655, Flag: "IR", ShipType: 80}
 	cargo := vessel.Profile{IMO: 9187643, Flag: "ru", ShipType: 70, BuildYear: 2004}
 	calls := []portcall.Call{
@@ -202,6 +209,7 @@ func TestScoreProfileFactors(t *testing.T) {
 }
 
 func TestScoreCapsAt100(t *testing.T) {
+	t.Parallel()
 	v := vessel.Profile{IMO: 9187629, Flag: "KP", ShipType: 80, BuildYear: 1990}
 	var events []Event
 	for i := range 10 {
@@ -216,6 +224,7 @@ func TestScoreCapsAt100(t *testing.T) {
 }
 
 func TestScoreTier(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		score  float64
 		direct bool
@@ -229,6 +238,7 @@ func TestScoreTier(t *testing.T) {
 }
 
 func TestNearSanctionedArea(t *testing.T) {
+	t.Parallel()
 	if a := NearSanctionedArea(29.0, 50.0); a == nil || a.Country != "IR" {
 		t.Errorf("off Kharg: %v", a)
 	}
@@ -242,6 +252,7 @@ func TestNearSanctionedArea(t *testing.T) {
 }
 
 func TestScoreVessels(t *testing.T) {
+	t.Parallel()
 	a, b := vessel.Profile{IMO: 9187629, Flag: "PA", ShipType: 80, BuildYear: 2015}, vessel.Profile{IMO: 9187655, Flag: "PA", ShipType: 80, BuildYear: 2015}
 	end := scoreHoursAgo(10)
 	events := []Event{

@@ -24,6 +24,7 @@ func rkSpoof(pts []vessel.TrackPoint, i, n int, northKM, eastKM float64) {
 }
 
 func TestSpoofedSegment(t *testing.T) {
+	t.Parallel()
 	b := rkSailing(60)
 	rkSpoof(b.pts, 30, 5, 400, 300) // 500 km away for 25 minutes
 	events := DetectSpoofing(11, b.pts)
@@ -56,6 +57,7 @@ func TestSpoofedSegment(t *testing.T) {
 // One bad fix is one event, and neither the position before it nor the one
 // after is blamed.
 func TestSpoofSingleBadFix(t *testing.T) {
+	t.Parallel()
 	b := rkSailing(40)
 	rkSpoof(b.pts, 20, 1, 0, 30)
 	events := DetectSpoofing(12, b.pts)
@@ -83,6 +85,7 @@ func TestSpoofSingleBadFix(t *testing.T) {
 }
 
 func TestSpoofNotAJump(t *testing.T) {
+	t.Parallel()
 	// 9 km off for one report (over 50 kn, but under 10 km)
 	b := rkSailing(40)
 	rkSpoof(b.pts, 20, 1, 0, 9)
@@ -120,6 +123,7 @@ func TestSpoofNotAJump(t *testing.T) {
 }
 
 func TestSpoofOnLand(t *testing.T) {
+	t.Parallel()
 	// at sea in the Gulf of Lion, a report in Provence 2 h later (120 km
 	// at 32 kn: possible at sea), then back at sea
 	sea, land, back := tracktest.LL{Lat: 42.5, Lon: 5.0}, tracktest.LL{Lat: 43.55, Lon: 4.85}, tracktest.LL{Lat: 42.55, Lon: 5.0}

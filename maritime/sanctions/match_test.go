@@ -30,6 +30,7 @@ func testValidIMO(first6 uint32) overwatch.IMO {
 }
 
 func TestMatchSanctions(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	a, b, c, d, e, f, g, h := testValidIMO(900001), testValidIMO(900002), testValidIMO(900003), testValidIMO(900004), testValidIMO(900005),
 		testValidIMO(900006), testValidIMO(900007), testValidIMO(900008)
@@ -108,6 +109,7 @@ func TestMatchSanctions(t *testing.T) {
 }
 
 func TestNameKey(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in, key string
 		ok      bool
@@ -125,6 +127,7 @@ func TestNameKey(t *testing.T) {
 }
 
 func TestVesselTypeCategory(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Crude/Oil Products Tanker": "tanker", "Bulk Carrier": "cargo", "General Cargo": "cargo", "Tug": "tug",
 		"Offshore Tug/Supply Ship": "tug", "Passenger": "passenger", "Platform Supply Ship": "special", "Drilling Ship": "special",

@@ -39,6 +39,7 @@ func firstLandKM(a, b [2]float64) float64 {
 }
 
 func TestSeaLanesGraph(t *testing.T) {
+	t.Parallel()
 	g := seaLaneGraph(t)
 	if len(g.nodes) < 200 || len(g.edges) < 300 {
 		t.Errorf("graph has %d nodes and %d edges; expected a global network", len(g.nodes), len(g.edges))
@@ -105,6 +106,7 @@ func isRiverPort(slug string) bool {
 // sea on the land mask, checked exactly (CrossesLand) and by samples at
 // most 1 km apart.
 func TestSeaLanesEdgesAtSea(t *testing.T) {
+	t.Parallel()
 	g := seaLaneGraph(t)
 	for u := range g.adj {
 		for _, a := range g.adj[u] {
@@ -128,6 +130,7 @@ func TestSeaLanesEdgesAtSea(t *testing.T) {
 // linked to its first anchorage at sea, or for a river port along river
 // edges only.
 func TestSeaLanesApproaches(t *testing.T) {
+	t.Parallel()
 	g := seaLaneGraph(t)
 	for _, p := range seaport.All() {
 		ap, ok := g.approach[p.Slug]
@@ -174,6 +177,7 @@ func TestSeaLanesApproaches(t *testing.T) {
 }
 
 func TestSeaRouteAllPairs(t *testing.T) {
+	t.Parallel()
 	ports := seaport.All()
 	type seg [4]float64
 	checked := map[seg]bool{}
@@ -267,6 +271,7 @@ var seaDistanceChecks = []struct {
 }
 
 func TestSeaRouteDistances(t *testing.T) {
+	t.Parallel()
 	for _, c := range seaDistanceChecks {
 		r, err := Between(c.from, c.to)
 		if err != nil {
@@ -284,6 +289,7 @@ func TestSeaRouteDistances(t *testing.T) {
 }
 
 func TestSeaRouteErrorsAndSamePort(t *testing.T) {
+	t.Parallel()
 	for _, pair := range [][2]string{{"atlantis", "santos"}, {"santos", "atlantis"}, {"", ""}} {
 		_, err := Between(pair[0], pair[1])
 		var e *overwatch.Error
@@ -312,6 +318,7 @@ func TestSeaRouteErrorsAndSamePort(t *testing.T) {
 }
 
 func TestSeaRoutePositionAt(t *testing.T) {
+	t.Parallel()
 	// Along the equator eastwards, then north along a meridian.
 	r := Route{Points: [][2]float64{{0, 0}, {0, 0.2}, {0, 0.4}, {0.2, 0.4}}}
 	for i := 1; i < len(r.Points); i++ {

@@ -66,6 +66,7 @@ var destinationCases = map[string][]string{
 }
 
 func TestPortOfDestinationSpellings(t *testing.T) {
+	t.Parallel()
 	ports := 0
 	for slug, spellings := range destinationCases {
 		if _, ok := BySlug(slug); !ok {
@@ -88,6 +89,7 @@ func TestPortOfDestinationSpellings(t *testing.T) {
 var foldName = strings.NewReplacer("á", "a", "ã", "a", "í", "i", "ț", "t")
 
 func TestPortOfDestinationEveryPort(t *testing.T) {
+	t.Parallel()
 	for _, p := range All() {
 		base, _, _ := strings.Cut(p.Name, " (")
 		ascii := foldName.Replace(base)
@@ -110,6 +112,7 @@ func TestPortOfDestinationEveryPort(t *testing.T) {
 }
 
 func TestPortOfDestinationFromTo(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]string{
 		"CNQDG>BRSSZ":          "santos",
 		"BR SSZ > CN QIN":      "qingdao",
@@ -135,6 +138,7 @@ func TestPortOfDestinationFromTo(t *testing.T) {
 }
 
 func TestPortOfDestinationNoPort(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{
 		"", " ", "@@@@", "@@@@@@@@@@@@@@@@@@@@", "FOR ORDERS", "FOR ORDER", "ORDERS", "F.O.", "TBA", "T.B.A.", "TBN",
 		"SEA", "AT SEA", "NONE", "N/A", "UNKNOWN", "OPL", "FISHING", "TO", "FOR", "PORT OF", "?", "-->",
@@ -149,6 +153,7 @@ func TestPortOfDestinationNoPort(t *testing.T) {
 // TestPortOfDestinationAmbiguity: names that start like a reference port's,
 // the same name elsewhere, and prefixes that are not one port's.
 func TestPortOfDestinationAmbiguity(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{
 		"PARANA", "PARAN", "PARANA RIVER", "BAHIA", "PONTA", "PONTA DELGADA", "TANJUNG", "TANJUNG PELEPAS",
 		"NEW", "NEWC", "PORT", "RIO", "SAN", "QIN", "QING", "SAN LORENZO", "SAN MARTIN", "ALEXANDRIA BAY",
@@ -179,6 +184,7 @@ func TestPortOfDestinationAmbiguity(t *testing.T) {
 }
 
 func TestDestinationIndex(t *testing.T) {
+	t.Parallel()
 	ix := newDestIndex(All())
 	for slug := range destinationSpellings {
 		if _, ok := BySlug(slug); !ok {
@@ -211,6 +217,7 @@ func TestDestinationIndex(t *testing.T) {
 }
 
 func TestDestinationFold(t *testing.T) {
+	t.Parallel()
 	if len(asciiFold) != 0x180-0xC0 {
 		t.Fatalf("asciiFold has %d entries", len(asciiFold))
 	}

@@ -3,16 +3,16 @@ package seaport
 import (
 	"bytes"
 	"crypto/sha1"
-	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gocarina/gocsv"
 
 	"overwatch"
 	"overwatch/maritime/geo"
@@ -107,6 +107,16 @@ type refWPIRow struct {
 	lat, lon float64
 }
 
+// wpiRecord is a row of the WPI extract, its columns named by the file's
+// header (gocsv's mapping); the rest of its columns are not read.
+type wpiRecord struct {
+	Number float64 `csv:"World Port Index Number"`
+	Name   string  `csv:"Main Port Name"`
+	LOCODE string  `csv:"UN/LOCODE"`
+	Lat    float64 `csv:"Latitude"`
+	Lon    float64 `csv:"Longitude"`
+}
+
 func refLoadWPI(t *testing.T) map[int]refWPIRow {
 	t.Helper()
 	raw, err := os.ReadFile("testdata/wpi_ports.csv")
@@ -114,39 +124,20 @@ func refLoadWPI(t *testing.T) map[int]refWPIRow {
 		t.Fatalf("testdata/wpi_ports.csv: %v", err)
 	}
 	raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
-	recs, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
-	if err != nil {
+	var recs []wpiRecord
+	if err := gocsv.UnmarshalBytes(raw, &recs); err != nil {
 		t.Fatalf("testdata/wpi_ports.csv: %v", err)
 	}
-	if len(recs) < 2 {
-		t.Fatalf("testdata/wpi_ports.csv: no rows")
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
-	for _, h := range []string{"World Port Index Number", "Main Port Name", "UN/LOCODE", "Latitude", "Longitude"} {
-		if _, ok := col[h]; !ok {
-			t.Fatalf("testdata/wpi_ports.csv: no column %q", h)
-		}
+	if len(recs) == 0 || recs[0].Number == 0 || recs[0].Name == "" {
+		t.Fatalf("testdata/wpi_ports.csv: no rows, or not the columns the test reads: %+v", recs)
 	}
 	rows := map[int]refWPIRow{}
-	for i, r := range recs[1:] {
-		num, err1 := strconv.ParseFloat(r[col["World Port Index Number"]], 64)
-		lat, err2 := strconv.ParseFloat(r[col["Latitude"]], 64)
-		lon, err3 := strconv.ParseFloat(r[col["Longitude"]], 64)
-		if err1 != nil || err2 != nil || err3 != nil {
-			t.Fatalf("testdata/wpi_ports.csv row %d: bad number: %v %v %v", i+2, err1, err2, err3)
-		}
-		n := int(num)
+	for _, r := range recs {
+		n := int(r.Number)
 		if _, dup := rows[n]; dup {
 			t.Fatalf("testdata/wpi_ports.csv: WPI number %d twice", n)
 		}
-		rows[n] = refWPIRow{
-			name:   r[col["Main Port Name"]],
-			locode: strings.ReplaceAll(r[col["UN/LOCODE"]], " ", ""),
-			lat:    lat, lon: lon,
-		}
+		rows[n] = refWPIRow{name: r.Name, locode: strings.ReplaceAll(r.LOCODE, " ", ""), lat: r.Lat, lon: r.Lon}
 	}
 	return rows
 }
@@ -163,6 +154,7 @@ func refZones(p Port) (zones []Zone, kinds []string) {
 }
 
 func TestReferencePortsJSONShape(t *testing.T) {
+	t.Parallel()
 	// The ID is derived from the slug at load time, so ports.json must not
 	// carry one; and every field must be one that Port knows.
 	var raw []map[string]json.RawMessage
@@ -183,6 +175,7 @@ func TestReferencePortsJSONShape(t *testing.T) {
 }
 
 func TestReferencePortsCountAndComposition(t *testing.T) {
+	t.Parallel()
 	ports := All()
 	if len(ports) != refPortCount {
 		t.Fatalf("rule: exactly %d ports; ports.json has %d", refPortCount, len(ports))
@@ -214,6 +207,7 @@ func TestReferencePortsCountAndComposition(t *testing.T) {
 }
 
 func TestReferencePortsFields(t *testing.T) {
+	t.Parallel()
 	slugs, names, locodes, zoneIDs, wpis := map[string]bool{}, map[string]string{}, map[string]string{}, map[string]string{}, map[int]string{}
 	for _, p := range All() {
 		s := p.Slug
@@ -322,6 +316,7 @@ func TestReferencePortsFields(t *testing.T) {
 }
 
 func TestReferencePortsZones(t *testing.T) {
+	t.Parallel()
 	for _, p := range All() {
 		s := p.Slug
 		if p.Area.RadiusKM <= 0 {
@@ -377,6 +372,7 @@ func TestReferencePortsZones(t *testing.T) {
 }
 
 func TestReferencePortsAreasDisjoint(t *testing.T) {
+	t.Parallel()
 	ports := All()
 	for i, p := range ports {
 		for _, q := range ports[i+1:] {
@@ -405,6 +401,7 @@ func TestReferencePortsAreasDisjoint(t *testing.T) {
 }
 
 func TestReferencePortsMatchWPI(t *testing.T) {
+	t.Parallel()
 	wpi := refLoadWPI(t)
 	ports := All()
 	if len(wpi) != len(ports) {
@@ -442,6 +439,7 @@ func TestReferencePortsMatchWPI(t *testing.T) {
 }
 
 func TestReferencePortsLookup(t *testing.T) {
+	t.Parallel()
 	for _, p := range All() {
 		if got, ok := BySlug(p.Slug); !ok || got.Slug != p.Slug || got.ID != p.ID {
 			t.Errorf("port %s: rule: PortBySlug finds it by slug; got %q, %v", p.Slug, got.Slug, ok)
@@ -481,6 +479,7 @@ func refUUIDv5(ns [16]byte, name string) string {
 }
 
 func TestReferencePortsIDs(t *testing.T) {
+	t.Parallel()
 	ids := map[string]string{}
 	for _, p := range All() {
 		if !refUUIDv5RE.MatchString(p.ID) {
@@ -504,6 +503,7 @@ func TestReferencePortsIDs(t *testing.T) {
 }
 
 func TestReferencePortsSorted(t *testing.T) {
+	t.Parallel()
 	ports := All()
 	if !sort.SliceIsSorted(ports, func(i, j int) bool { return ports[i].Slug < ports[j].Slug }) {
 		t.Errorf("rule: Ports() is sorted by slug")
@@ -527,6 +527,7 @@ func refHandles(p Port, commodity string) bool {
 }
 
 func TestReferencePortsBerthCargo(t *testing.T) {
+	t.Parallel()
 	for _, p := range All() {
 		s := p.Slug
 		comm := map[string]bool{}
@@ -571,6 +572,7 @@ func TestReferencePortsBerthCargo(t *testing.T) {
 }
 
 func TestReferencePortsTerminalKinds(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, p := range All() {
 		want, lng := refLNGKinds[p.Slug]
@@ -600,6 +602,7 @@ func TestReferencePortsTerminalKinds(t *testing.T) {
 }
 
 func TestReferencePortsLiquidTrades(t *testing.T) {
+	t.Parallel()
 	loaders := map[string]bool{}
 	for _, s := range refCrudeLoaders {
 		loaders[s] = true
@@ -648,6 +651,7 @@ func TestReferencePortsLiquidTrades(t *testing.T) {
 }
 
 func TestReferencePortsDryBulkTrades(t *testing.T) {
+	t.Parallel()
 	var oreTakers, coalTakers []string
 	for _, p := range All() {
 		switch p.Kind {
@@ -678,6 +682,7 @@ func TestReferencePortsDryBulkTrades(t *testing.T) {
 }
 
 func TestPortBerthsAtTheWater(t *testing.T) {
+	t.Parallel()
 	for _, p := range All() {
 		if p.River {
 			continue // the mask has no rivers
@@ -693,6 +698,7 @@ func TestPortBerthsAtTheWater(t *testing.T) {
 }
 
 func TestLandPortAnchorages(t *testing.T) {
+	t.Parallel()
 	for _, p := range All() {
 		for _, a := range p.Anchorages {
 			if on := geo.OnLand(a.Lat, a.Lon); on && !p.River {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestBuildYearFromIMO(t *testing.T) {
+	t.Parallel()
 	for year := 1990; year <= 2024; year++ {
 		imo := overwatch.IMO(IMOForYear(float64(year) + 0.5))
 		if got := BuildYearFromIMO(imo); got != year {

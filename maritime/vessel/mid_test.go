@@ -6,6 +6,7 @@ import (
 )
 
 func TestFlagOfMMSI(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		mmsi uint32
 		want string
@@ -68,6 +69,7 @@ func TestFlagOfMMSI(t *testing.T) {
 }
 
 func TestMIDTableWellFormed(t *testing.T) {
+	t.Parallel()
 	if n := len(midTable); n < 280 || n > 300 {
 		t.Errorf("%d MIDs in the table, want about 290", n)
 	}
@@ -85,6 +87,7 @@ func TestMIDTableWellFormed(t *testing.T) {
 }
 
 func TestMIDsOfFlagInvertsFlagOfMMSI(t *testing.T) {
+	t.Parallel()
 	for _, r := range midTable {
 		mmsi := uint32(r.mid)*1_000_000 + 123456
 		flag := FlagOfMMSI(mmsi)
@@ -118,6 +121,7 @@ func TestMIDsOfFlagInvertsFlagOfMMSI(t *testing.T) {
 }
 
 func TestMIDsOfFlag(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		flag string
 		want []int

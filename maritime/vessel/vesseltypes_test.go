@@ -6,6 +6,7 @@ import (
 )
 
 func TestEstimateDWT(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		typ     uint8
@@ -33,6 +34,7 @@ func TestEstimateDWT(t *testing.T) {
 }
 
 func TestShipCategories(t *testing.T) {
+	t.Parallel()
 	for code := 1; code < 100; code++ {
 		if _, ok := CategoryOf(uint8(code)); !ok {
 			t.Errorf("code %d has no category", code)

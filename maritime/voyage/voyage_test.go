@@ -36,6 +36,7 @@ func straightTrack(from, to, step, knots float64, skip func(h float64) bool) []v
 }
 
 func TestBuildVoyagesFromTrack(t *testing.T) {
+	t.Parallel()
 	calls := []portcall.Call{
 		{IMO: 9000001, Port: "santos", Arrival: vh(-40), Departure: vp(0), Confidence: 4, BerthZone: "santos-berth-1",
 			BerthStart: vp(-30), BerthEnd: vp(-2), Operation: portcall.OpLoad, CargoTonnes: 55000, CargoQuality: portcall.CargoMeasured, DraftAfter: 12.2, Name: "CAPE TEST"},
@@ -84,6 +85,7 @@ func TestBuildVoyagesFromTrack(t *testing.T) {
 }
 
 func TestBuildVoyagesCargoAndSparseTracks(t *testing.T) {
+	t.Parallel()
 	calls := []portcall.Call{
 		{IMO: 9000002, Port: "qingdao", Arrival: vh(-50), Departure: vp(0), Confidence: 3, Operation: portcall.OpDischarge, CargoTonnes: 30000},
 		{IMO: 9000002, Port: "port-hedland", Arrival: vh(200), Departure: vp(260), Confidence: 3, Operation: portcall.OpLoad, CargoTonnes: 80000,
@@ -114,6 +116,7 @@ func TestBuildVoyagesCargoAndSparseTracks(t *testing.T) {
 }
 
 func TestTrackInputsPhasesAndJumps(t *testing.T) {
+	t.Parallel()
 	in := emissions.VoyageInput{Departure: vh(0), Arrival: vh(10)}
 	track := []vessel.TrackPoint{
 		{TS: vh(0), SOG: 0.1, Lat: 0, Lon: 0},

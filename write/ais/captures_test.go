@@ -22,6 +22,7 @@ import (
 //   - libais: types 1-28 with old USCG suffixes; short type 27 messages,
 //     type 28 ("L") and too-short messages are bad payloads.
 func TestCapturesSkipAndCount(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		want Stats
@@ -51,6 +52,7 @@ func TestCapturesSkipAndCount(t *testing.T) {
 
 // TestCapturesTimes checks the feed times of the timestamped captures.
 func TestCapturesTimes(t *testing.T) {
+	t.Parallel()
 	for name, check := range map[string]func(m *Message) bool{
 		// every line "<unix-nanoseconds> <sentence>", 2019-02-16
 		"ais_goais_aistest_unixns.nmea": func(m *Message) bool {
@@ -82,6 +84,7 @@ func TestCapturesTimes(t *testing.T) {
 
 // TestLineEnds: CRLF, LF and no line end decode the same.
 func TestLineEnds(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("testdata/*.aivdm")
 	more, _ := filepath.Glob("testdata/ais_pyais_*")
 	for _, name := range append(files, more...) {
@@ -114,6 +117,7 @@ func TestLineEnds(t *testing.T) {
 // TestDecodeDoesNotKeepLine: the decoder keeps no reference to the lines
 // it was given (fragments and station names are copied).
 func TestDecodeDoesNotKeepLine(t *testing.T) {
+	t.Parallel()
 	d := NewDecoder(Options{})
 	buf := []byte(tag("s:rSTATION,c:1700000000") + frag1)
 	d.Decode(buf)
@@ -129,6 +133,7 @@ func TestDecodeDoesNotKeepLine(t *testing.T) {
 // TestAllCapturesInvariants runs every capture (the daemon logs mix AIS
 // with GPS sentences) and checks that the counters add up.
 func TestAllCapturesInvariants(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("testdata/ais_*")
 	for _, name := range files {
 		d := NewDecoder(Options{MaxPending: 4})

@@ -35,6 +35,7 @@ func (t tally) String() string {
 // together; gpsd prints nothing for the messages it rejects, which must be
 // exactly those we reject too.
 func TestConformanceGPSDSample(t *testing.T) {
+	t.Parallel()
 	d := NewDecoder(Options{})
 	var msgs []Message
 	for _, l := range readLines(t, "testdata/ais_gpsd_sample.aivdm") {
@@ -125,6 +126,7 @@ var daemonCaptures = []string{
 // AIS object again after a GPS fix without a new sentence (ais-nmea.log),
 // which is skipped as a repeat.
 func TestConformanceGPSDDaemon(t *testing.T) {
+	t.Parallel()
 	total := tally{}
 	for _, name := range daemonCaptures {
 		t.Run(name, func(t *testing.T) {
@@ -201,6 +203,7 @@ func TestConformanceGPSDDaemon(t *testing.T) {
 // TestCompareGPSDDetects makes sure the comparison is not vacuous: a
 // change to any compared field of a matching message is reported.
 func TestCompareGPSDDetects(t *testing.T) {
+	t.Parallel()
 	lines := readLines(t, "testdata/ais_gpsd_sample.aivdm.expected_unscaled.jsonl")
 	find := func(typ int64) gpsdRecord {
 		for _, l := range lines {

@@ -37,6 +37,7 @@ func classA(status, turn, sog, lon, lat, cog, heading int64) []f {
 }
 
 func TestDecodeClassA(t *testing.T) {
+	t.Parallel()
 	// gpsd sample, type 1 (Kurt Schwehr's dump).
 	m, err := DecodePayload([]byte("15RTgt0PAso;90TKcjM8h6g208CQ"), 0)
 	if err != nil {
@@ -58,6 +59,7 @@ func TestDecodeClassA(t *testing.T) {
 // TestNotAvailable checks that every "not available" (and invalid) wire
 // value becomes an absent field, never a number.
 func TestNotAvailable(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]struct {
 		fields []f
 		total  int
@@ -102,6 +104,7 @@ func staticVoyage(imo, month, day, hour, minute, draught int64, bits int) []f {
 }
 
 func TestDecodeStaticVoyage(t *testing.T) {
+	t.Parallel()
 	m, err := decodeRaw(t, 424, staticVoyage(9134270, 5, 15, 14, 0, 122, 424)...)
 	if err != nil {
 		t.Fatal(err)
@@ -129,6 +132,7 @@ func TestDecodeStaticVoyage(t *testing.T) {
 // accept short messages seen in the wild, as gpsd does (type 5 from 420
 // bits, type 24 part A from 160).
 func TestPayloadLength(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		typ, part int64
 		min       int
@@ -153,6 +157,7 @@ func TestPayloadLength(t *testing.T) {
 }
 
 func TestPayloadErrors(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]struct {
 		p    string
 		fill int
@@ -175,6 +180,7 @@ func TestPayloadErrors(t *testing.T) {
 
 // TestUnsupportedTypes: types recognised but not decoded give the header.
 func TestUnsupportedTypes(t *testing.T) {
+	t.Parallel()
 	for _, typ := range []int64{6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 20, 22, 23, 25, 26} {
 		m, err := decodeRaw(t, 40, f{typ, 6}, f{3, 2}, f{2442003, 30})
 		if err != nil || m.Type != uint8(typ) || m.Repeat != 3 || m.MMSI != 2442003 || m.Fields != 0 || Decoded(m.Type) {
@@ -184,6 +190,7 @@ func TestUnsupportedTypes(t *testing.T) {
 }
 
 func TestDecodeBaseStation(t *testing.T) {
+	t.Parallel()
 	m, err := DecodePayload([]byte("403OviQuMGCqWrRO9>E6fE700@GO"), 0)
 	if err != nil {
 		t.Fatal(err)
@@ -202,6 +209,7 @@ func TestDecodeBaseStation(t *testing.T) {
 }
 
 func TestDecodeAidToNavigation(t *testing.T) {
+	t.Parallel()
 	// gpsd unpack_sixbit: a 20-character name with its extension.
 	m, err := DecodePayload([]byte("ENk`sBG37a:@84Ra1Rh4W62b@61=8Ab37o5n000003vP08=P"), 0)
 	if err != nil {
@@ -213,6 +221,7 @@ func TestDecodeAidToNavigation(t *testing.T) {
 }
 
 func TestDecodeStaticDataReport(t *testing.T) {
+	t.Parallel()
 	a, errA := DecodePayload([]byte("H7lca<@P5<qE9w3F22222222220"), 2)
 	b, errB := DecodePayload([]byte("H7lca<DlPPPPPPPI4koloP1h>550"), 0)
 	if errA != nil || errB != nil {
@@ -236,6 +245,7 @@ func TestDecodeStaticDataReport(t *testing.T) {
 }
 
 func TestRateOfTurn(t *testing.T) {
+	t.Parallel()
 	m := Message{Fields: HasTurn, Turn: -127}
 	if r := m.RateOfTurn(); math.Abs(r+720.003) > 0.001 {
 		t.Errorf("turn -127: %v", r)

@@ -66,6 +66,7 @@ func (f *feed) want(n int, check func(Stats) bool) {
 }
 
 func TestReassemblyInOrder(t *testing.T) {
+	t.Parallel()
 	f := newFeed(t, Options{}).lines(frag1, frag2)
 	f.want(1, func(s Stats) bool { return s.Fragments == 1 && s.Messages == 1 && s.Pending == 0 })
 	if m := f.got[0]; m.Name != "EVER DIADEM" || m.Destination != "NEW YORK" || m.Channel != 'A' {
@@ -74,6 +75,7 @@ func TestReassemblyInOrder(t *testing.T) {
 }
 
 func TestReassemblyOutOfOrder(t *testing.T) {
+	t.Parallel()
 	f := newFeed(t, Options{}).lines(frag2, pos1, frag1)
 	f.want(2, func(s Stats) bool { return s.Messages == 2 && s.Pending == 0 })
 	if f.got[1].Name != "EVER DIADEM" {
@@ -90,6 +92,7 @@ func TestReassemblyOutOfOrder(t *testing.T) {
 }
 
 func TestReassemblyDuplicate(t *testing.T) {
+	t.Parallel()
 	f := newFeed(t, Options{}).lines(frag1, frag1, frag2, frag2)
 	f.want(1, func(s Stats) bool { return s.DuplicateFragments == 1 && s.Pending == 1 })
 	// The lone repeated second fragment waits as an orphan, then is
@@ -105,6 +108,7 @@ func TestReassemblyDuplicate(t *testing.T) {
 // TestReassemblySequenceReuse: a first fragment replaced by another with
 // the same sequential id (its second fragment was lost) starts afresh.
 func TestReassemblySequenceReuse(t *testing.T) {
+	t.Parallel()
 	other := fragLine(2, 1, "1", "A", "55?MbV02;H;s<HtKR20EHE:0@T4@Dn2222222216L961O5Gf0NSQEp6ClRp0", 0)
 	f := newFeed(t, Options{}).lines(other, frag1, frag2)
 	f.want(1, func(s Stats) bool { return s.ReassemblyDropped == 1 })
@@ -116,6 +120,7 @@ func TestReassemblySequenceReuse(t *testing.T) {
 // TestReassemblyKeys: talker, channel and sequential id keep interleaved
 // messages apart.
 func TestReassemblyKeys(t *testing.T) {
+	t.Parallel()
 	b1 := fragLine(2, 1, "1", "B", "55?MbV02;H;s<HtKR20EHE:0@T4@Dn2222222216L961O5Gf0NSQEp6ClRp8", 0)
 	b2 := fragLine(2, 2, "1", "B", "88888888880", 2)
 	s1 := withSum("!BSVDM,2,1,1,A,55?MbV02;H;s<HtKR20EHE:0@T4@Dn2222222216L961O5Gf0NSQEp6ClRp8,0")
@@ -133,6 +138,7 @@ func TestReassemblyKeys(t *testing.T) {
 // TestReassemblyTimeoutClock ages fragments without feed time by the
 // ingest clock.
 func TestReassemblyTimeoutClock(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(1700000000, 0)
 	f := newFeed(t, Options{Now: func() time.Time { return now }}).lines(frag1)
 	now = now.Add(11 * time.Second)
@@ -155,6 +161,7 @@ func TestReassemblyTimeoutClock(t *testing.T) {
 // TestReassemblyTimeoutFeed ages fragments with feed time by feed time,
 // whatever the ingest clock says.
 func TestReassemblyTimeoutFeed(t *testing.T) {
+	t.Parallel()
 	frozen := func() time.Time { return time.Unix(0, 0) }
 	f := newFeed(t, Options{Now: frozen}).lines(tag("c:1700000000")+frag1, tag("c:1700000011")+frag2)
 	f.want(0, func(s Stats) bool { return s.ReassemblyTimeouts == 1 })
@@ -174,6 +181,7 @@ func TestReassemblyTimeoutFeed(t *testing.T) {
 // TestReassemblyEviction: at most MaxPending partial messages; the oldest
 // goes first.
 func TestReassemblyEviction(t *testing.T) {
+	t.Parallel()
 	f := newFeed(t, Options{MaxPending: 2})
 	for _, seq := range []string{"1", "2", "3"} {
 		f.lines(fragLine(2, 1, seq, "A", "55?MbV02;H;s<HtKR20EHE:0@T4@Dn2222222216L961O5Gf0NSQEp6ClRp8", 0))
@@ -189,6 +197,7 @@ func TestReassemblyEviction(t *testing.T) {
 // TestReassemblyBadPayload: a message whose joined payload is invalid is
 // counted once, on its last sentence.
 func TestReassemblyBadPayload(t *testing.T) {
+	t.Parallel()
 	f := newFeed(t, Options{}).lines(fragLine(2, 1, "4", "A", "5", 0), fragLine(2, 2, "4", "A", "0", 0))
 	f.want(0, func(s Stats) bool { return s.BadPayload == 1 && s.Fragments == 1 && s.Pending == 0 })
 	big := make([]byte, 200)

@@ -65,6 +65,7 @@ func runGPSDecode(t *testing.T, bin, capture string, scaled bool) [][]byte {
 // Navigational status texts are compared with gpsd 3.22's older wording
 // allowed (see compareGPSD), ship type texts above 99 with ITU's.
 func TestReferenceGPSDecodeAISHub(t *testing.T) {
+	t.Parallel()
 	bin := gpsdecode(t)
 	d := NewDecoder(Options{})
 	var msgs []Message
@@ -144,6 +145,7 @@ func nextMatch(t *testing.T, recs [][]byte, j *int, m *Message, skipped *int) (g
 // decoder: gpsdecode must read every round-trip case back to the values
 // our decoder reads.
 func TestReferenceGPSDecodeEncoder(t *testing.T) {
+	t.Parallel()
 	bin := gpsdecode(t)
 	cases := roundTripCases()
 	var all []string

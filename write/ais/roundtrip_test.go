@@ -187,6 +187,7 @@ func roundTripCases() []roundTripCase {
 // TestRoundTrip encodes every supported type and decodes the lines back:
 // the fields come back at wire resolution, "not available" included.
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, c := range roundTripCases() {
 		t.Run(c.name, func(t *testing.T) {
 			lines, err := Encode(c.in, c.opts)
@@ -218,6 +219,7 @@ func TestRoundTrip(t *testing.T) {
 // TestEncoderRotates checks that an Encoder rotates sequential and group
 // ids, so that interleaved multi-sentence messages reassemble.
 func TestEncoderRotates(t *testing.T) {
+	t.Parallel()
 	e := NewEncoder(EncodeOptions{TagBlock: true})
 	s := base(5, 351759000)
 	s.Name = "ONE"
@@ -238,6 +240,7 @@ func TestEncoderRotates(t *testing.T) {
 
 // TestEncodeErrors covers what the encoder refuses.
 func TestEncodeErrors(t *testing.T) {
+	t.Parallel()
 	pos := base(1, 1)
 	for name, c := range map[string]struct {
 		m    Message

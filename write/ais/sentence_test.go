@@ -20,6 +20,7 @@ func tag(fields string) string {
 }
 
 func TestParseSentence(t *testing.T) {
+	t.Parallel()
 	const p = "15RTgt0PAso;90TKcjM8h6g208CQ"
 	for _, c := range []struct {
 		line   string
@@ -76,6 +77,7 @@ func TestParseSentence(t *testing.T) {
 // TestSuffixKept checks that text after the checksum is left for the
 // USCG fields (and junk is tolerated, as gpsd does).
 func TestSuffixKept(t *testing.T) {
+	t.Parallel()
 	line := withSum("!AIVDM,1,1,,A,1,0") + `\x0d\x0a`
 	var s sentence
 	if r := parseSentence([]byte(line), &s); r != parsedOK || string(s.suffix) != `\x0d\x0a` {
@@ -84,6 +86,7 @@ func TestSuffixKept(t *testing.T) {
 }
 
 func TestIsNMEALike(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"$GPRMC,1,2*00": true, "$GPR00,A,B,C*29": true, "$PGHP,1*00": true, "!ABC,": true,
 		"foobar": false, "$": false, "$g,": false, "IamNotAnAisMessage1111": false, "$GP": false,
@@ -95,6 +98,7 @@ func TestIsNMEALike(t *testing.T) {
 }
 
 func TestTrimSpace(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"": "", " \t\r\n": "", "\x00!A\r\n": "!A", "  #x  ": "#x"} {
 		if got := string(trimSpace([]byte(in))); got != want {
 			t.Errorf("%q: %q, want %q", in, got, want)

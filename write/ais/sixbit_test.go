@@ -9,6 +9,7 @@ import (
 // TestArmourSet checks every byte: "0"-"W" and "`"-"w" are the 64 armour
 // characters, everything else rejects the payload.
 func TestArmourSet(t *testing.T) {
+	t.Parallel()
 	seen := map[byte]bool{}
 	for c := 0; c < 256; c++ {
 		valid := c >= '0' && c <= 'W' || c >= '`' && c <= 'w'
@@ -45,6 +46,7 @@ func reference(bits string, start, width int) uint32 {
 // TestBitReader compares u and s with a bit-string reference on random
 // payloads, every offset and width, fill bits included.
 func TestBitReader(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(1))
 	const alphabet = "0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVW`abcdefghijklmnopqrstuvw"
 	for n := 0; n < 200; n++ {
@@ -82,6 +84,7 @@ func TestBitReader(t *testing.T) {
 // TestFragmentBitsJoin checks that joining fragments honours the fill bits
 // of each one.
 func TestFragmentBitsJoin(t *testing.T) {
+	t.Parallel()
 	var b bitBuf
 	b.reset(3)
 	if !b.appendArmoured([]byte("w"), 2) || !b.appendArmoured([]byte("ww"), 1) {
@@ -111,6 +114,7 @@ func textBits(text string) *bitBuf {
 // TestText checks gpsd's clean-up: "@" ends the text, trailing spaces go,
 // leading and inner spaces stay.
 func TestText(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"EVER DIADEM@@@@@@@@@":  "EVER DIADEM",
 		"NEW YORK            ":  "NEW YORK",
@@ -131,6 +135,7 @@ func TestText(t *testing.T) {
 }
 
 func TestNormalizeText(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in    string
 		width int

@@ -6,6 +6,7 @@ import (
 )
 
 func TestStamp(t *testing.T) {
+	t.Parallel()
 	line := "!AIVDM,1,1,,B,15NG6V0P01G?cFhE`R2IU?wn28R>,0*05"
 	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	stamped := Stamp(line, at, "rORBCOMM000")

@@ -11,6 +11,7 @@ import (
 // truth prints the same texts for the codes it contains). Codes 100-255
 // are "INVALID SHIP TYPE" for gpsd and get ITU-R M.1371-5's wording here.
 func TestShipTypeText(t *testing.T) {
+	t.Parallel()
 	for _, l := range readLines(t, "testdata/gpsd_3.22_shiptype_text.txt") {
 		if len(l) == 0 || l[0] == '#' {
 			continue
@@ -34,6 +35,7 @@ func TestShipTypeText(t *testing.T) {
 }
 
 func TestNavStatusText(t *testing.T) {
+	t.Parallel()
 	for code, want := range map[uint8]string{
 		0: "Under way using engine", 3: "Restricted maneuverability", 5: "Moored", 8: "Under way sailing",
 		9: "Reserved for HSC", 12: "Power-driven vessel pushing ahead or towing alongside", 15: "Not defined", 16: "Not defined",
@@ -45,6 +47,7 @@ func TestNavStatusText(t *testing.T) {
 }
 
 func TestOtherTexts(t *testing.T) {
+	t.Parallel()
 	if EPFDText(1) != "GPS" || EPFDText(15) != "Internal GNSS" || EPFDText(7) != "Surveyed" {
 		t.Error("EPFD texts")
 	}

@@ -21,6 +21,7 @@ func decodeOne(t *testing.T, lines ...string) (Message, bool, Stats) {
 }
 
 func TestTagBlock(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]struct {
 		line    string
 		want    time.Time
@@ -70,6 +71,7 @@ func TestTagBlock(t *testing.T) {
 // TestTagBlockGroup: the "g:" group ties the sentences of one message; the
 // time and station come from the first line of the group.
 func TestTagBlockGroup(t *testing.T) {
+	t.Parallel()
 	m, ok, s := decodeOne(t,
 		`\g:1-2-27300,n:636994,s:b003669710,c:1428621738*5F\!SAVDM,2,1,2,B,55Mw@A7J1adAL@?;7WPl58F0U<h4pB222222220t1PN5553fN4g?`+"`"+`4iSp5Rc,0*26`,
 		`\g:2-2-27300,n:636995*15\!SAVDM,2,2,2,B,iP`+"`"+`88888880,2*5E`)
@@ -89,6 +91,7 @@ func TestTagBlockGroup(t *testing.T) {
 }
 
 func TestUnixPrefix(t *testing.T) {
+	t.Parallel()
 	for line, want := range map[string]time.Time{
 		"1550303566167726840 " + pos1:     time.Unix(1550303566, 167726840),
 		"1550303566 " + pos1:              time.Unix(1550303566, 0),
@@ -110,6 +113,7 @@ func TestUnixPrefix(t *testing.T) {
 }
 
 func TestUSCGSuffix(t *testing.T) {
+	t.Parallel()
 	for line, want := range map[string]struct {
 		unix    int64
 		station string
@@ -135,6 +139,7 @@ func TestUSCGSuffix(t *testing.T) {
 // TestGateHouse: a $PGHP line stamps the message whose first sentence
 // follows it, and only that one.
 func TestGateHouse(t *testing.T) {
+	t.Parallel()
 	d := NewDecoder(Options{})
 	var got []Message
 	for _, l := range readLines(t, "testdata/ais_pyais_timestamped_gatehouse.ais") {
@@ -167,6 +172,7 @@ func TestGateHouse(t *testing.T) {
 
 // TestNoTime: lines without a time give the zero time and the flag off.
 func TestNoTime(t *testing.T) {
+	t.Parallel()
 	m, ok, _ := decodeOne(t, pos1)
 	if !ok || !m.Time.IsZero() || m.TimeFromFeed || m.Station != "" {
 		t.Errorf("%+v", m)

@@ -139,8 +139,11 @@ func TestAISStreamFeed(t *testing.T) {
 	}
 	sameReports(t, got, want)
 	cancel()
-	time.Sleep(50 * time.Millisecond)
-	if rec.invalid == 0 {
+	deadline := time.Now().Add(5 * time.Second)
+	for rec.counts().invalid == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if rec.counts().invalid == 0 {
 		t.Error("the malformed message was not counted as invalid")
 	}
 }

@@ -39,8 +39,8 @@ func TestFilesReplayPlainAndGzip(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameReports(t, rec.snapshot(), expected(t, lines, overwatch.SourceSatellite, now))
-	if stats.Lines != uint64(len(lines)) || rec.received != uint64(len(lines)) {
-		t.Errorf("lines %d, counted %d, want %d", stats.Lines, rec.received, len(lines))
+	if c := rec.counts(); stats.Lines != uint64(len(lines)) || c.received != uint64(len(lines)) {
+		t.Errorf("lines %d, counted %d, want %d", stats.Lines, c.received, len(lines))
 	}
 	if last != total || total == 0 {
 		t.Errorf("progress ended at %d of %d", last, total)

@@ -43,6 +43,16 @@ func (r *recorder) CountFeed(received, decoded, invalid uint64) {
 	r.invalid += invalid
 }
 
+// feedCounts are the counters a feed reported.
+type feedCounts struct{ received, decoded, invalid uint64 }
+
+// counts returns the counters reported so far.
+func (r *recorder) counts() feedCounts {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return feedCounts{r.received, r.decoded, r.invalid}
+}
+
 func (r *recorder) snapshot() []ingest.Report {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -56,8 +56,8 @@ func TestTCPFeedReconnectsAndLosesNothing(t *testing.T) {
 		t.Errorf("%d connections, want 2", conns.Load())
 	}
 	sameReports(t, got, want)
-	if rec.received != uint64(len(lines)) || rec.decoded != uint64(len(want)) {
-		t.Errorf("counted %d lines and %d reports, want %d and %d", rec.received, rec.decoded, len(lines), len(want))
+	if c := rec.counts(); c.received != uint64(len(lines)) || c.decoded != uint64(len(want)) {
+		t.Errorf("counted %d lines and %d reports, want %d and %d", c.received, c.decoded, len(lines), len(want))
 	}
 }
 

@@ -25,6 +25,7 @@ var waterways = []struct {
 // a coastal port it crosses land only beside a berth the land mask puts a
 // little inland (a 1:10m mask does not draw quays and dredged basins).
 func TestTracksStayAtSea(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(11)
 	s, err := New(cfg, nil)
 	if err != nil {

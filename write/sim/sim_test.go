@@ -71,6 +71,7 @@ func capture(t *testing.T, cfg Config, days int) *captured {
 }
 
 func TestSameSeedSameSentences(t *testing.T) {
+	t.Parallel()
 	a := capture(t, testConfig(7), 3)
 	b := capture(t, testConfig(7), 3)
 	if a.hash != b.hash {
@@ -113,6 +114,7 @@ func decodeAll(t *testing.T, c *captured) []observation {
 }
 
 func TestSentencesRoundTrip(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(3)
 	s, err := New(cfg, nil)
 	if err != nil {

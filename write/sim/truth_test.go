@@ -50,6 +50,7 @@ func within(o observation, start, end time.Time) bool {
 // transmitted: the sentences show every injected behaviour, and every port
 // call agrees with the positions.
 func TestEveryBehaviourInSentencesAndTruth(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig(11)
 	c := capture(t, cfg, 10)
 	obs := decodeAll(t, c)

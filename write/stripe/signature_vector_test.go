@@ -25,6 +25,7 @@ const (
 )
 
 func TestSignMatchesOpenSSL(t *testing.T) {
+	t.Parallel()
 	if got := hex.EncodeToString(Sign(vectorSecret, vectorTime, []byte(vectorPayload))); got != vectorDigest {
 		t.Fatalf("Sign: %s, want %s", got, vectorDigest)
 	}
@@ -71,6 +72,7 @@ func TestSignMatchesOpenSSL(t *testing.T) {
 // the session has none; the plan from the metadata; unknown plans and
 // unpaid sessions are reported as such, for the handler to ignore.
 func TestParseEventFields(t *testing.T) {
+	t.Parallel()
 	const secret = "whsec_fields"
 	c := New(Config{WebhookSecret: secret})
 	now := time.Unix(vectorTime, 0)

@@ -17,6 +17,7 @@ import (
 // The Checkout Session request against stripe-mock, which validates it
 // against Stripe's OpenAPI specification.
 func TestCheckoutURLAgainstStripeMock(t *testing.T) {
+	t.Parallel()
 	api := stripetest.Start(t)
 	c := New(Config{SecretKey: stripetest.SecretKey, API: api, Prices: map[overwatch.Plan]string{overwatch.PlanPro: "price_pro"}})
 	url, err := c.CheckoutURL(context.Background(), write.CheckoutRequest{AccountID: 42, Email: "a@example.com", Plan: overwatch.PlanPro,
@@ -36,6 +37,7 @@ func TestCheckoutURLAgainstStripeMock(t *testing.T) {
 }
 
 func TestParseEventSignature(t *testing.T) {
+	t.Parallel()
 	const secret = "whsec_test_secret"
 	c := New(Config{WebhookSecret: secret})
 	now := time.Unix(1_780_000_000, 0)
