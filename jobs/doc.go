@@ -1,12 +1,18 @@
-// Package jobs is the scheduler and every derivation of the service: the
-// gocron scheduler (with a distributed locker so that with several
-// instances each job runs once), the list of jobs (jobs.go), and the jobs
-// that turn the position history in ClickHouse into derived tables: port
-// calls, congestion, berth utilisation, fleet age, export estimates,
-// destination reliability. Each derivation recomputes whole grain-aligned
-// windows (days, weeks), so a re-run changes nothing, and re-processes a
-// trailing window for late data.
+// Package jobs is when and where the service's work runs: the gocron
+// scheduler (singleton mode, with a distributed locker so that with several
+// instances each tick runs once), the table of every job (jobs.go: name,
+// interval, the tables it rewrites), and each job's run, one file per job
+// or family, which loads its inputs through a store interface it declares,
+// calls the domain packages (maritime/...) for what to compute, and stores
+// the output: port calls, congestion, berth utilisation, fleet age, export
+// estimates, destination reliability, voyage emissions, risk events,
+// scores, hotspots and baselines, alerts, webhook deliveries.
 //
-// It imports the standard library, gocron and the root vocabulary only; the
-// stores it reads and writes are interfaces it declares.
+// Each derivation recomputes whole grain-aligned windows (days, weeks), so
+// a re-run changes nothing, and re-processes a trailing window for late
+// data. After a run the scheduler tells the read cache of this process
+// which tables changed (Scheduler.OnRun).
+//
+// It imports the standard library, gocron, the root vocabulary and the
+// domain packages; no HTTP framework and no store driver.
 package jobs

@@ -1,4 +1,7 @@
-// Package read is the query side: request parsing with the tier caps, the
-// GET handlers and the read models they serve. It declares the small store
-// interfaces it needs; the clickhouse and postgres packages implement them.
+// Package read is the query side: the routes of every GET endpoint, listed
+// per area beside their handlers (Routes), request parsing with the tier
+// caps, the handlers and the wire types they answer with. Each area
+// declares the small store interface it needs, with requests as comparable
+// structs, so that its queries go through the explicit read cache
+// (Cached); the clickhouse and postgres packages implement them.
 package read

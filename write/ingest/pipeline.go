@@ -30,7 +30,7 @@ type Store interface {
 type Options struct {
 	BatchSize         int            // rows per batch before a flush (50,000)
 	FlushInterval     time.Duration  // longest a report waits for a flush (1 s)
-	QueueSize         int            // reports the queue holds before Submit blocks (65,536)
+	QueueSize         int            // reports the queue holds before Submit blocks (16,384)
 	SpoolDir          string         // where batches wait while the store is down (required)
 	SpoolMaxBytes     int64          // beyond this the pipeline blocks instead of spooling (10 GiB)
 	AttributionWindow time.Duration  // how long a class A position waits for its IMO (10 min)
@@ -407,108 +407,6 @@ func (p *Pipeline) flush(final bool) {
 	p.cur = Batch{
 		Positions: b.Positions[:0], InPort: b.InPort[:0], Statics: b.Statics[:0],
 		Latest: b.Latest[:0], Vessels: b.Vessels[:0], Identities: b.Identities[:0],
-	}
-}
-
-// write sends a batch to the store, or to the spool while the store is
-// down or when the write fails.
-func (p *Pipeline) write(b *Batch) {
-	p.stats.batches.Add(1)
-	if p.down.Load() {
-		// The replay has emptied the spool: every spooled batch is in the
-		// store, so this one may go there directly.
-		if files, _ := p.spool.size(); files == 0 {
-			p.down.Store(false)
-			p.log.Info("store is back; spool replayed")
-		}
-	}
-	if !p.down.Load() {
-		ctx, cancel := context.WithTimeout(context.Background(), p.opts.WriteTimeout)
-		err := p.store.WriteBatch(ctx, b)
-		cancel()
-		if err == nil {
-			p.stats.written.Add(uint64(b.Reports()))
-			return
-		}
-		p.stats.writeErrors.Add(1)
-		p.log.Error("batch write failed; spooling until the store is back", "rows", b.Len(), "err", err)
-		p.down.Store(true)
-	}
-	for {
-		if _, bytes := p.spool.size(); bytes < p.opts.SpoolMaxBytes {
-			break
-		}
-		p.stats.spoolFullWaits.Add(1)
-		time.Sleep(p.opts.RetryInterval) // back-pressure: the queue fills, Submit blocks
-	}
-	for {
-		err := p.spool.put(b)
-		if err == nil {
-			p.stats.spooled.Add(uint64(b.Reports()))
-			return
-		}
-		p.log.Error("cannot spool a batch; retrying", "err", err)
-		time.Sleep(p.opts.RetryInterval)
-	}
-}
-
-// retry replays spooled batches whenever the store answers.
-func (p *Pipeline) retry() {
-	t := time.NewTicker(p.opts.RetryInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-p.done:
-			return // Close drains the spool
-		case <-t.C:
-			p.replaySpool()
-		}
-	}
-}
-
-// replaySpool writes spooled batches, oldest first, deleting each once the
-// store has it. It never marks the store up: the pipeline's goroutine does,
-// when it finds the spool empty (write).
-func (p *Pipeline) replaySpool() {
-	p.replay.Lock()
-	defer p.replay.Unlock()
-	if files, _ := p.spool.size(); files == 0 {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), p.opts.WriteTimeout)
-	err := p.store.Ping(ctx)
-	cancel()
-	if err != nil {
-		return
-	}
-	names, err := p.spool.list()
-	if err != nil {
-		p.log.Error("cannot list the spool", "err", err)
-		return
-	}
-	for _, name := range names {
-		b, err := p.spool.get(name)
-		if err != nil {
-			p.log.Error("unreadable spooled batch moved aside", "file", name, "err", err)
-			if err := p.spool.quarantine(name); err != nil {
-				p.log.Error("cannot move an unreadable batch aside", "file", name, "err", err)
-				return
-			}
-			continue
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), p.opts.WriteTimeout)
-		err = p.store.WriteBatch(ctx, b)
-		cancel()
-		if err != nil {
-			p.stats.writeErrors.Add(1)
-			return
-		}
-		if err := p.spool.done(name); err != nil {
-			p.log.Error("cannot delete a replayed batch; it will be written again (harmless)", "file", name, "err", err)
-			return
-		}
-		p.stats.written.Add(uint64(b.Reports()))
-		p.stats.replayed.Add(uint64(b.Reports()))
 	}
 }
 
