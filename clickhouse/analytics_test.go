@@ -21,16 +21,7 @@ import (
 
 func openAnalyticsDB(t *testing.T) (*clickhouse.DB, *chtest.Fixtures) {
 	t.Helper()
-	url := chtest.URL(t, "analytics")
-	db, err := clickhouse.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if _, err := db.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return db, chtest.Open(t, url)
+	return chtest.DB(t, "analytics"), chtest.Open(t, chtest.URL(t, "analytics"))
 }
 
 // at is a time relative to base, in hours.

@@ -10,7 +10,6 @@ import (
 
 	"overwatch"
 
-	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
 	"overwatch/maritime/emissions"
@@ -30,14 +29,7 @@ func voyageRecord(imo overwatch.IMO, dep, arr time.Time, from, to string) voyage
 // recomputation and the factors with the result.
 func TestVoyageEmissionsRoundTrip(t *testing.T) {
 	ctx := context.Background()
-	db, err := clickhouse.Open(chtest.URL(t, "emissions"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db := chtest.DB(t, "emissions")
 	d1 := time.Date(2031, 4, 10, 0, 0, 0, 0, time.UTC) // a year of its own
 	d2 := d1.Add(24 * time.Hour)
 	h := func(d time.Time, hours int) time.Time { return d.Add(time.Duration(hours) * time.Hour) }
@@ -109,14 +101,7 @@ func TestVoyageEmissionsRoundTrip(t *testing.T) {
 // /v1/emissions request after a new generation or the cache's TTL.
 func BenchmarkEmissionsVoyagesCold(b *testing.B) {
 	ctx := context.Background()
-	db, err := clickhouse.Open(chtest.URL(b, "emissions_bench"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Migrate(ctx); err != nil {
-		b.Fatal(err)
-	}
+	db := chtest.DB(b, "emissions_bench")
 	end := time.Date(2032, 1, 1, 0, 0, 0, 0, time.UTC)
 	ports := []string{"santos", "rotterdam", "qingdao", "port-hedland", "newcastle", "ras-laffan"}
 	rows := make([]voyage.Record, 10000)

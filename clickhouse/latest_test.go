@@ -15,18 +15,8 @@ import (
 	"overwatch/write/ingest"
 )
 
-func openDB(t *testing.T) *clickhouse.DB {
-	t.Helper()
-	db, err := clickhouse.Open(chtest.URL(t, "clickhouse"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if _, err := db.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return db
-}
+// openDB opens the database most tests of the package share.
+func openDB(t *testing.T) *clickhouse.DB { return chtest.DB(t, "clickhouse") }
 
 func ptr[T any](v T) *T { return &v }
 
@@ -214,15 +204,8 @@ func TestLatestReplicaPassesAreIncremental(t *testing.T) {
 // BenchmarkLatestReplicaLookup measures the public lookup's read of the
 // replica, filled from the real store with 100,000 vessels x 4 sources.
 func BenchmarkLatestReplicaLookup(b *testing.B) {
-	db, err := clickhouse.Open(chtest.URL(b, "clickhouse_bench"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := chtest.DB(b, "clickhouse_bench")
 	ctx := context.Background()
-	if _, err := db.Migrate(ctx); err != nil {
-		b.Fatal(err)
-	}
 	const vessels = 100000
 	if c, _ := db.HealthCounts(ctx); c.Vessels != vessels {
 		var rows []ingest.LatestRow

@@ -20,18 +20,7 @@ import (
 // baselines) are replaced whole by each write, so each test checks what it
 // wrote last.
 
-func openRiskDB(t *testing.T) *clickhouse.DB {
-	t.Helper()
-	db, err := clickhouse.Open(chtest.URL(t, "risk"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if _, err := db.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return db
-}
+func openRiskDB(t *testing.T) *clickhouse.DB { return chtest.DB(t, "risk") }
 
 var riskGen = uint64(time.Now().UnixNano())
 

@@ -18,16 +18,7 @@ import (
 
 func openSanctionsDB(t *testing.T) (*clickhouse.DB, string) {
 	t.Helper()
-	url := chtest.URL(t, "sanctions")
-	db, err := clickhouse.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if _, err := db.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return db, url
+	return chtest.DB(t, "sanctions"), chtest.URL(t, "sanctions")
 }
 
 // stored is what SanctionsEntries returns for an imported entry: the list

@@ -9,31 +9,12 @@ import (
 
 	"overwatch/maritime/emissions"
 	"overwatch/maritime/portcall"
+	"overwatch/maritime/tracktest"
 	"overwatch/maritime/vessel"
 	"overwatch/maritime/voyage"
 )
 
 var voyageT0 = time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
-
-func vh(hours float64) time.Time { return voyageT0.Add(time.Duration(hours * float64(time.Hour))) }
-func vp(hours float64) *time.Time {
-	t := vh(hours)
-	return &t
-}
-
-// straightTrack sails due east along the equator at knots from hour from
-// to hour to, one position every step hours, skipping the hours in gaps.
-func straightTrack(from, to, step, knots float64, skip func(h float64) bool) []vessel.TrackPoint {
-	var out []vessel.TrackPoint
-	for h := from; h <= to+1e-9; h += step {
-		if skip != nil && skip(h) {
-			continue
-		}
-		lon := (h - from) * knots * 1.852 / 111.19492664455873 // degrees of longitude on the equator
-		out = append(out, vessel.TrackPoint{TS: vh(h), Lat: 0, Lon: lon, SOG: knots, Draft: 12.1})
-	}
-	return out
-}
 
 // fakeEmissionsStore serves fixed calls and tracks and keeps what is written.
 type fakeEmissionsStore struct {
@@ -82,30 +63,30 @@ func (f *fakeEmissionsStore) WriteVoyageEmissions(_ context.Context, _ uint64, d
 func TestEmissionsJobWindow(t *testing.T) {
 	t.Parallel()
 	store := &fakeEmissionsStore{
-		first: vh(-24 * 30), last: vh(24 * 10),
+		first: tracktest.Hours(voyageT0, -24*30), last: tracktest.Hours(voyageT0, 24*10),
 		calls: []portcall.Call{
-			{IMO: 9000001, Port: "santos", Arrival: vh(-24 * 20), Departure: vp(-24 * 19), Confidence: 3, Operation: portcall.OpLoad, CargoTonnes: 40000},
-			{IMO: 9000001, Port: "rotterdam", Arrival: vh(-24 * 5), Departure: vp(-24 * 4), Confidence: 3},
-			{IMO: 9000001, Port: "santos", Arrival: vh(24 * 8), Confidence: 3}, // arrives in the window, goes on
-			{IMO: 9000003, Port: "santos", Arrival: vh(24 * 1), Departure: vp(24 * 2), Confidence: 3},
-			{IMO: 9000003, Port: "rotterdam", Arrival: vh(24 * 9), Confidence: 3}, // no track at all
+			{IMO: 9000001, Port: "santos", Arrival: tracktest.Hours(voyageT0, -24*20), Departure: tracktest.HoursPtr(voyageT0, -24*19), Confidence: 3, Operation: portcall.OpLoad, CargoTonnes: 40000},
+			{IMO: 9000001, Port: "rotterdam", Arrival: tracktest.Hours(voyageT0, -24*5), Departure: tracktest.HoursPtr(voyageT0, -24*4), Confidence: 3},
+			{IMO: 9000001, Port: "santos", Arrival: tracktest.Hours(voyageT0, 24*8), Confidence: 3}, // arrives in the window, goes on
+			{IMO: 9000003, Port: "santos", Arrival: tracktest.Hours(voyageT0, 24*1), Departure: tracktest.HoursPtr(voyageT0, 24*2), Confidence: 3},
+			{IMO: 9000003, Port: "rotterdam", Arrival: tracktest.Hours(voyageT0, 24*9), Confidence: 3}, // no track at all
 		},
-		tracks: map[overwatch.IMO][]vessel.TrackPoint{9000001: straightTrack(-24*4, 24*8, 1, 12, nil)},
+		tracks: map[overwatch.IMO][]vessel.TrackPoint{9000001: tracktest.EastTrack(voyageT0, -24*4, 24*8, 1, 12, nil)},
 	}
 	run := Emissions(store)
 	// An incremental run: the watermark 5 days before the end of the data.
-	res, err := run(context.Background(), State{Watermark: vh(24 * 5)})
+	res, err := run(context.Background(), State{Watermark: tracktest.Hours(voyageT0, 24*5)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantStart := vh(24 * 5).Add(-EmissionsTrailingDays * day)
+	wantStart := tracktest.Hours(voyageT0, 24*5).Add(-EmissionsTrailingDays * day)
 	if !res.From.Equal(wantStart) || !store.days[0].Equal(wantStart) || !res.Watermark.Equal(store.last) {
 		t.Errorf("window from %s (days from %s), watermark %s; want %s", res.From, store.days[0], res.Watermark, wantStart)
 	}
 	if len(store.written) != 2 || res.Rows != 2 {
 		t.Fatalf("%d voyages written: %+v", len(store.written), store.written)
 	}
-	if !store.trackFrom.Equal(vh(-24*4).Truncate(day)) || !store.callsRange[0].Equal(wantStart.Add(-voyage.MaxVoyage)) {
+	if !store.trackFrom.Equal(tracktest.Hours(voyageT0, -24*4).Truncate(day)) || !store.callsRange[0].Equal(wantStart.Add(-voyage.MaxVoyage)) {
 		t.Errorf("tracks read from %s, calls from %s", store.trackFrom, store.callsRange[0])
 	}
 	for _, r := range store.written {

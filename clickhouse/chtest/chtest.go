@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch/clickhouse"
+
 	ch "github.com/ClickHouse/clickhouse-go/v2"
 )
 
@@ -83,4 +85,18 @@ func recreate(db string) error {
 		return fmt.Errorf("create %s: %w", db, err)
 	}
 	return nil
+}
+
+// DB opens the database of URL(t, name), migrated, closed at cleanup.
+func DB(t testing.TB, name string) *clickhouse.DB {
+	t.Helper()
+	db, err := clickhouse.Open(URL(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }

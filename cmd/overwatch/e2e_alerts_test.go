@@ -37,16 +37,7 @@ func TestAlertsEndToEnd(t *testing.T) {
 	a, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
 	b, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanStarter)
 	ip := freshIP()
-	do := func(key, method, path, body string) response {
-		t.Helper()
-		return s.do(t, request{method: method, path: path, ip: ip, key: key, body: body})
-	}
-	expect := func(r response, status int, contains string) {
-		t.Helper()
-		if r.StatusCode != status || !strings.Contains(string(r.body), contains) {
-			t.Errorf("got %d %s, want %d with %q", r.StatusCode, r.body, status, contains)
-		}
-	}
+	do, expect := s.caller(t, ip), expecter(t)
 	x, y := nextIMO().String(), nextIMO().String()
 	port := "santos"
 	expect(do(a, "PUT", "/v1/watchlist", `{"vessels":["IMO`+x+`","`+x+`"],"ports":["`+port+`"]}`), 200, `"vessels":["`+x+`"]`)

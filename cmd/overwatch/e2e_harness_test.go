@@ -302,70 +302,21 @@ func eventually(t *testing.T, timeout time.Duration, what string, fn func() bool
 	}
 }
 
-// tcpProxy forwards a local port to a target; Cut closes it and every
-// connection through it, as a network partition would; Restore listens on
-// the same port again.
-type tcpProxy struct {
-	addr   string
-	target string
-	mu     sync.Mutex
-	ln     net.Listener
-	conns  map[net.Conn]bool
-}
-
-func newTCPProxy(t *testing.T, target string) *tcpProxy {
-	p := &tcpProxy{target: target, conns: map[net.Conn]bool{}}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+// caller sends requests from the client address ip with a key.
+func (s *testServer) caller(t *testing.T, ip string) func(key, method, path, body string) response {
+	return func(key, method, path, body string) response {
+		t.Helper()
+		return s.do(t, request{method: method, path: path, ip: ip, key: key, body: body})
 	}
-	p.addr = ln.Addr().String()
-	p.serve(ln)
-	t.Cleanup(p.Cut)
-	return p
 }
 
-func (p *tcpProxy) serve(ln net.Listener) {
-	p.mu.Lock()
-	p.ln = ln
-	p.mu.Unlock()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			up, err := net.Dial("tcp", p.target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			p.mu.Lock()
-			p.conns[c], p.conns[up] = true, true
-			p.mu.Unlock()
-			go func() { io.Copy(up, c); up.Close() }() //nolint:errcheck
-			go func() { io.Copy(c, up); c.Close() }()  //nolint:errcheck
+// expecter checks that a response has the status and its body holds the
+// text.
+func expecter(t *testing.T) func(r response, status int, contains string) {
+	return func(r response, status int, contains string) {
+		t.Helper()
+		if r.StatusCode != status || !strings.Contains(string(r.body), contains) {
+			t.Errorf("got %d %s, want %d with %q", r.StatusCode, r.body, status, contains)
 		}
-	}()
-}
-
-func (p *tcpProxy) Cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ln != nil {
-		p.ln.Close()
-		p.ln = nil
 	}
-	for c := range p.conns {
-		c.Close()
-	}
-	p.conns = map[net.Conn]bool{}
-}
-
-func (p *tcpProxy) Restore(t *testing.T) {
-	ln, err := net.Listen("tcp", p.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.serve(ln)
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"overwatch"
+	"overwatch/clickhouse/chtest"
 	"overwatch/write/ingest"
 )
 
@@ -314,9 +315,9 @@ func TestLookupFailsWhenClickHouseIsUnreachable(t *testing.T) {
 	chURL, _ := e2eStores(t)
 	server := strings.TrimPrefix(chURL, "clickhouse://")
 	host, db, _ := strings.Cut(server, "/")
-	proxy := newTCPProxy(t, host)
+	proxy := chtest.NewProxy(t, host)
 	s := startServer(t, map[string]string{
-		"CLICKHOUSE_URL":                    "clickhouse://" + proxy.addr + "/" + db,
+		"CLICKHOUSE_URL":                    "clickhouse://" + proxy.Addr + "/" + db,
 		"OVERWATCH_LATEST_MAX_STALENESS":    "1s",
 		"OVERWATCH_PUBLIC_LIMIT_PER_MINUTE": "100000",
 	})

@@ -53,16 +53,7 @@ func TestWebhooksEndToEnd(t *testing.T) {
 	b, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
 	starter, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanStarter)
 	ip := freshIP()
-	do := func(key, method, path, body string) response {
-		t.Helper()
-		return s.do(t, request{method: method, path: path, ip: ip, key: key, body: body})
-	}
-	expect := func(r response, status int, contains string) {
-		t.Helper()
-		if r.StatusCode != status || !strings.Contains(string(r.body), contains) {
-			t.Errorf("got %d %s, want %d with %q", r.StatusCode, r.body, status, contains)
-		}
-	}
+	do, expect := s.caller(t, ip), expecter(t)
 	rcv := &receiver{fail: 2}
 	srv := httptest.NewServer(rcv)
 	defer srv.Close()

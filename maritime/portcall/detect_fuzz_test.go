@@ -109,23 +109,8 @@ func fuzzTrack(data []byte) ([]vessel.TrackPoint, time.Time) {
 			port = &ports[index%len(ports)]
 			at = tracktest.Offset(tracktest.ZonePoint(port.Area), n*port.Area.RadiusKM, e*port.Area.RadiusKM)
 		}
-		sog := math.NaN()
-		switch {
-		case b[3] < 100:
-			sog = float64(b[3]) / 100
-		case b[3] < 255:
-			sog = float64(b[3]-100) / 6
-		}
-		step := binary.BigEndian.Uint16(b[5:7])
-		v := time.Duration(step & 0x3fff)
-		switch step >> 14 {
-		case 0:
-			ts = ts.Add(v * time.Second)
-		case 1:
-			ts = ts.Add(v * 10 * time.Second)
-		case 2:
-			ts = ts.Add(v * time.Minute)
-		}
+		sog := tracktest.FuzzSOG(b[3])
+		ts = tracktest.FuzzStep(ts, binary.BigEndian.Uint16(b[5:7]), false)
 		track = append(track, vessel.TrackPoint{TS: ts, Lat: at.Lat, Lon: at.Lon, SOG: sog,
 			NavStatus: b[4] & 15, Draft: float64(b[4]>>4) * 1.5, Destination: fzDestinations[int(b[7])%len(fzDestinations)]})
 	}

@@ -107,25 +107,8 @@ func rkFuzzTrack(data []byte) ([]vessel.TrackPoint, time.Time) {
 				at = pl.at
 			}
 		}
-		sog := math.NaN()
-		switch {
-		case b[3] < 100:
-			sog = float64(b[3]) / 100
-		case b[3] < 255:
-			sog = float64(b[3]-100) / 6
-		}
-		step := binary.BigEndian.Uint16(b[5:7])
-		v := time.Duration(step & 0x3fff)
-		switch step >> 14 {
-		case 0:
-			ts = ts.Add(v * time.Second)
-		case 1:
-			ts = ts.Add(v * 10 * time.Second)
-		case 2:
-			ts = ts.Add(v * time.Minute)
-		case 3:
-			ts = ts.Add(v * time.Hour)
-		}
+		sog := tracktest.FuzzSOG(b[3])
+		ts = tracktest.FuzzStep(ts, binary.BigEndian.Uint16(b[5:7]), true)
 		track = append(track, vessel.TrackPoint{TS: ts, Lat: at.Lat, Lon: at.Lon, SOG: sog, Draft: float64(b[4]) / 2})
 	}
 	return track, ts.Add(tail)

@@ -8,6 +8,7 @@ import (
 	"overwatch/maritime/emissions"
 	"overwatch/maritime/portcall"
 	"overwatch/maritime/sealane"
+	"overwatch/maritime/tracktest"
 	"overwatch/maritime/vessel"
 
 	"overwatch"
@@ -15,37 +16,17 @@ import (
 
 var voyageT0 = time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 
-func vh(hours float64) time.Time { return voyageT0.Add(time.Duration(hours * float64(time.Hour))) }
-func vp(hours float64) *time.Time {
-	t := vh(hours)
-	return &t
-}
-
-// straightTrack sails due east along the equator at knots from hour from
-// to hour to, one position every step hours, skipping the hours in gaps.
-func straightTrack(from, to, step, knots float64, skip func(h float64) bool) []vessel.TrackPoint {
-	var out []vessel.TrackPoint
-	for h := from; h <= to+1e-9; h += step {
-		if skip != nil && skip(h) {
-			continue
-		}
-		lon := (h - from) * knots * 1.852 / 111.19492664455873 // degrees of longitude on the equator
-		out = append(out, vessel.TrackPoint{TS: vh(h), Lat: 0, Lon: lon, SOG: knots, Draft: 12.1})
-	}
-	return out
-}
-
 func TestBuildVoyagesFromTrack(t *testing.T) {
 	t.Parallel()
 	calls := []portcall.Call{
-		{IMO: 9000001, Port: "santos", Arrival: vh(-40), Departure: vp(0), Confidence: 4, BerthZone: "santos-berth-1",
-			BerthStart: vp(-30), BerthEnd: vp(-2), Operation: portcall.OpLoad, CargoTonnes: 55000, CargoQuality: portcall.CargoMeasured, DraftAfter: 12.2, Name: "CAPE TEST"},
-		{IMO: 9000001, Port: "qingdao", Arrival: vh(100), Departure: vp(150), Confidence: 3, AnchorStart: vp(100), AnchorEnd: vp(112),
+		{IMO: 9000001, Port: "santos", Arrival: tracktest.Hours(voyageT0, -40), Departure: tracktest.HoursPtr(voyageT0, 0), Confidence: 4, BerthZone: "santos-berth-1",
+			BerthStart: tracktest.HoursPtr(voyageT0, -30), BerthEnd: tracktest.HoursPtr(voyageT0, -2), Operation: portcall.OpLoad, CargoTonnes: 55000, CargoQuality: portcall.CargoMeasured, DraftAfter: 12.2, Name: "CAPE TEST"},
+		{IMO: 9000001, Port: "qingdao", Arrival: tracktest.Hours(voyageT0, 100), Departure: tracktest.HoursPtr(voyageT0, 150), Confidence: 3, AnchorStart: tracktest.HoursPtr(voyageT0, 100), AnchorEnd: tracktest.HoursPtr(voyageT0, 112),
 			Operation: portcall.OpDischarge, CargoTonnes: 54000, CargoQuality: portcall.CargoMeasured},
-		{IMO: 9000001, Port: "dalian", Arrival: vh(200), Confidence: 1}, // unpublished: no leg
+		{IMO: 9000001, Port: "dalian", Arrival: tracktest.Hours(voyageT0, 200), Confidence: 1}, // unpublished: no leg
 	}
 	// 12 kn for 100 h, every 30 minutes, with a 20-hour hole (hours 40-60).
-	track := straightTrack(0, 100, 0.5, 12, func(h float64) bool { return h > 40 && h < 60 })
+	track := tracktest.EastTrack(voyageT0, 0, 100, 0.5, 12, func(h float64) bool { return h > 40 && h < 60 })
 	prof := vessel.Profile{IMO: 9000001, Name: "CAPE TEST", ShipType: 70, LengthM: 225, BeamM: 32, MaxDraftM: 14.2}
 	vs := Build(9000001, calls, track, prof)
 	if len(vs) != 1 {
@@ -53,8 +34,8 @@ func TestBuildVoyagesFromTrack(t *testing.T) {
 	}
 	v := vs[0]
 	in := v.Input
-	if v.ID != ID(9000001, vh(0)) || in.IMO != 9000001 || in.From != "santos" || in.To != "qingdao" ||
-		!in.Departure.Equal(vh(0)) || !in.Arrival.Equal(vh(100)) || in.Name != "CAPE TEST" {
+	if v.ID != ID(9000001, tracktest.Hours(voyageT0, 0)) || in.IMO != 9000001 || in.From != "santos" || in.To != "qingdao" ||
+		!in.Departure.Equal(tracktest.Hours(voyageT0, 0)) || !in.Arrival.Equal(tracktest.Hours(voyageT0, 100)) || in.Name != "CAPE TEST" {
 		t.Fatalf("voyage %s %+v", v.ID, in)
 	}
 	// 80 of the 100 hours covered; 80 h x 12 kn sailed on the covered part.
@@ -87,14 +68,14 @@ func TestBuildVoyagesFromTrack(t *testing.T) {
 func TestBuildVoyagesCargoAndSparseTracks(t *testing.T) {
 	t.Parallel()
 	calls := []portcall.Call{
-		{IMO: 9000002, Port: "qingdao", Arrival: vh(-50), Departure: vp(0), Confidence: 3, Operation: portcall.OpDischarge, CargoTonnes: 30000},
-		{IMO: 9000002, Port: "port-hedland", Arrival: vh(200), Departure: vp(260), Confidence: 3, Operation: portcall.OpLoad, CargoTonnes: 80000,
+		{IMO: 9000002, Port: "qingdao", Arrival: tracktest.Hours(voyageT0, -50), Departure: tracktest.HoursPtr(voyageT0, 0), Confidence: 3, Operation: portcall.OpDischarge, CargoTonnes: 30000},
+		{IMO: 9000002, Port: "port-hedland", Arrival: tracktest.Hours(voyageT0, 200), Departure: tracktest.HoursPtr(voyageT0, 260), Confidence: 3, Operation: portcall.OpLoad, CargoTonnes: 80000,
 			CargoQuality: portcall.CargoAssumed, BerthZone: "port-hedland-berth-1"},
-		{IMO: 9000002, Port: "rizhao", Arrival: vh(500), Departure: vp(530), Confidence: 3, Operation: portcall.OpUnknown},
-		{IMO: 9000002, Port: "rizhao", Arrival: vh(520 + 24*61), Confidence: 3}, // too long after: no leg
+		{IMO: 9000002, Port: "rizhao", Arrival: tracktest.Hours(voyageT0, 500), Departure: tracktest.HoursPtr(voyageT0, 530), Confidence: 3, Operation: portcall.OpUnknown},
+		{IMO: 9000002, Port: "rizhao", Arrival: tracktest.Hours(voyageT0, 520+24*61), Confidence: 3}, // too long after: no leg
 	}
 	// A few positions only on the second leg: 10 % of it covered.
-	track := straightTrack(300, 330, 1, 13, nil)
+	track := tracktest.EastTrack(voyageT0, 300, 330, 1, 13, nil)
 	vs := Build(9000002, calls, track, vessel.Profile{ShipType: 71, LengthM: 290, BeamM: 45})
 	if len(vs) != 2 {
 		t.Fatalf("%d voyages, want 2", len(vs))
@@ -117,14 +98,14 @@ func TestBuildVoyagesCargoAndSparseTracks(t *testing.T) {
 
 func TestTrackInputsPhasesAndJumps(t *testing.T) {
 	t.Parallel()
-	in := emissions.VoyageInput{Departure: vh(0), Arrival: vh(10)}
+	in := emissions.VoyageInput{Departure: tracktest.Hours(voyageT0, 0), Arrival: tracktest.Hours(voyageT0, 10)}
 	track := []vessel.TrackPoint{
-		{TS: vh(0), SOG: 0.1, Lat: 0, Lon: 0},
-		{TS: vh(1), SOG: 0.1, Lat: 0, Lon: 0},      // stopped 1 h
-		{TS: vh(2), SOG: 2, Lat: 0, Lon: 2.0 / 60}, // manoeuvring 1 h at 2 kn
-		{TS: vh(3), SOG: math.NaN(), Lat: 0, Lon: 12.0 / 60},
-		{TS: vh(4), SOG: 10, Lat: 0, Lon: 30}, // a jump of 1,600 nm in an hour: left out
-		{TS: vh(5), SOG: 10, Lat: 0, Lon: 22.0 / 60},
+		{TS: tracktest.Hours(voyageT0, 0), SOG: 0.1, Lat: 0, Lon: 0},
+		{TS: tracktest.Hours(voyageT0, 1), SOG: 0.1, Lat: 0, Lon: 0},      // stopped 1 h
+		{TS: tracktest.Hours(voyageT0, 2), SOG: 2, Lat: 0, Lon: 2.0 / 60}, // manoeuvring 1 h at 2 kn
+		{TS: tracktest.Hours(voyageT0, 3), SOG: math.NaN(), Lat: 0, Lon: 12.0 / 60},
+		{TS: tracktest.Hours(voyageT0, 4), SOG: 10, Lat: 0, Lon: 30}, // a jump of 1,600 nm in an hour: left out
+		{TS: tracktest.Hours(voyageT0, 5), SOG: 10, Lat: 0, Lon: 22.0 / 60},
 	}
 	trackInputs(&in, track)
 	if in.HoursAtAnchor != 1 || in.HoursManoeuvring != 1 || in.HoursAtSea != 1 || math.Abs(in.TrackCoverage-0.3) > 1e-9 {
