@@ -37,6 +37,7 @@ func (db *DB) WriteBatch(ctx context.Context, b *ingest.Batch) error {
 		{"vessels", len(b.Vessels), db.writeVessels},
 		{"vessel_identity", len(b.Identities), db.writeIdentities},
 		{"latest_positions", len(b.Latest), db.writeLatest},
+		{"position_days", len(b.Positions), db.writePositionDays},
 	}
 	for _, s := range steps {
 		if s.n == 0 {
@@ -175,15 +176,18 @@ func (db *DB) writeVessels(ctx context.Context, b *ingest.Batch) error {
 	length, beam := make([]uint16, n), make([]uint16, n)
 	draft, maxDraft := make([]*float32, n), make([]*float32, n)
 	eta := make([]*time.Time, n)
-	first, last, updated := make([]time.Time, n), make([]time.Time, n), make([]time.Time, n)
+	first, last, staticAt, updated := make([]time.Time, n), make([]time.Time, n), make([]time.Time, n), make([]time.Time, n)
 	for i := range b.Vessels {
 		v := &b.Vessels[i]
 		imo[i], mmsi[i], name[i], call[i], shipType[i], typeText[i], flag[i] = uint32(v.IMO), v.MMSI, v.Name, v.CallSign, v.ShipType, v.ShipTypeText, v.Flag
 		length[i], beam[i], draft[i], maxDraft[i], dest[i], eta[i] = v.LengthM, v.BeamM, v.DraftM, v.MaxDraftM, v.Destination, v.ETA
-		first[i], last[i], updated[i] = v.FirstSeen, v.LastSeen, v.UpdatedAt
+		first[i], last[i], staticAt[i], updated[i] = v.FirstSeen, v.LastSeen, v.StaticAt, v.UpdatedAt
+		if v.StaticAt.IsZero() {
+			staticAt[i] = v.LastSeen
+		}
 	}
-	return db.columns(ctx, "INSERT INTO vessels (imo, mmsi, name, call_sign, ship_type, ship_type_text, flag, length_m, beam_m, draft_m, max_draft_m, destination, eta, first_seen, last_seen, updated_at)",
-		imo, mmsi, name, call, shipType, typeText, flag, length, beam, draft, maxDraft, dest, eta, first, last, updated)
+	return db.columns(ctx, "INSERT INTO vessels (imo, mmsi, name, call_sign, ship_type, ship_type_text, flag, length_m, beam_m, draft_m, max_draft_m, destination, eta, first_seen, last_seen, static_at, updated_at)",
+		imo, mmsi, name, call, shipType, typeText, flag, length, beam, draft, maxDraft, dest, eta, first, last, staticAt, updated)
 }
 
 func (db *DB) writeIdentities(ctx context.Context, b *ingest.Batch) error {
@@ -206,7 +210,7 @@ func (db *DB) writeLatest(ctx context.Context, b *ingest.Batch) error {
 // LoadRegistry streams the current registry (FINAL: one row per IMO).
 func (db *DB) LoadRegistry(ctx context.Context, fn func(ingest.VesselRow) error) error {
 	rows, err := db.conn.Query(ctx, `SELECT imo, mmsi, name, call_sign, ship_type, ship_type_text, flag, length_m, beam_m,
-		draft_m, max_draft_m, destination, eta, first_seen, last_seen, updated_at FROM vessels FINAL`)
+		draft_m, max_draft_m, destination, eta, first_seen, last_seen, static_at, updated_at FROM vessels FINAL`)
 	if err != nil {
 		return fmt.Errorf("clickhouse: load registry: %w", err)
 	}
@@ -214,7 +218,7 @@ func (db *DB) LoadRegistry(ctx context.Context, fn func(ingest.VesselRow) error)
 	for rows.Next() {
 		var v ingest.VesselRow
 		if err := rows.Scan(&v.IMO, &v.MMSI, &v.Name, &v.CallSign, &v.ShipType, &v.ShipTypeText, &v.Flag, &v.LengthM, &v.BeamM,
-			&v.DraftM, &v.MaxDraftM, &v.Destination, &v.ETA, &v.FirstSeen, &v.LastSeen, &v.UpdatedAt); err != nil {
+			&v.DraftM, &v.MaxDraftM, &v.Destination, &v.ETA, &v.FirstSeen, &v.LastSeen, &v.StaticAt, &v.UpdatedAt); err != nil {
 			return fmt.Errorf("clickhouse: load registry: %w", err)
 		}
 		if err := fn(v); err != nil {

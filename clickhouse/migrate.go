@@ -3,11 +3,14 @@ package clickhouse
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
 	"strings"
 	"time"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
 )
 
 //go:embed migrations/*.sql
@@ -60,7 +63,7 @@ func (db *DB) Migrate(ctx context.Context) ([]string, error) {
 			return applied, err
 		}
 		for _, stmt := range splitStatements(string(body)) {
-			if err := db.conn.Exec(ctx, stmt); err != nil {
+			if err := db.conn.Exec(ctx, stmt); err != nil && !columnExists(stmt, err) {
 				return applied, fmt.Errorf("clickhouse: migration %s: %w", version, err)
 			}
 		}
@@ -77,6 +80,16 @@ func (db *DB) Migrate(ctx context.Context) ([]string, error) {
 		applied = append(applied, version)
 	}
 	return applied, nil
+}
+
+// columnExists reports an ADD COLUMN that failed because the column is
+// there: another instance applied the migration at the same time (18.16
+// has no ADD COLUMN IF NOT EXISTS). The code is 44 on 18.16 and 15
+// (DUPLICATE_COLUMN) on later servers.
+func columnExists(stmt string, err error) bool {
+	var ex *ch.Exception
+	return strings.Contains(strings.ToUpper(stmt), "ADD COLUMN") && errors.As(err, &ex) &&
+		(ex.Code == 44 || ex.Code == 15) && strings.Contains(ex.Message, "already exists")
 }
 
 // splitStatements splits a migration file into statements at semicolons

@@ -17,8 +17,10 @@ const (
 )
 
 // window is the span an aggregation recomputes: from the start of the
-// data on the first run, else from trailing before the watermark; the end
-// of the data is the new watermark.
+// data on the first run, else from trailing before the watermark or from
+// the earliest day of port calls rewritten since the previous run (late
+// history), whichever is earlier; the end of the data is the new
+// watermark.
 func window(ctx context.Context, store Store, prev State, trailing time.Duration) (from, last time.Time, ok bool, err error) {
 	first, last, err := store.DataSpan(ctx)
 	if err != nil || last.IsZero() {
@@ -28,7 +30,8 @@ func window(ctx context.Context, store Store, prev State, trailing time.Duration
 	if !prev.Watermark.IsZero() {
 		from = maxTime(first, prev.Watermark.Add(-trailing))
 	}
-	return from, last, true, nil
+	from, err = lateStart(ctx, derivedChanged(store, "port_calls"), prev, from)
+	return from, last, err == nil, err
 }
 
 // Congestion derives congestion_daily.

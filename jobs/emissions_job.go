@@ -22,6 +22,7 @@ const EmissionsTrailingDays = TrailingDays + 1
 // the data span, the current port calls, the tracks between them, the
 // registry, and the voyage_emissions table to write.
 type EmissionsStore interface {
+	ChangeLog
 	DataSpan(ctx context.Context) (first, last time.Time, err error)
 	Calls(ctx context.Context, from, to time.Time) ([]portcall.Call, error)
 	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo overwatch.IMO, track []vessel.TrackPoint) error) error
@@ -32,7 +33,8 @@ type EmissionsStore interface {
 }
 
 // EmissionsJob derives voyage_emissions every hour: the voyages that ended
-// (arrived) on the days from EmissionsTrailingDays before the watermark to
+// (arrived) on the days from EmissionsTrailingDays before the watermark, or
+// from the earliest day of port calls rewritten since its previous run, to
 // the end of the data; the whole history on the first run.
 func Emissions(store EmissionsStore) Run {
 	return func(ctx context.Context, prev State) (Result, error) {
@@ -43,6 +45,9 @@ func Emissions(store EmissionsStore) Run {
 		start := first.Truncate(day)
 		if !prev.Watermark.IsZero() {
 			start = maxTime(start, prev.Watermark.Truncate(day).Add(-EmissionsTrailingDays*day))
+		}
+		if start, err = lateStart(ctx, derivedChanged(store, "port_calls"), prev, start); err != nil {
+			return Result{}, err
 		}
 		res, err := DeriveEmissions(ctx, store, start, last)
 		res.Watermark = last

@@ -32,6 +32,14 @@ func (f *fakeEmissionsStore) DataSpan(context.Context) (time.Time, time.Time, er
 	return f.first, f.last, nil
 }
 
+func (f *fakeEmissionsStore) PositionDaysSince(context.Context, time.Time) (time.Time, bool, error) {
+	return time.Time{}, false, nil
+}
+
+func (f *fakeEmissionsStore) DerivedDaysSince(context.Context, string, time.Time) (time.Time, bool, error) {
+	return time.Time{}, false, nil
+}
+
 func (f *fakeEmissionsStore) Calls(_ context.Context, from, to time.Time) ([]portcall.Call, error) {
 	f.callsRange = [2]time.Time{from, to}
 	return f.calls, nil

@@ -23,8 +23,10 @@ const day = 24 * time.Hour
 // PortCalls derives the port_calls table. Each call is stored under the
 // day of its departure (of the end of the data while it goes on). A run
 // recomputes whole days, from TrailingDays before the watermark (the
-// newest position it has seen) to the end of the data: the calls that
-// departed in them or go on. The first run covers the whole history.
+// newest position it has seen), or from the earliest day of positions
+// stored since its previous run (late history), to the end of the data:
+// the calls that departed in them or go on. The first run covers the whole
+// history.
 func PortCalls(store Store, ports *seaport.Index) Run {
 	return func(ctx context.Context, prev State) (Result, error) {
 		first, last, err := store.DataSpan(ctx)
@@ -34,6 +36,9 @@ func PortCalls(store Store, ports *seaport.Index) Run {
 		start := first.Truncate(day)
 		if !prev.Watermark.IsZero() {
 			start = maxTime(start, prev.Watermark.Truncate(day).Add(-TrailingDays*day))
+		}
+		if start, err = lateStart(ctx, positionsChanged(store), prev, start); err != nil {
+			return Result{}, err
 		}
 		res, err := DerivePortCalls(ctx, store, ports, start, last)
 		res.Watermark = last

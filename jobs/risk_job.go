@@ -20,6 +20,7 @@ import (
 // the sanctions lists and the destination reliabilities to read; the risk
 // tables (clickhouse/migrations/006_risk.sql) to read and write.
 type RiskStore interface {
+	ChangeLog
 	DataSpan(ctx context.Context) (first, last time.Time, err error)
 	Tracks(ctx context.Context, from, to time.Time, f TrackFilter, fn func(imo overwatch.IMO, track []vessel.TrackPoint) error) error
 	// HourlyTracks is Tracks of every vessel with only the first position
@@ -78,6 +79,9 @@ func RiskEvents(store RiskStore, ports *seaport.Index) Run {
 		start := first.UTC().Truncate(day)
 		if !prev.Watermark.IsZero() {
 			start = maxTime(start, prev.Watermark.UTC().Truncate(day).Add(-TrailingDays*day))
+		}
+		if start, err = lateStart(ctx, positionsChanged(store), prev, start); err != nil {
+			return Result{}, err
 		}
 		res, err := DeriveRiskEvents(ctx, store, ports, start, last)
 		res.Watermark = last

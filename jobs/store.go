@@ -16,6 +16,7 @@ import (
 // (each write puts a whole window under a new generation, see
 // clickhouse/migrations/004_derived.sql).
 type Store interface {
+	ChangeLog
 	// DataSpan is the time of the oldest and the newest stored position
 	// (zero times when there are none).
 	DataSpan(ctx context.Context) (first, last time.Time, err error)

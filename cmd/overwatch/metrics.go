@@ -31,6 +31,9 @@ func registerIngest(reg *prometheus.Registry, p *ingest.Pipeline) {
 	counter("received_total", "Lines or records received from the feeds.", func(s ingest.Stats) uint64 { return s.Received })
 	counter("decoded_total", "Reports decoded from what the feeds received.", func(s ingest.Stats) uint64 { return s.Decoded })
 	counter("invalid_total", "Input rejected as invalid (bad checksum or payload, garbage).", func(s ingest.Stats) uint64 { return s.Invalid })
+	reg.MustRegister(invalidByReason{p: p, desc: prometheus.NewDesc("overwatch_ingest_invalid_reason_total",
+		"Input rejected as invalid, by reason: garbage, tag_block, checksum, payload (NMEA lines), record (AISHub), message (aisstream.io).",
+		[]string{"reason"}, nil)})
 	counter("dropped_total", "Reports dropped because the queue was full (UDP only).", func(s ingest.Stats) uint64 { return s.Dropped })
 	counter("duplicate_total", "Reports dropped as exact duplicates of recent ones.", func(s ingest.Stats) uint64 { return s.Duplicates })
 	counter("unattributed_total", "Class A positions stored without an IMO after the attribution window.", func(s ingest.Stats) uint64 { return s.Unattributed })
@@ -50,6 +53,21 @@ func registerIngest(reg *prometheus.Registry, p *ingest.Pipeline) {
 		}
 		return 0
 	})
+}
+
+// invalidByReason exposes the pipeline's invalid input by reason, read at
+// each scrape.
+type invalidByReason struct {
+	p    *ingest.Pipeline
+	desc *prometheus.Desc
+}
+
+func (c invalidByReason) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+
+func (c invalidByReason) Collect(ch chan<- prometheus.Metric) {
+	for reason, n := range c.p.Stats().InvalidByReason {
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.CounterValue, float64(n), reason)
+	}
 }
 
 // serveMetrics is the /metrics handler in Prometheus's text format.

@@ -26,7 +26,8 @@ const (
 )
 
 // Stats counts what a Decoder has seen. Every line lands in exactly one of
-// Blank, Comments, OtherNMEA, Garbage, BadChecksum and Sentences; every
+// Blank, Comments, OtherNMEA, Garbage, BadTagBlock, BadChecksum and
+// Sentences; every
 // sentence (AIVDM/AIVDO with a valid checksum) in exactly one of Messages
 // (it completed a message), Fragments (kept, waiting for the rest of its
 // message), DuplicateFragments and BadPayload.
@@ -38,9 +39,12 @@ type Stats struct {
 	Comments  uint64 // lines starting with '#'
 	// OtherNMEA: other NMEA sentences ($GPRMC, $PGHP, ...), whatever
 	// their checksum (only a $PGHP's is checked, before its time is used).
-	OtherNMEA   uint64
-	Garbage     uint64 // anything else, malformed tag blocks and time prefixes
-	BadChecksum uint64 // AIS sentences or tag blocks with a bad or missing checksum
+	OtherNMEA uint64
+	Garbage   uint64 // anything else, and malformed time prefixes
+	// BadTagBlock: lines whose tag block has a wrong or missing checksum,
+	// is not closed, or has a malformed time ("c:") or group ("g:").
+	BadTagBlock uint64
+	BadChecksum uint64 // AIS sentences with a bad or missing checksum
 	// BadPayload: sentences with malformed fields or payload, and messages
 	// rejected when complete (bad armour, too short, invalid type or part).
 	BadPayload uint64
@@ -64,6 +68,30 @@ type Stats struct {
 	Pending uint64
 }
 
+// Invalid is the number of lines rejected as invalid: garbage, bad tag
+// blocks, bad sentence checksums and bad payloads (InvalidByReason splits
+// it). Comments, blank lines and other NMEA sentences are not invalid.
+func (s Stats) Invalid() uint64 {
+	return s.Garbage + s.BadTagBlock + s.BadChecksum + s.BadPayload
+}
+
+// Reasons a line is invalid, as InvalidByReason names them (and the
+// service's metrics label them).
+const (
+	InvalidGarbage  = "garbage"
+	InvalidTagBlock = "tag_block"
+	InvalidChecksum = "checksum"
+	InvalidPayload  = "payload"
+)
+
+// InvalidByReason returns the invalid lines by reason.
+func (s Stats) InvalidByReason() map[string]uint64 {
+	return map[string]uint64{
+		InvalidGarbage: s.Garbage, InvalidTagBlock: s.BadTagBlock,
+		InvalidChecksum: s.BadChecksum, InvalidPayload: s.BadPayload,
+	}
+}
+
 // Decoder turns the lines of one feed into messages. Not safe for
 // concurrent use.
 type Decoder struct {
@@ -76,12 +104,9 @@ type Decoder struct {
 	// GateHouse $PGHP time waiting for the next message
 	ghp    time.Time
 	hasGHP bool
-	// the latest tag-block group that carried a time, for its other lines
-	grp      uint32
-	grpTime  time.Time
-	grpSta   []byte
-	grpValid bool
-	grpBuf   [128]byte
+	// the recent tag-block groups that named a station or a time, for
+	// their later sentences, which often carry only "g:"
+	groups groupRing
 }
 
 // maxStations bounds the interned station names.
@@ -149,12 +174,8 @@ func (d *Decoder) Decode(line []byte) (Message, bool) {
 	for len(rest) > 0 && rest[0] == '\\' {
 		var r int
 		rest, r = parseTagBlock(rest, &env)
-		switch r {
-		case parsedBadSum:
-			d.stats.BadChecksum++
-			return Message{}, false
-		case parsedMalformed:
-			d.stats.Garbage++
+		if r != parsedOK {
+			d.stats.BadTagBlock++
 			return Message{}, false
 		}
 	}
@@ -216,16 +237,7 @@ func (d *Decoder) stamp(s *sentence, env *envelope) {
 		d.hasGHP = false
 	}
 	if env.hasGroup {
-		switch {
-		case env.hasTime:
-			d.grp, d.grpTime, d.grpValid = env.group, env.time, true
-			d.grpSta = append(d.grpBuf[:0], env.station[:min(len(env.station), len(d.grpBuf))]...)
-		case d.grpValid && d.grp == env.group:
-			env.time, env.hasTime = d.grpTime, true
-			if len(env.station) == 0 {
-				env.station = d.grpSta
-			}
-		}
+		d.groups.complete(env, s.channel)
 	}
 	if env.hasTime {
 		d.lastFeed = env.time

@@ -10,8 +10,11 @@ var (
 	// ErrBadArmour: a payload character outside "0"-"W" and "`"-"w", an
 	// empty payload, a bad fill-bit count or an over-long payload.
 	ErrBadArmour = errors.New("ais: bad payload armour or fill bits")
-	// ErrShort: the payload is too short for its message type.
+	// ErrShort: the payload is too short for its message type (see
+	// checkLength; ErrLong when too long).
 	ErrShort = errors.New("ais: payload too short for its message type")
+	// ErrLong: the payload is longer than its message type allows.
+	ErrLong = errors.New("ais: payload too long for its message type")
 	// ErrBadType: message type 0 or above 27, or a type 24 part number
 	// other than A (0) and B (1).
 	ErrBadType = errors.New("ais: invalid message type")
@@ -44,6 +47,12 @@ func decodeBits(b *bitBuf, m *Message) error {
 	m.Type = uint8(b.u(0, 6))
 	m.Repeat = uint8(b.u(6, 2))
 	m.MMSI = b.u(8, 30)
+	if m.Type > 27 || m.Type == 0 {
+		return ErrBadType
+	}
+	if err := checkLength(b, m.Type); err != nil {
+		return err
+	}
 	switch m.Type {
 	case 1, 2, 3:
 		return decodeClassA(b, m)
@@ -61,11 +70,6 @@ func decodeBits(b *bitBuf, m *Message) error {
 		return decodeStaticDataReport(b, m)
 	case 27:
 		return decodeLongRange(b, m)
-	case 0:
-		return ErrBadType
-	}
-	if m.Type > 27 {
-		return ErrBadType
 	}
 	return nil // recognised, header only
 }

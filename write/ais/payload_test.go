@@ -182,9 +182,37 @@ func TestPayloadErrors(t *testing.T) {
 func TestUnsupportedTypes(t *testing.T) {
 	t.Parallel()
 	for _, typ := range []int64{6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 20, 22, 23, 25, 26} {
-		m, err := decodeRaw(t, 40, f{typ, 6}, f{3, 2}, f{2442003, 30})
+		m, err := decodeRaw(t, max(40, typeLengths[typ].min), f{typ, 6}, f{3, 2}, f{2442003, 30})
 		if err != nil || m.Type != uint8(typ) || m.Repeat != 3 || m.MMSI != 2442003 || m.Fields != 0 || Decoded(m.Type) {
 			t.Errorf("type %d: %+v %v", typ, m, err)
+		}
+	}
+}
+
+// TestTypeLengths: each type's length bounds, as gpsd applies them.
+func TestTypeLengths(t *testing.T) {
+	t.Parallel()
+	header := func(typ int64, flags ...f) []f {
+		return append([]f{{typ, 6}, {0, 2}, {2442003, 30}}, flags...)
+	}
+	for _, c := range []struct {
+		typ   int64
+		flags []f
+		bits  int
+		want  error
+	}{
+		{23, nil, 158, ErrShort}, {23, nil, 160, nil},
+		{7, nil, 70, ErrShort}, {7, nil, 72, nil}, {7, nil, 168, nil}, {7, nil, 170, ErrLong},
+		{6, nil, 1008, nil}, {6, nil, 1014, ErrLong},
+		{21, nil, 368, nil}, {21, nil, 374, ErrLong},
+		{27, nil, 96, nil}, {27, nil, 168, nil}, {27, nil, 102, ErrShort}, {27, nil, 174, ErrLong},
+		{25, []f{{0, 1}, {0, 1}}, 40, nil},
+		{25, []f{{1, 1}, {1, 1}}, 84, ErrShort}, {25, []f{{1, 1}, {1, 1}}, 86, nil},
+		{26, []f{{0, 1}, {0, 1}}, 60, nil},
+		{26, []f{{0, 1}, {1, 1}}, 74, ErrShort}, {26, []f{{0, 1}, {1, 1}}, 76, nil},
+	} {
+		if _, err := decodeRaw(t, c.bits, header(c.typ, c.flags...)...); err != c.want {
+			t.Errorf("type %d %v, %d bits: %v, want %v", c.typ, c.flags, c.bits, err, c.want)
 		}
 	}
 }

@@ -5,9 +5,11 @@ import (
 	"time"
 )
 
-// fragKey identifies the fragments of one multi-sentence message: talker,
-// channel, sequential id and fragment count, and the tag-block group when
-// the sentences carry one.
+// fragKey identifies the fragments of one multi-sentence message: the
+// tag-block group id and the station that numbered it when the sentences
+// carry a group ("g:"), whatever their talker, channel and sequential id
+// (NMEA 4.10 feeds leave the id empty and number groups per station);
+// else talker, channel, sequential id and fragment count (IEC 61162-1).
 type fragKey struct {
 	talker   [2]byte
 	channel  byte
@@ -16,6 +18,25 @@ type fragKey struct {
 	total    uint8
 	hasGroup bool
 	group    uint32
+	station  uint64 // FNV-1a of the group's station name
+}
+
+// keyOf returns the reassembly key of a fragment.
+func keyOf(s *sentence, env *envelope) fragKey {
+	if env.hasGroup {
+		return fragKey{own: s.own, total: s.count, hasGroup: true, group: env.group, station: hashStation(env.station)}
+	}
+	return fragKey{talker: s.talker, channel: s.channel, own: s.own, seq: s.seq, total: s.count}
+}
+
+// hashStation is the 64-bit FNV-1a hash of a station name.
+func hashStation(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
 }
 
 // fragment locates one received fragment's payload in partial.buf.
@@ -86,6 +107,13 @@ func (r *reassembler) remove(i int32) {
 	r.free = append(r.free, i)
 }
 
+// rekey files slot i under key.
+func (r *reassembler) rekey(i int32, key fragKey) {
+	delete(r.index, r.slots[i].key)
+	r.slots[i].key = key
+	r.index[key] = i
+}
+
 // insert takes a free slot for key, links it newest; the caller has made
 // room.
 func (r *reassembler) insert(key fragKey) int32 {
@@ -154,10 +182,18 @@ const reorderWindow = 8
 // -1.
 func (d *Decoder) addFragment(s *sentence, env *envelope) int32 {
 	r := &d.pend
-	key := fragKey{talker: s.talker, channel: s.channel, own: s.own, seq: s.seq, total: s.count,
-		hasGroup: env.hasGroup, group: env.group}
+	key := keyOf(s, env)
 	bit := uint16(1) << (s.num - 1)
 	i, ok := r.index[key]
+	if !ok && key.hasGroup && len(env.station) > 0 {
+		// Later sentences of the group came first, without a station:
+		// they wait under the group id alone.
+		anon := key
+		anon.station = hashStation(nil)
+		if i, ok = r.index[anon]; ok {
+			r.rekey(i, key)
+		}
+	}
 	if ok && d.expired(&r.slots[i], env, d.opts.Now) {
 		r.remove(i)
 		d.stats.ReassemblyTimeouts++
@@ -211,7 +247,9 @@ func (d *Decoder) addFragment(s *sentence, env *envelope) int32 {
 	p.got |= bit
 	p.have++
 	p.last = d.stats.Sentences
-	if env.hasTime && !p.hasTime {
+	// The message's time is its first sentence's; the others may carry a
+	// later one of their own, which stands in while the first is missing.
+	if env.hasTime && (!p.hasTime || s.num == 1) {
 		p.time, p.hasTime = env.time, true
 	}
 	if p.station == "" && len(env.station) > 0 {

@@ -21,7 +21,7 @@ func fragLine(count, num int, seq, channel, payload string, fill int) string {
 // checkInvariants verifies that the counters add up.
 func checkInvariants(t testing.TB, s Stats, maxPending int) {
 	t.Helper()
-	if s.Lines != s.Blank+s.Comments+s.OtherNMEA+s.Garbage+s.BadChecksum+s.Sentences {
+	if s.Lines != s.Blank+s.Comments+s.OtherNMEA+s.Garbage+s.BadTagBlock+s.BadChecksum+s.Sentences {
 		t.Errorf("lines do not add up: %+v", s)
 	}
 	if s.Sentences != s.Messages+s.Fragments+s.DuplicateFragments+s.BadPayload {

@@ -2,8 +2,11 @@ package ais
 
 // parseTagBlock reads one NMEA 4.0 tag block "\c:..,s:..,g:..*hh\" at the
 // start of line into env and returns the rest of the line. Recognised
-// fields: c (unix time, seconds or milliseconds), s (source station),
-// g (sentence group "<n>-<total>-<id>"); others are ignored.
+// parameters: c (unix time: seconds below 10^11, else milliseconds, see
+// parseUnix), s (source station), g (sentence group "<n>-<total>-<id>");
+// others (n, r, d, t, ...) and empty ones are ignored. A wrong or missing
+// checksum gives parsedBadSum, a parameter that is not "<letter>:<value>"
+// or a malformed c or g gives parsedMalformed: never guessed.
 func parseTagBlock(line []byte, env *envelope) ([]byte, int) {
 	end := -1
 	for i := 1; i < len(line); i++ {
@@ -44,6 +47,9 @@ func parseTagBlock(line []byte, env *envelope) ([]byte, int) {
 			i++
 		}
 		fields = fields[i:]
+		if len(f) == 0 {
+			continue // ",," : nothing said
+		}
 		if len(f) < 2 || f[1] != ':' {
 			return rest, parsedMalformed
 		}
@@ -58,18 +64,18 @@ func parseTagBlock(line []byte, env *envelope) ([]byte, int) {
 		case 's':
 			env.station = v
 		case 'g':
-			id, ok := parseGroup(v)
+			num, total, id, ok := parseGroup(v)
 			if !ok {
 				return rest, parsedMalformed
 			}
-			env.group, env.hasGroup = id, true
+			env.group, env.groupNum, env.groupTotal, env.hasGroup = id, num, total, true
 		}
 	}
 	return rest, parsedOK
 }
 
-// parseGroup reads "<n>-<total>-<id>" and returns the id.
-func parseGroup(v []byte) (uint32, bool) {
+// parseGroup reads "<n>-<total>-<id>".
+func parseGroup(v []byte) (num, total uint16, id uint32, ok bool) {
 	var parts [3]uint64
 	k := 0
 	for k < 3 {
@@ -80,7 +86,7 @@ func parseGroup(v []byte) (uint32, bool) {
 			i++
 		}
 		if i == 0 || (i < len(v) && v[i] != '-') || (k < 2 && i == len(v)) {
-			return 0, false
+			return 0, 0, 0, false
 		}
 		parts[k] = n
 		k++
@@ -89,11 +95,11 @@ func parseGroup(v []byte) (uint32, bool) {
 		}
 		v = v[i:]
 		if k == 3 && len(v) != 0 {
-			return 0, false
+			return 0, 0, 0, false
 		}
 	}
-	if parts[0] < 1 || parts[0] > parts[1] || parts[2] > 1<<32-1 {
-		return 0, false
+	if parts[0] < 1 || parts[0] > parts[1] || parts[1] > 99 || parts[2] > 1<<32-1 {
+		return 0, 0, 0, false
 	}
-	return uint32(parts[2]), true
+	return uint16(parts[0]), uint16(parts[1]), uint32(parts[2]), true
 }

@@ -5,11 +5,14 @@ import "time"
 // envelope is what a line says about its sentence besides the sentence:
 // receive time, station and tag-block group.
 type envelope struct {
-	time     time.Time
-	hasTime  bool
-	station  []byte // points into the line
-	group    uint32 // tag block "g:" group id
-	hasGroup bool
+	time    time.Time
+	hasTime bool
+	station []byte // points into the line
+	group   uint32 // tag block "g:" group id
+	// groupNum and groupTotal: this sentence's number in the group, and
+	// the group's number of sentences
+	groupNum, groupTotal uint16
+	hasGroup             bool
 }
 
 // parseUnix reads a decimal unix time "<digits>[.<digits>]" at the start

@@ -50,16 +50,19 @@ func TestTagBlock(t *testing.T) {
 		line string
 		kind func(Stats) uint64
 	}{
-		"bad sum":       {`\c:1747818025*00\` + pos1, func(s Stats) uint64 { return s.BadChecksum }},
-		"one digit":     {`\g:1-2-73874*A\` + pos1, func(s Stats) uint64 { return s.BadChecksum }},
-		"no sum":        {`\c:1747818025\` + pos1, func(s Stats) uint64 { return s.BadChecksum }},
-		"unterminated":  {`\c:1747818025*5A` + pos1, func(s Stats) uint64 { return s.Garbage }},
-		"bad c":         {tag("c:12x") + pos1, func(s Stats) uint64 { return s.Garbage }},
-		"bad g":         {tag("g:3-2-1") + pos1, func(s Stats) uint64 { return s.Garbage }},
-		"no colon":      {tag("cx") + pos1, func(s Stats) uint64 { return s.Garbage }},
+		"bad sum":       {`\c:1747818025*00\` + pos1, func(s Stats) uint64 { return s.BadTagBlock }},
+		"one digit":     {`\g:1-2-73874*A\` + pos1, func(s Stats) uint64 { return s.BadTagBlock }},
+		"no sum":        {`\c:1747818025\` + pos1, func(s Stats) uint64 { return s.BadTagBlock }},
+		"unterminated":  {`\c:1747818025*5A` + pos1, func(s Stats) uint64 { return s.BadTagBlock }},
+		"bad c":         {tag("c:12x") + pos1, func(s Stats) uint64 { return s.BadTagBlock }},
+		"bad g":         {tag("g:3-2-1") + pos1, func(s Stats) uint64 { return s.BadTagBlock }},
+		"no colon":      {tag("cx") + pos1, func(s Stats) uint64 { return s.BadTagBlock }},
 		"tag only":      {tag("c:1747818025"), func(s Stats) uint64 { return s.Garbage }},
 		"before junk":   {tag("c:1747818025") + "junk", func(s Stats) uint64 { return s.Garbage }},
 		"two blocks ok": {tag("c:1747818025") + tag("s:x") + pos1, func(s Stats) uint64 { return s.Messages }},
+		"unknown ok":    {tag("c:1747818025,n:157036,t:SOME TEXT,x:1") + pos1, func(s Stats) uint64 { return s.Messages }},
+		"empty field":   {tag("c:1747818025,,s:x") + pos1, func(s Stats) uint64 { return s.Messages }},
+		"lower hex":     {`\c:1747818025*5a\` + pos1, func(s Stats) uint64 { return s.Messages }},
 	} {
 		_, _, s := decodeOne(t, c.line)
 		if c.kind(s) != 1 {

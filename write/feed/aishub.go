@@ -109,7 +109,7 @@ func (f *AISHub) Poll(ctx context.Context) (int, error) {
 		now = f.Now
 	}
 	reports, records, invalid, err := ParseAISHub(body, f.Format, f.Source, now())
-	f.Sink.CountFeed(uint64(records), uint64(len(reports)), uint64(invalid))
+	f.Sink.CountFeed(uint64(records), uint64(len(reports)), map[string]uint64{InvalidRecord: uint64(invalid)})
 	if err != nil {
 		return 0, err
 	}

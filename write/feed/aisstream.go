@@ -97,7 +97,7 @@ func (f *AISStream) session(ctx context.Context) (int, error) {
 		now = time.Now
 	}
 	var count, decoded, invalid uint64
-	defer func() { f.Sink.CountFeed(count, decoded, invalid) }()
+	defer func() { f.Sink.CountFeed(count, decoded, map[string]uint64{InvalidMessage: invalid}) }()
 	for n := 0; ; n++ {
 		_, data, err := conn.Read(ctx)
 		if err != nil {
@@ -116,7 +116,7 @@ func (f *AISStream) session(ctx context.Context) (int, error) {
 			decoded++
 		}
 		if count%1024 == 0 {
-			f.Sink.CountFeed(count, decoded, invalid)
+			f.Sink.CountFeed(count, decoded, map[string]uint64{InvalidMessage: invalid})
 			count, decoded, invalid = 0, 0, 0
 		}
 	}

@@ -35,12 +35,14 @@ func (r *recorder) TrySubmit(rep ingest.Report) bool {
 	return r.Submit(context.Background(), rep) == nil
 }
 
-func (r *recorder) CountFeed(received, decoded, invalid uint64) {
+func (r *recorder) CountFeed(received, decoded uint64, invalid map[string]uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.received += received
 	r.decoded += decoded
-	r.invalid += invalid
+	for _, n := range invalid {
+		r.invalid += n
+	}
 }
 
 // feedCounts are the counters a feed reported.

@@ -48,8 +48,11 @@ func (n *nmea) line(ctx context.Context, b []byte) error {
 // count hands the sink the counts since the last call.
 func (n *nmea) count() {
 	s := n.dec.Stats()
-	invalid := func(s ais.Stats) uint64 { return s.BadChecksum + s.BadPayload + s.Garbage }
-	n.sink.CountFeed(s.Lines-n.last.Lines, n.reports, invalid(s)-invalid(n.last))
+	now, before := s.InvalidByReason(), n.last.InvalidByReason()
+	for reason := range now {
+		now[reason] -= before[reason]
+	}
+	n.sink.CountFeed(s.Lines-n.last.Lines, n.reports, now)
 	n.last, n.reports = s, 0
 }
 

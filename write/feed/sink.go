@@ -6,6 +6,13 @@ import (
 	"overwatch/write/ingest"
 )
 
+// Reasons the JSON feeds reject input, as CountFeed names them (the NMEA
+// feeds' reasons are the decoder's: ais.InvalidGarbage and the others).
+const (
+	InvalidRecord  = "record"  // an AISHub record that is not a vessel report
+	InvalidMessage = "message" // an aisstream.io message that does not parse
+)
+
 // Sink takes the reports of a feed; the ingest pipeline is one.
 type Sink interface {
 	// Submit waits while the sink is full: back-pressure.
@@ -13,6 +20,6 @@ type Sink interface {
 	// TrySubmit drops (and counts) the report when the sink is full.
 	TrySubmit(r ingest.Report) bool
 	// CountFeed adds input units received, reports produced and input
-	// rejected as invalid.
-	CountFeed(received, decoded, invalid uint64)
+	// rejected as invalid, by reason (see ingest.Pipeline.CountFeed).
+	CountFeed(received, decoded uint64, invalid map[string]uint64)
 }

@@ -23,6 +23,7 @@ type mmsiState struct {
 	eta         time.Time
 	firstSeen   time.Time
 	lastSeen    time.Time
+	staticAt    time.Time // report time of the newest static report applied
 	static      bool      // a static report has been seen for this MMSI
 	dirty       bool      // the registry row must be written
 	queued      bool      // the vessel is in registry.dirty
@@ -76,7 +77,7 @@ func (g *registry) load(v VesselRow) {
 	vs := &mmsiState{
 		mmsi: v.MMSI, imo: v.IMO, name: v.Name, callSign: v.CallSign, shipType: v.ShipType,
 		length: v.LengthM, beam: v.BeamM, destination: v.Destination,
-		firstSeen: v.FirstSeen, lastSeen: v.LastSeen, written: v.LastSeen, static: true,
+		firstSeen: v.FirstSeen, lastSeen: v.LastSeen, staticAt: v.StaticAt, written: v.LastSeen, static: true,
 	}
 	if v.DraftM != nil {
 		vs.draft = *v.DraftM
@@ -102,7 +103,7 @@ func (v *mmsiState) row(now time.Time) VesselRow {
 		IMO: v.imo, MMSI: v.mmsi, Name: v.name, CallSign: v.callSign, ShipType: v.shipType,
 		ShipTypeText: shipTypeText(v.shipType), Flag: vessel.FlagOfMMSI(v.mmsi),
 		LengthM: v.length, BeamM: v.beam, Destination: v.destination,
-		FirstSeen: v.firstSeen, LastSeen: v.lastSeen, UpdatedAt: now,
+		FirstSeen: v.firstSeen, LastSeen: v.lastSeen, StaticAt: v.staticAt, UpdatedAt: now,
 	}
 	if v.draft > 0 {
 		d, m := v.draft, v.maxDraft
@@ -152,42 +153,49 @@ func (g *registry) queue(v *mmsiState) {
 	}
 }
 
-// applyStatic merges a static report into the vessel. It returns whether a
-// new IMO became known for the MMSI and the identity row to write when the
-// vessel's identity changed.
+// applyStatic merges a static report into the vessel. The vessel's data is
+// its newest static report's, by report time: a report older than the one
+// applied last (captures and archives arrive out of order, an archive is
+// imported after live data) only fills fields still unknown. It returns
+// whether a new IMO became known for the MMSI and the identity row to
+// write when the vessel's identity changed.
 func (g *registry) applyStatic(r *Report) (v *mmsiState, newIMO bool, ident *IdentityRow) {
 	v = g.observe(r.MMSI, r.TS)
 	v.static = true
+	newer := !r.TS.Before(v.staticAt)
+	if newer {
+		v.staticAt = r.TS
+	}
 	oldIMO := v.imo
-	if r.Has&HasIMO != 0 && r.IMO.Valid() {
+	if r.Has&HasIMO != 0 && r.IMO.Valid() && (newer || v.imo == 0) {
 		v.imo = r.IMO
 	}
 	set := func(dst *string, src string, bit Has) {
-		if r.Has&bit != 0 && src != "" && *dst != src {
+		if r.Has&bit != 0 && src != "" && *dst != src && (newer || *dst == "") {
 			*dst, v.dirty = src, true
 		}
 	}
 	set(&v.name, r.Name, HasName)
 	set(&v.callSign, r.CallSign, HasCallSign)
 	set(&v.destination, r.Destination, HasDestination)
-	if r.Has&HasShipType != 0 && r.ShipType != 0 && v.shipType != r.ShipType {
+	if r.Has&HasShipType != 0 && r.ShipType != 0 && v.shipType != r.ShipType && (newer || v.shipType == 0) {
 		v.shipType, v.dirty = r.ShipType, true
 	}
-	if r.Has&HasDimensions != 0 && r.ToBow+r.ToStern > 0 {
+	if r.Has&HasDimensions != 0 && r.ToBow+r.ToStern > 0 && (newer || v.length == 0) {
 		if l, b := r.ToBow+r.ToStern, r.ToPort+r.ToStarboard; v.length != l || v.beam != b {
 			v.length, v.beam, v.dirty = l, b, true
 		}
 	}
 	if r.Has&HasDraught != 0 && r.Draught > 0 {
 		d := float32(r.Draught)
-		if v.draft != d {
+		if v.draft != d && (newer || v.draft == 0) {
 			v.draft, v.dirty = d, true
 		}
 		if d > v.maxDraft {
-			v.maxDraft = d
+			v.maxDraft, v.dirty = d, true
 		}
 	}
-	if r.Has&HasETA != 0 && !r.ETA.Equal(v.eta) {
+	if r.Has&HasETA != 0 && !r.ETA.Equal(v.eta) && (newer || v.eta.IsZero()) {
 		v.eta, v.dirty = r.ETA, true
 	}
 	if v.imo == 0 {

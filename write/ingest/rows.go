@@ -85,6 +85,7 @@ type VesselRow struct {
 	ETA          *time.Time
 	FirstSeen    time.Time
 	LastSeen     time.Time
+	StaticAt     time.Time // report time of the static report the row's data is from
 	UpdatedAt    time.Time
 }
 

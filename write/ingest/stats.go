@@ -1,8 +1,14 @@
 package ingest
 
-import "sync/atomic"
+import (
+	"maps"
+	"sync"
+	"sync/atomic"
+)
 
 type counters struct {
+	invalidMu                                         sync.Mutex
+	invalidByReason                                   map[string]uint64
 	received, decoded, invalid                        atomic.Uint64
 	submitted, dropped, processed, duplicates         atomic.Uint64
 	unattributed, batches, written, spooled, replayed atomic.Uint64
@@ -15,6 +21,7 @@ type counters struct {
 // SpoolBytes and StoreDown are gauges.
 type Stats struct {
 	Received, Decoded, Invalid          uint64
+	InvalidByReason                     map[string]uint64 // Invalid by reason (the feeds' names)
 	Submitted, Dropped, Processed       uint64
 	Duplicates, Unattributed            uint64
 	Batches, Written, Spooled, Replayed uint64
@@ -26,19 +33,40 @@ type Stats struct {
 }
 
 // CountFeed adds a feed's counts: input units received, reports decoded
-// from them, and input rejected as invalid.
-func (p *Pipeline) CountFeed(received, decoded, invalid uint64) {
+// from them, and input rejected as invalid, by reason.
+func (p *Pipeline) CountFeed(received, decoded uint64, invalid map[string]uint64) {
 	p.stats.received.Add(received)
 	p.stats.decoded.Add(decoded)
-	p.stats.invalid.Add(invalid)
+	var total uint64
+	for _, n := range invalid {
+		total += n
+	}
+	if total == 0 {
+		return
+	}
+	p.stats.invalid.Add(total)
+	p.stats.invalidMu.Lock()
+	defer p.stats.invalidMu.Unlock()
+	if p.stats.invalidByReason == nil {
+		p.stats.invalidByReason = map[string]uint64{}
+	}
+	for reason, n := range invalid {
+		if n > 0 {
+			p.stats.invalidByReason[reason] += n
+		}
+	}
 }
 
 // Stats returns a snapshot of the counters.
 func (p *Pipeline) Stats() Stats {
 	files, bytes := p.spool.size()
 	c := &p.stats
+	c.invalidMu.Lock()
+	byReason := maps.Clone(c.invalidByReason)
+	c.invalidMu.Unlock()
 	return Stats{
-		Received: c.received.Load(), Decoded: c.decoded.Load(), Invalid: c.invalid.Load(),
+		InvalidByReason: byReason,
+		Received:        c.received.Load(), Decoded: c.decoded.Load(), Invalid: c.invalid.Load(),
 		Submitted: c.submitted.Load(), Dropped: c.dropped.Load(), Processed: c.processed.Load(),
 		Duplicates: c.duplicates.Load(), Unattributed: c.unattributed.Load(),
 		Batches: c.batches.Load(), Written: c.written.Load(), Spooled: c.spooled.Load(), Replayed: c.replayed.Load(),

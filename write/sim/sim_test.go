@@ -105,7 +105,7 @@ func decodeAll(t *testing.T, c *captured) []observation {
 			}
 		}
 		st := d.Stats()
-		if st.BadChecksum+st.BadPayload+st.Garbage > 0 {
+		if st.Invalid() > 0 {
 			t.Fatalf("%s: the simulator's sentences do not decode cleanly: %+v", src, st)
 		}
 	}
