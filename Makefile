@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools test vet tidy lint-arch bench bench-go bench-load bench-ingest bench-sim bench-derive fuzz clean
+.PHONY: all build run services tools test vet tidy lint-arch bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean
 
 all: build
 
@@ -64,7 +64,7 @@ test: services tools $(STRIPE_MOCK) tidy vet lint-arch
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./...
 
 ## bench: Go benchmarks and the load tests (see docs/benchmarks.md)
-bench: services tools bench-go bench-load bench-ingest bench-sim bench-derive
+bench: services tools bench-go bench-load bench-ingest bench-history bench-sim bench-derive
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
@@ -87,6 +87,11 @@ bench-derive: build
 ## bench-ingest: replay 10 million AIS messages into ClickHouse (messages/s, peak RSS)
 bench-ingest: build
 	$(GO) run ./cmd/loadtest ingest -bin $(BIN)
+
+## bench-history: import a 1,000,000-row MarineCadastre file, against
+## clickhouse-client inserting the same rows as TSV (rows/s, peak RSS)
+bench-history: build
+	$(GO) run ./cmd/loadtest history -bin $(BIN)
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 2m)
 FUZZTIME ?= 2m

@@ -19,9 +19,10 @@ ORDER BY (ingested_at, day);
 ALTER TABLE vessels ADD COLUMN static_at DateTime('UTC') DEFAULT last_seen;
 
 -- One row per history file import (overwatch import history), rewritten
--- as it goes: what was read, stored and skipped by reason, and how far it
--- got. file_key identifies the file by content (size and hashes of its
--- first and last MiB); version orders the rewrites.
+-- as it goes: what was read, kept, skipped and fixed up by reason, and how
+-- far it got. file_key identifies the file by content (history.FileKey);
+-- version (nanoseconds) orders the rewrites; resume_rows are the rows of an
+-- interrupted import already stored.
 CREATE TABLE IF NOT EXISTS history_imports (
     file_key String,
     file String,
@@ -29,13 +30,14 @@ CREATE TABLE IF NOT EXISTS history_imports (
     format String,
     source String,
     status Enum8('running' = 1, 'complete' = 2, 'failed' = 3, 'interrupted' = 4),
-    line UInt64,
     rows_read UInt64,
+    kept UInt64,
     reports UInt64,
-    written UInt64,
-    skipped UInt64,
-    reasons Array(String),
-    reason_counts Array(UInt64),
+    resume_rows UInt64,
+    line UInt64,
+    entry String,
+    skipped Array(String),
+    skipped_counts Array(UInt64),
     quirks Array(String),
     quirk_counts Array(UInt64),
     vessels UInt64,

@@ -18,6 +18,12 @@
 //	                  from scratch and then incrementally (`overwatch jobs
 //	                  --once`, -max-full 60s, -max-incremental 5s), then each
 //	                  analytics endpoint's latency (-max-p99 50ms)
+//	loadtest history  a -rows 1,000,000-row MarineCadastre file made from
+//	                  the real samples through `overwatch import history`
+//	                  into a fresh database, and the same rows inserted as
+//	                  TSV with clickhouse-client: the import's rows per
+//	                  second over the client's (-min-ratio 0.25) and its
+//	                  peak memory (-max-rss-mb 300)
 //	loadtest emissions  -voyages 10000 synthetic voyages in voyage_emissions:
 //	                  /v1/emissions pages at random cursors (-max-p99
 //	                  100ms), the report as JSON (-max-json 1s) and PDF
@@ -79,6 +85,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if len(args) > 0 && args[0] == "derive" {
 		return runDerive(ctx, args[1:], out)
+	}
+	if len(args) > 0 && args[0] == "history" {
+		return runHistory(ctx, args[1:], out)
 	}
 	if len(args) > 0 && args[0] == "emissions" {
 		return runEmissions(ctx, args[1:], out)

@@ -50,6 +50,28 @@ func TestLoadSmoke(t *testing.T) {
 	t.Log(out.String())
 }
 
+// TestHistorySmoke runs the history import benchmark on a small file, so
+// that `make test` proves it works; `make bench` runs it in full.
+func TestHistorySmoke(t *testing.T) {
+	chURL := chtest.URL(t, "historysmoke")
+	chServer, database, _ := strings.Cut(strings.TrimPrefix(chURL, "clickhouse://"), "/")
+	bin := filepath.Join(t.TempDir(), "overwatch")
+	if out, err := exec.Command("go", "build", "-o", bin, "../overwatch").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	var out bytes.Buffer
+	err := runHistory(context.Background(), []string{"-bin", bin, "-database", database, "-clickhouse", "clickhouse://" + chServer,
+		"-rows", "20000", "-dir", t.TempDir(), "-min-ratio", "0.01",
+		"-samples", "../../write/history/testdata/noaa_marinecadastre_2022-03-31_51rows.csv,../../write/history/testdata/noaa_marinecadastre_2024-01-01_499rows.csv"}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "targets met") || !strings.Contains(out.String(), "20000 positions stored") {
+		t.Fatalf("unexpected output:\n%s", out.String())
+	}
+	t.Log(out.String())
+}
+
 func TestParseWrk(t *testing.T) {
 	out := `Running 10s test @ http://127.0.0.1:18089
   2 threads and 64 connections

@@ -11,7 +11,8 @@ import (
 	"overwatch/write"
 )
 
-// importCommand imports reference data: `overwatch import actuals
+// importCommand imports history and reference data: `overwatch import
+// history ...` (AIS archives, importHistory), `overwatch import actuals
 // [--source S] FILE...` (official export figures, the format of
 // write.ParseActuals) and `overwatch import sanctions [--list L] [--url
 // U] FILE...` (importSanctions). Each file is parsed whole before anything
@@ -22,6 +23,8 @@ func importCommand(ctx context.Context, cfg config, log *slog.Logger, args []str
 		return errUsage
 	}
 	switch args[0] {
+	case "history":
+		return importHistory(ctx, cfg, log, args[1:], stdout, stderr)
 	case "sanctions":
 		return importSanctions(ctx, cfg, log, args[1:], stdout, stderr)
 	case "actuals":
@@ -55,11 +58,12 @@ func importCommand(ctx context.Context, cfg config, log *slog.Logger, args []str
 		}
 		return nil
 	}
-	fmt.Fprintf(stderr, "overwatch import: unknown kind %q (want actuals or sanctions)\n%s", args[0], importUsage)
+	fmt.Fprintf(stderr, "overwatch import: unknown kind %q (want history, actuals or sanctions)\n%s", args[0], importUsage)
 	return errUsage
 }
 
-const importUsage = `usage: overwatch import actuals [--source S] FILE...
+const importUsage = `usage: overwatch import history [--source PROVIDER] [--format FORMAT] [--force] FILE...
+       overwatch import actuals [--source S] FILE...
        overwatch import sanctions [--list L] SDN.CSV ALT.CSV SDN_COMMENTS.CSV
        overwatch import sanctions [--list L] --url BASE_URL
 `

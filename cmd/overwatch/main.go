@@ -44,6 +44,9 @@ commands:
   jobs [--once | --job NAME]
                           the scheduled derivations (port calls, congestion, ...);
                           --once runs each once, in order, and exits
+  import history [--source PROVIDER] [--format F] [--force] FILE...
+                          import AIS history archives (MarineCadastre, DMA aisdk,
+                          BarentsWatch, GFW gpsdio, NMEA; plain, .gz or .zip)
   import actuals [--source S] FILE...
                           import official export figures (CSV: port, week,
                           commodity, tonnes[, source]; see README)

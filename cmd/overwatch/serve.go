@@ -63,6 +63,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 		return err
 	}
 	registerJobs(metrics, sc)
+	registerImports(metrics, ch.ImportTotals)
 	// The read cache: answers kept until a job rewrites their tables (in
 	// this process at once, in a jobs process within a second).
 	cache := read.NewCache(ch, read.CacheOptions{})

@@ -63,6 +63,7 @@ func simulateCommand(ctx context.Context, cfg config, log *slog.Logger, args []s
 	truthPath := fs.String("truth", "", "write the ground truth (JSON lines) to this file")
 	live := fs.Bool("live", false, "after the backfill, keep simulating in real time")
 	serve := fs.String("serve", "", "serve NMEA over TCP instead of ingesting: aishub, aisstream, satellite and spire on this port and the next three (port 0: free ports, logged)")
+	out := fs.String("out", "", "write the transmitted sentences (each once, behind a tag block with its time) to this capture file instead of ingesting; `overwatch import history` reads it")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
@@ -99,6 +100,9 @@ func simulateCommand(ctx context.Context, cfg config, log *slog.Logger, args []s
 	}
 	if *serve != "" {
 		return serveSimulation(ctx, s, *serve, end, *live, log)
+	}
+	if *out != "" {
+		return writeSimulation(ctx, s, *out, end, stdout)
 	}
 	ch, err := clickhouse.Open(cfg.ClickHouseURL)
 	if err != nil {
@@ -196,6 +200,37 @@ func (d *simDelivery) withProgress(w io.Writer, start, end time.Time) sim.Delive
 		bar.Set64(int64(at.Sub(start).Hours())) //nolint:errcheck
 		return d.deliver(at, lines, providers)
 	}
+}
+
+// writeSimulation writes the simulated sentences to a capture file, each
+// once whatever the providers that heard it, in time order.
+func writeSimulation(ctx context.Context, s *sim.Simulation, path string, end time.Time, stdout io.Writer) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	n := 0
+	err = s.EmitUntil(ctx, end, func(_ time.Time, lines []string, _ []overwatch.Source) error {
+		for _, l := range lines {
+			w.WriteString(l)      //nolint:errcheck // the error is Flush's
+			w.WriteString("\r\n") //nolint:errcheck
+		}
+		n += len(lines)
+		return nil
+	})
+	if err == nil {
+		s.Finish()
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("simulate: %s: %w", path, err)
+	}
+	fmt.Fprintf(stdout, "simulated %d messages (%d sentences) to %s until %s\n", s.Messages(), n, path, s.At().Format(time.RFC3339))
+	return nil
 }
 
 // serveSimulation serves the simulated feed as raw NMEA over TCP, one port

@@ -87,6 +87,7 @@ type Reader struct {
 	lastTS  int64
 	hasLast bool
 
+	rows    uint64 // rows committed, for the goroutine calling Next
 	reports atomic.Uint64
 	mu      sync.Mutex // guards c
 	c       counts
@@ -135,6 +136,11 @@ func (r *Reader) Stats() Stats {
 	}
 	return s
 }
+
+// Rows returns the number of rows read so far, the row of the report Next
+// returned last included; cheaper than Stats, for the goroutine calling
+// Next (an import resuming after its last row stored).
+func (r *Reader) Rows() uint64 { return r.rows }
 
 // Close releases the file. Next returns an error afterwards.
 func (r *Reader) Close() error {
@@ -252,6 +258,7 @@ func (r *Reader) commit(why rid) {
 			r.vessels[r.curMMSI] = r.cur
 		}
 	}
+	r.rows++
 	r.mu.Lock()
 	c := &r.c
 	c.rows++

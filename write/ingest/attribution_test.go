@@ -135,6 +135,27 @@ func TestWindowPassesOnReportTime(t *testing.T) {
 	}
 }
 
+// TestOlderArchiveWaitsByItsOwnClock: an archive older than the data
+// before it (imported after live data, or an older file after a newer one)
+// keeps its class A positions waiting for their static reports by its own
+// report times, not by the newer data's.
+func TestOlderArchiveWaitsByItsOwnClock(t *testing.T) {
+	t.Parallel()
+	store := newMemStore()
+	p, _ := attributionPipeline(t, store)
+	const mmsi = 244000001
+	imo := validIMO(931234)
+	old := t0.Add(-365 * 24 * time.Hour)
+	submit(t, p, classB(211000001, t0), classA(mmsi, old), classA(mmsi, old.Add(time.Minute)))
+	flush(t, p)
+	submit(t, p, static5(mmsi, imo, "ALPHA", old.Add(2*time.Minute)))
+	flush(t, p)
+	checkIMOs(t, store, 0, imo, imo)
+	if st := p.Stats(); st.Unattributed != 0 {
+		t.Errorf("Unattributed = %d, want 0", st.Unattributed)
+	}
+}
+
 // TestClassBAndStaticWithoutIMOWrittenAtOnce checks that positions that
 // cannot expect an IMO do not wait: class B positions, and class A
 // positions of an MMSI whose static report carries no IMO.

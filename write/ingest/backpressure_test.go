@@ -34,7 +34,8 @@ func waitEntered(t *testing.T, entered <-chan struct{}) {
 }
 
 // TestQueueBackPressure checks the bounded queue: while the store holds
-// the pipeline's goroutine in a write and the queue is full, Submit waits
+// the writer in a write (the loop in turn waits for the writer with the
+// next batch) and the queue is full, Submit waits
 // until its context ends and TrySubmit refuses, each refusal counted as a
 // drop; a waiting Submit goes through once the store takes writes again,
 // and exactly the accepted reports are written, in order.
@@ -47,20 +48,22 @@ func TestQueueBackPressure(t *testing.T) {
 	p := startPipeline(t, store, opts)
 
 	submit(t, p, classB(211000001, t0))
-	waitEntered(t, entered) // the pipeline's goroutine is held in the write of the first report
-	submit(t, p, classB(211000002, t0), classB(211000003, t0))
+	waitEntered(t, entered) // the writer is held in the write of the first report
+	// The loop takes the second into a batch and waits for the writer;
+	// the third and fourth fill the queue.
+	submit(t, p, classB(211000002, t0), classB(211000003, t0), classB(211000004, t0))
 	if q := p.Stats().Queued; q != 2 {
 		t.Fatalf("Queued = %d, want 2 (a full queue)", q)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
-	if err := p.Submit(ctx, classB(211000004, t0)); !errors.Is(err, context.DeadlineExceeded) {
+	if err := p.Submit(ctx, classB(211000005, t0)); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Submit into a full queue: %v, want %v", err, context.DeadlineExceeded)
 	}
 	cctx, ccancel := context.WithCancel(context.Background())
 	ccancel()
-	if err := p.Submit(cctx, classB(211000004, t0)); !errors.Is(err, context.Canceled) {
+	if err := p.Submit(cctx, classB(211000005, t0)); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Submit into a full queue with a cancelled context: %v, want %v", err, context.Canceled)
 	}
 	for range 3 {
@@ -68,8 +71,8 @@ func TestQueueBackPressure(t *testing.T) {
 			t.Fatal("TrySubmit into a full queue: accepted")
 		}
 	}
-	if st := p.Stats(); st.Dropped != 3 || st.Submitted != 3 {
-		t.Fatalf("Dropped = %d, Submitted = %d; want 3 and 3", st.Dropped, st.Submitted)
+	if st := p.Stats(); st.Dropped != 3 || st.Submitted != 4 {
+		t.Fatalf("Dropped = %d, Submitted = %d; want 3 and 4", st.Dropped, st.Submitted)
 	}
 
 	waiting := make(chan error, 1)
@@ -89,12 +92,12 @@ func TestQueueBackPressure(t *testing.T) {
 	}
 	flush(t, p)
 
-	want := []uint32{211000001, 211000002, 211000003, 211000006, 211000007}
+	want := []uint32{211000001, 211000002, 211000003, 211000004, 211000006, 211000007}
 	if got := mmsis(store.positions()); !slices.Equal(got, want) {
 		t.Errorf("written %v, want %v", got, want)
 	}
-	if st := p.Stats(); st.Submitted != 5 || st.Dropped != 3 || st.Written != 5 {
-		t.Errorf("stats %+v: want 5 submitted and written, 3 dropped", st)
+	if st := p.Stats(); st.Submitted != 6 || st.Dropped != 3 || st.Written != 6 {
+		t.Errorf("stats %+v: want 6 submitted and written, 3 dropped", st)
 	}
 }
 
@@ -110,11 +113,13 @@ func TestSpoolFullBlocks(t *testing.T) {
 	p := startPipeline(t, store, opts)
 
 	submit(t, p, classB(211000001, t0), classB(211000002, t0))
-	waitFor(t, "the pipeline to wait for spool space", func() bool { return p.Stats().SpoolFullWaits > 0 })
-	submit(t, p, classB(211000003, t0)) // fills the queue
+	waitFor(t, "the writer to wait for spool space", func() bool { return p.Stats().SpoolFullWaits > 0 })
+	// The loop takes the third into a batch and waits for the writer; the
+	// fourth fills the queue.
+	submit(t, p, classB(211000003, t0), classB(211000004, t0))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
-	if err := p.Submit(ctx, classB(211000004, t0)); !errors.Is(err, context.DeadlineExceeded) {
+	if err := p.Submit(ctx, classB(211000005, t0)); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Submit while the spool is full: %v, want %v", err, context.DeadlineExceeded)
 	}
 	if st := p.Stats(); st.SpoolFiles != 1 || st.Spooled != 1 || !st.StoreDown {
@@ -125,10 +130,10 @@ func TestSpoolFullBlocks(t *testing.T) {
 	closePipeline(t, p)
 	got := mmsis(store.positions())
 	slices.Sort(got)
-	if want := []uint32{211000001, 211000002, 211000003}; !slices.Equal(got, want) {
+	if want := []uint32{211000001, 211000002, 211000003, 211000004}; !slices.Equal(got, want) {
 		t.Errorf("written %v, want each of %v once", got, want)
 	}
-	if st := p.Stats(); st.SpoolFiles != 0 || st.Written != 3 {
-		t.Errorf("stats %+v: want the spool empty and 3 written", st)
+	if st := p.Stats(); st.SpoolFiles != 0 || st.Written != 4 {
+		t.Errorf("stats %+v: want the spool empty and 4 written", st)
 	}
 }

@@ -76,7 +76,9 @@ func (o *Options) defaults() {
 
 // Pipeline takes reports from any number of feeds and writes them in
 // batches. Submit is safe for concurrent use; everything else happens on
-// the pipeline's own goroutine.
+// the pipeline's own goroutines: the loop, which turns reports into
+// batches, and the writer, which writes them (or spools them) in order
+// while the loop builds the next.
 type Pipeline struct {
 	store Store
 	opts  Options
@@ -84,22 +86,35 @@ type Pipeline struct {
 	spool *spool
 
 	queue   chan Report
+	chunks  chan *[]Report // reports queued by SubmitBatch, in order
+	chunked atomic.Int64   // reports in chunks not yet processed
 	flushes chan chan struct{}
-	closed  chan struct{}
-	done    chan struct{}
-	once    sync.Once
+	// writes carries batches (and flush barriers) from the loop to the
+	// writer goroutine, in order; spare returns a written batch's buffers.
+	// Two batches exist: one filling, one being written. So the loop
+	// builds the next batch while the store takes the last.
+	writes chan writeReq
+	spare  chan *Batch
+	wrote  chan struct{} // closed when the writer has finished
+	closed chan struct{}
+	done   chan struct{}
+	once   sync.Once
 
-	reg      *registry
-	cur      Batch
-	latest   map[latestKey]int // index into cur.Latest
-	seen     map[uint64]struct{}
-	prevSeen map[uint64]struct{}
-	seq      uint64
+	reg *registry
+	cur Batch
+	// latest is the newest position of each vessel and source in the
+	// batch (an index into cur.Positions, and the vessel), in the order
+	// first seen; the latest-position rows are made from it at flush.
+	latest     map[latestKey]int // index into latestRefs
+	latestRefs []latestRef
+	seen       map[uint64]struct{}
+	prevSeen   map[uint64]struct{}
+	seq        uint64
 
-	// down is set by the pipeline's goroutine when a write fails and
-	// cleared by it alone, once the spool is empty (write): only that
-	// goroutine spools batches, so no batch made later can reach the store
-	// before a spooled one. submit is held (read) by Submit and TrySubmit
+	// down is set by the writer goroutine when a write fails and cleared
+	// by it alone, once the spool is empty (write): only that goroutine
+	// spools batches, so no batch made later can reach the store before a
+	// spooled one. submit is held (read) by Submit and TrySubmit
 	// while they queue a report, and taken by the loop before its last
 	// drain, so that a report they acknowledge is never left behind.
 	down    atomic.Bool
@@ -128,7 +143,11 @@ func New(store Store, opts Options) (*Pipeline, error) {
 	return &Pipeline{
 		store: store, opts: opts, log: opts.Log, spool: sp,
 		queue:   make(chan Report, opts.QueueSize),
+		chunks:  make(chan *[]Report, max(1, opts.QueueSize/ChunkSize)),
 		flushes: make(chan chan struct{}),
+		writes:  make(chan writeReq, 1),
+		spare:   make(chan *Batch, 1),
+		wrote:   make(chan struct{}),
 		closed:  make(chan struct{}),
 		done:    make(chan struct{}),
 		reg:     newRegistry(opts.AttributionWindow, opts.MaxPending),
@@ -150,47 +169,11 @@ func (p *Pipeline) Start(ctx context.Context) error {
 		p.log.Warn("spooled batches from an earlier run will be replayed", "files", files)
 		p.down.Store(true)
 	}
+	p.spare <- &Batch{}
+	go p.writer()
 	go p.loop()
 	go p.retry()
 	return nil
-}
-
-// Submit queues a report, waiting while the queue is full: back-pressure
-// that slows a file replay or a TCP feed down to what the store takes.
-func (p *Pipeline) Submit(ctx context.Context, r Report) error {
-	p.submit.RLock()
-	defer p.submit.RUnlock()
-	if p.stopped.Load() {
-		return errors.New("ingest: pipeline closed")
-	}
-	select {
-	case p.queue <- r:
-		p.stats.submitted.Add(1)
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-p.closed:
-		return errors.New("ingest: pipeline closed")
-	}
-}
-
-// TrySubmit queues a report unless the queue is full, in which case the
-// report is dropped and counted: for feeds that cannot wait (UDP).
-func (p *Pipeline) TrySubmit(r Report) bool {
-	p.submit.RLock()
-	defer p.submit.RUnlock()
-	if p.stopped.Load() {
-		p.stats.dropped.Add(1)
-		return false
-	}
-	select {
-	case p.queue <- r:
-		p.stats.submitted.Add(1)
-		return true
-	default:
-		p.stats.dropped.Add(1)
-		return false
-	}
 }
 
 // Flush writes (or spools) everything submitted so far, as the flush timer
@@ -248,16 +231,15 @@ func (p *Pipeline) loop() {
 	for {
 		select {
 		case r := <-p.queue:
-			p.process(&r)
-			if len(p.cur.Positions)+len(p.cur.Statics) >= p.opts.BatchSize {
-				p.flush(false)
-			}
+			p.take(&r)
+		case c := <-p.chunks:
+			p.takeChunk(c)
 		case <-tick.C:
 			p.flush(false)
 		case ack := <-p.flushes:
 			p.drain()
 			p.flush(false)
-			close(ack)
+			p.writes <- writeReq{ack: ack} // acknowledged once what is before it is written
 		case <-p.closed:
 			// Submitters see stopped or closed and return; wait for those
 			// under way, so that what they queued is drained here.
@@ -265,6 +247,8 @@ func (p *Pipeline) loop() {
 			p.submit.Unlock() //nolint:staticcheck // a barrier, not a critical section
 			p.drain()
 			p.flush(true)
+			close(p.writes)
+			<-p.wrote
 			return
 		}
 	}
@@ -275,13 +259,20 @@ func (p *Pipeline) drain() {
 	for {
 		select {
 		case r := <-p.queue:
-			p.process(&r)
-			if len(p.cur.Positions)+len(p.cur.Statics) >= p.opts.BatchSize {
-				p.flush(false)
-			}
+			p.take(&r)
+		case c := <-p.chunks:
+			p.takeChunk(c)
 		default:
 			return
 		}
+	}
+}
+
+// take processes a queued report, flushing a full batch.
+func (p *Pipeline) take(r *Report) {
+	p.process(r)
+	if len(p.cur.Positions)+len(p.cur.Statics) >= p.opts.BatchSize {
+		p.flush(false)
 	}
 }
 
@@ -366,21 +357,35 @@ func (p *Pipeline) appendPosition(row PositionRow) {
 	p.cur.Positions = append(p.cur.Positions, row)
 }
 
-// addPosition appends an attributed position and folds it into the batch's
-// latest-position rows.
+// addPosition appends an attributed position and notes it when it is the
+// batch's newest of its vessel and source.
 func (p *Pipeline) addPosition(row PositionRow, v *mmsiState) {
 	p.appendPosition(row)
 	k := latestKey{row.IMO, row.Source}
-	if i, ok := p.latest[k]; ok && row.TS.Before(p.cur.Latest[i].TS) {
-		return // of two reports at the same time, the later received wins
+	ref := latestRef{pos: len(p.cur.Positions) - 1, v: v}
+	i, ok := p.latest[k]
+	switch {
+	case !ok:
+		p.latest[k] = len(p.latestRefs)
+		p.latestRefs = append(p.latestRefs, ref)
+	case !row.TS.Before(p.cur.Positions[p.latestRefs[i].pos].TS):
+		p.latestRefs[i] = ref // of two reports at the same time, the later received wins
 	}
-	lr := latestRow(&row, v)
-	if i, ok := p.latest[k]; ok {
-		p.cur.Latest[i] = lr
-		return
+}
+
+// latestRef is a batch's newest position of one vessel and source.
+type latestRef struct {
+	pos int // into cur.Positions
+	v   *mmsiState
+}
+
+// latestRows makes the batch's latest-position rows.
+func (p *Pipeline) latestRows() {
+	for _, ref := range p.latestRefs {
+		p.cur.Latest = append(p.cur.Latest, latestRow(&p.cur.Positions[ref.pos], ref.v))
 	}
-	p.latest[k] = len(p.cur.Latest)
-	p.cur.Latest = append(p.cur.Latest, lr)
+	p.latestRefs = p.latestRefs[:0]
+	clear(p.latest)
 }
 
 // flush writes the current batch; with final set, positions still waiting
@@ -396,18 +401,22 @@ func (p *Pipeline) flush(final bool) {
 		return
 	}
 	p.seq++
-	b := p.cur
-	b.Seq = p.seq
-	clear(p.latest)
+	p.latestRows()
 	p.prevSeen, p.seen = p.seen, p.prevSeen
 	clear(p.seen)
-	p.write(&b)
-	// The store and the spool are done with the batch when write returns:
-	// its slices are reused for the next one rather than grown anew.
+	// Swap the batch for the spare (waiting while the writer still has
+	// it: back-pressure) and hand it to the writer. The spare's buffers,
+	// written already, are reused for the next batch rather than grown
+	// anew.
+	b := <-p.spare
+	old := *b
+	*b = p.cur
+	b.Seq = p.seq
 	p.cur = Batch{
-		Positions: b.Positions[:0], InPort: b.InPort[:0], Statics: b.Statics[:0],
-		Latest: b.Latest[:0], Vessels: b.Vessels[:0], Identities: b.Identities[:0],
+		Positions: old.Positions[:0], InPort: old.InPort[:0], Statics: old.Statics[:0],
+		Latest: old.Latest[:0], Vessels: old.Vessels[:0], Identities: old.Identities[:0],
 	}
+	p.writes <- writeReq{b: b}
 }
 
 func staticRow(r *Report, imo overwatch.IMO, key uint64) StaticRow {

@@ -58,7 +58,11 @@ type registry struct {
 	window     time.Duration
 	maxPerMMSI int
 	maxPending int
-	feedClock  time.Time // the newest report time seen
+	// feedClock is the report time of the latest report processed: where
+	// the stream is now. Not the newest time ever seen: an archive older
+	// than the data before it (imported after it) moves it back, so that
+	// its positions wait for their static reports by its own clock.
+	feedClock time.Time
 }
 
 func newRegistry(window time.Duration, maxPending int) *registry {
@@ -134,9 +138,7 @@ func (g *registry) observe(mmsi uint32, ts time.Time) *mmsiState {
 	if ts.After(v.lastSeen) {
 		v.lastSeen = ts
 	}
-	if ts.After(g.feedClock) {
-		g.feedClock = ts
-	}
+	g.feedClock = ts
 	if ts.Before(v.firstSeen) {
 		v.firstSeen = ts
 	}
@@ -250,8 +252,9 @@ func (g *registry) release(mmsi uint32) []PositionRow {
 
 // expire returns the positions that waited longer than the window, or with
 // all set, every waiting position. The wait is measured in report time (the
-// feed's own clock, so that a replay of history expires by the data) and,
-// for a feed that stalls, in wall time.
+// time of the latest report, so that a replay of history expires by the
+// data, and an older archive after newer data by its own) and, for a feed
+// that stalls, in wall time.
 func (g *registry) expire(now time.Time, all bool) []PositionRow {
 	var out []PositionRow
 	for mmsi, p := range g.pending {

@@ -8,6 +8,30 @@ import (
 	"time"
 )
 
+// writeReq is a batch for the writer, or (b nil) a barrier: ack is closed
+// once everything handed over before it is written or spooled.
+type writeReq struct {
+	b   *Batch
+	ack chan struct{}
+}
+
+// writer writes the batches the loop hands over, in order, and gives each
+// back as the spare once the store (or the spool) has it. It alone writes
+// and spools new batches, so that none can reach the store before a
+// spooled one (see write).
+func (p *Pipeline) writer() {
+	defer close(p.wrote)
+	for req := range p.writes {
+		if req.b != nil {
+			p.write(req.b)
+			p.spare <- req.b
+		}
+		if req.ack != nil {
+			close(req.ack)
+		}
+	}
+}
+
 // write sends a batch to the store, or to the spool while the store is
 // down or when the write fails.
 func (p *Pipeline) write(b *Batch) {
@@ -65,7 +89,7 @@ func (p *Pipeline) retry() {
 }
 
 // replaySpool writes spooled batches, oldest first, deleting each once the
-// store has it. It never marks the store up: the pipeline's goroutine does,
+// store has it. It never marks the store up: the writer goroutine does,
 // when it finds the spool empty (write).
 func (p *Pipeline) replaySpool() {
 	p.replay.Lock()

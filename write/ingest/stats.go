@@ -71,7 +71,7 @@ func (p *Pipeline) Stats() Stats {
 		Duplicates: c.duplicates.Load(), Unattributed: c.unattributed.Load(),
 		Batches: c.batches.Load(), Written: c.written.Load(), Spooled: c.spooled.Load(), Replayed: c.replayed.Load(),
 		WriteErrors: c.writeErrors.Load(), SpoolFullWaits: c.spoolFullWaits.Load(), InvalidIMO: c.invalidIMO.Load(),
-		Queued: len(p.queue), Pending: p.pendingCount(), SpoolFiles: files, SpoolBytes: bytes,
+		Queued: len(p.queue) + int(p.chunked.Load()), Pending: p.pendingCount(), SpoolFiles: files, SpoolBytes: bytes,
 		StoreDown: p.down.Load() && files > 0, // the spool replayed, the next batch goes to the store
 	}
 }
