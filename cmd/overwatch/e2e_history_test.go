@@ -104,6 +104,26 @@ func TestImportHistory(t *testing.T) {
 		"OVERWATCH_PUBLIC_LIMIT_PER_MINUTE": "1000000", "OVERWATCH_PUBLIC_LIMIT_PER_DAY": "1000000"})
 	checkServesLatest(t, s, freshIP(), want, "aishub")
 	t.Logf("all %d IMOs with a position serve their newest one", len(want))
+	// The vessel list (unlimited history on Pro) holds the imported vessels.
+	pro, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
+	var list struct {
+		Vessels []struct {
+			IMO string `json:"imo_number"`
+		} `json:"vessels"`
+	}
+	r := s.do(t, request{path: "/v1/vessels?limit=200", ip: freshIP(), key: pro})
+	mustUnmarshal(t, r.body, &list)
+	served := 0
+	for _, v := range list.Vessels {
+		if imo, err := overwatch.ParseIMO(v.IMO); err == nil {
+			if _, ok := want[imo]; ok {
+				served++
+			}
+		}
+	}
+	if r.StatusCode != 200 || len(list.Vessels) != 200 || served < 100 {
+		t.Errorf("vessel list: %d, %d vessels, %d of them imported with a position", r.StatusCode, len(list.Vessels), served)
+	}
 
 	before := storeCounts(t, s.fx)
 	out = importFiles(paths...)
