@@ -33,14 +33,15 @@ func Server() string {
 	return DefaultServer
 }
 
-// URL returns the URL of database ow_test_<name>, dropped and created afresh
+// URL returns the URL of database ow_test_<prefix><name> (prefix:
+// OVERWATCH_TEST_DB_PREFIX, for two test runs side by side), dropped and created afresh
 // the first time a test binary asks for it, so each package starts empty.
 func URL(t testing.TB, name string) string {
 	t.Helper()
 	if !valid.MatchString(name) {
 		t.Fatalf("pgtest: bad name %q", name)
 	}
-	db := "ow_test_" + name
+	db := "ow_test_" + prefix() + name
 	mu.Lock()
 	defer mu.Unlock()
 	if !created[db] {
@@ -77,4 +78,13 @@ func recreate(db string) error {
 		return fmt.Errorf("create %s: %w", db, err)
 	}
 	return nil
+}
+
+// prefix is OVERWATCH_TEST_DB_PREFIX when it is a valid name part: test
+// runs that set different prefixes use different databases.
+func prefix() string {
+	if p := os.Getenv("OVERWATCH_TEST_DB_PREFIX"); valid.MatchString(p) {
+		return p
+	}
+	return ""
 }
