@@ -38,6 +38,7 @@ func (db *DB) WriteBatch(ctx context.Context, b *ingest.Batch) error {
 		{"vessel_identity", len(b.Identities), db.writeIdentities},
 		{"latest_positions", len(b.Latest), db.writeLatest},
 		{"position_days", len(b.Positions), db.writePositionDays},
+		{"reattributions", len(b.Reattributions), db.writeReattributions},
 	}
 	for _, s := range steps {
 		if s.n == 0 {

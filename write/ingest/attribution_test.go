@@ -156,6 +156,58 @@ func TestOlderArchiveWaitsByItsOwnClock(t *testing.T) {
 	}
 }
 
+// TestOrphansClaimedByALaterIMO: class A positions stored without an IMO
+// (their window passed with no static report; here the vessel went dark
+// after them) are claimed when a static report names the MMSI later: the
+// batch carries their reattribution to the IMO and a latest-position row
+// for the newest of them; class B positions are never claimed.
+func TestOrphansClaimedByALaterIMO(t *testing.T) {
+	t.Parallel()
+	store := newMemStore()
+	p, _ := attributionPipeline(t, store)
+	const mmsi = 244000001
+	imo := validIMO(931234)
+	submit(t, p, classA(mmsi, t0), classA(mmsi, t0.Add(time.Minute)), classB(211000001, t0))
+	// Four days later: a class B report moves the clock past the window,
+	// then the vessel's static report arrives.
+	later := t0.Add(4 * 24 * time.Hour)
+	submit(t, p, classB(211000001, later))
+	flush(t, p)
+	checkIMOs(t, store, 0, 0, 0, 0) // the class B ones, then the two expired class A
+	submit(t, p, static5(mmsi, imo, "ALPHA", later.Add(time.Minute)))
+	flush(t, p)
+	var got []Reattribution
+	var latest []LatestRow
+	for _, b := range store.snapshot() {
+		got = append(got, b.Reattributions...)
+		for _, l := range b.Latest {
+			if l.IMO == imo {
+				latest = append(latest, l)
+			}
+		}
+	}
+	want := Reattribution{MMSI: mmsi, IMO: imo, From: t0, To: t0.Add(time.Minute)}
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("reattributions %+v, want %+v", got, want)
+	}
+	if len(latest) != 1 || !latest[0].TS.Equal(t0.Add(time.Minute)) {
+		t.Errorf("latest rows %+v: want the newest orphan under the IMO", latest)
+	}
+	if st := p.Stats(); st.Reattributed != 1 {
+		t.Errorf("Reattributed = %d, want 1", st.Reattributed)
+	}
+	// Once claimed, nothing is claimed again.
+	submit(t, p, static5(mmsi, imo, "ALPHA", later.Add(time.Hour)))
+	flush(t, p)
+	n := 0
+	for _, b := range store.snapshot() {
+		n += len(b.Reattributions)
+	}
+	if n != 1 {
+		t.Errorf("%d reattributions after a second static report, want 1", n)
+	}
+}
+
 // TestClassBAndStaticWithoutIMOWrittenAtOnce checks that positions that
 // cannot expect an IMO do not wait: class B positions, and class A
 // positions of an MMSI whose static report carries no IMO.

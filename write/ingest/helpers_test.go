@@ -157,6 +157,7 @@ func cloneBatch(b *Batch) Batch {
 		Seq: b.Seq, Positions: slices.Clone(b.Positions), InPort: slices.Clone(b.InPort),
 		Statics: slices.Clone(b.Statics), Latest: slices.Clone(b.Latest),
 		Vessels: slices.Clone(b.Vessels), Identities: slices.Clone(b.Identities),
+		Reattributions: slices.Clone(b.Reattributions),
 	}
 }
 

@@ -298,6 +298,7 @@ func (p *Pipeline) process(r *Report) {
 					row.IMO = v.imo
 					p.addPosition(row, v)
 				}
+				p.reattribute(v)
 			}
 		}
 	}
@@ -321,6 +322,9 @@ func (p *Pipeline) process(r *Report) {
 		}
 	default:
 		p.appendPosition(row)
+		if r.classA() {
+			v.orphan(&row)
+		}
 	}
 	// Expire waiting positions as report time moves, not only at flushes,
 	// so that a replay does not pile them into one oversized batch.
@@ -346,6 +350,24 @@ func (p *Pipeline) dup(key uint64) bool {
 func (p *Pipeline) unattributed(row PositionRow) {
 	p.stats.unattributed.Add(1)
 	p.appendPosition(row)
+	if v := p.reg.byMMSI[row.MMSI]; v != nil {
+		v.orphan(&row)
+	}
+}
+
+// reattribute hands the store the positions of v stored without an IMO
+// before its IMO became known, and makes the newest of them a candidate
+// for the latest-position store.
+func (p *Pipeline) reattribute(v *mmsiState) {
+	ra, last, ok := v.claimOrphans()
+	if !ok {
+		return
+	}
+	p.stats.reattributed.Add(1)
+	p.cur.Reattributions = append(p.cur.Reattributions, ra)
+	row := *last
+	row.IMO = v.imo
+	p.cur.Latest = append(p.cur.Latest, latestRow(&row, v))
 }
 
 // appendPosition adds a position to the batch, tagged with the port whose
@@ -415,6 +437,7 @@ func (p *Pipeline) flush(final bool) {
 	p.cur = Batch{
 		Positions: old.Positions[:0], InPort: old.InPort[:0], Statics: old.Statics[:0],
 		Latest: old.Latest[:0], Vessels: old.Vessels[:0], Identities: old.Identities[:0],
+		Reattributions: old.Reattributions[:0],
 	}
 	p.writes <- writeReq{b: b}
 }

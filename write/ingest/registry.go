@@ -24,10 +24,15 @@ type mmsiState struct {
 	firstSeen   time.Time
 	lastSeen    time.Time
 	staticAt    time.Time // report time of the newest static report applied
-	static      bool      // a static report has been seen for this MMSI
-	dirty       bool      // the registry row must be written
-	queued      bool      // the vessel is in registry.dirty
-	written     time.Time // lastSeen when the row was last written
+	// orphans: the report times of the class A positions of this MMSI
+	// stored without an IMO (the window passed, or the static reports
+	// named none), and the newest of them; a later IMO claims them.
+	orphanFrom, orphanTo time.Time
+	orphanLast           *PositionRow
+	static               bool      // a static report has been seen for this MMSI
+	dirty                bool      // the registry row must be written
+	queued               bool      // the vessel is in registry.dirty
+	written              time.Time // lastSeen when the row was last written
 }
 
 // identity is the part of a vessel whose changes are kept as history.
@@ -263,6 +268,31 @@ func (g *registry) expire(now time.Time, all bool) []PositionRow {
 		}
 	}
 	return out
+}
+
+// orphan notes a class A position of v stored without an IMO.
+func (v *mmsiState) orphan(row *PositionRow) {
+	if v.orphanFrom.IsZero() || row.TS.Before(v.orphanFrom) {
+		v.orphanFrom = row.TS
+	}
+	if !row.TS.Before(v.orphanTo) {
+		v.orphanTo = row.TS
+		last := *row
+		v.orphanLast = &last
+	}
+}
+
+// claimOrphans returns the reattribution of v's orphaned positions to its
+// IMO, and the newest of them, and forgets them; ok is false when there
+// are none.
+func (v *mmsiState) claimOrphans() (Reattribution, *PositionRow, bool) {
+	if v.orphanFrom.IsZero() || v.imo == 0 {
+		return Reattribution{}, nil, false
+	}
+	r := Reattribution{MMSI: v.mmsi, IMO: v.imo, From: v.orphanFrom, To: v.orphanTo}
+	last := v.orphanLast
+	v.orphanFrom, v.orphanTo, v.orphanLast = time.Time{}, time.Time{}, nil
+	return r, last, true
 }
 
 // lastSeenStep is how far a vessel's last-seen time moves before its

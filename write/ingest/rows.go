@@ -103,6 +103,17 @@ type IdentityRow struct {
 	Source    overwatch.Source
 }
 
+// Reattribution says that the class A positions of an MMSI stored without
+// an IMO between From and To (report times) belong to IMO: a static report
+// named the vessel after its attribution window had passed. The store
+// copies them under the IMO (the copies under IMO 0 stay, as every table
+// deduplicates by IMO and report); the derivations read the copies.
+type Reattribution struct {
+	MMSI     uint32
+	IMO      overwatch.IMO
+	From, To time.Time
+}
+
 // PortPositionRow is a position inside the area of a reference port.
 type PortPositionRow struct {
 	Port     string
@@ -119,11 +130,15 @@ type Batch struct {
 	Latest     []LatestRow
 	Vessels    []VesselRow
 	Identities []IdentityRow
+	// Reattributions are written after the batch's positions, whose
+	// orphans they may name too.
+	Reattributions []Reattribution
 }
 
-// Len is the number of rows the batch writes, in all tables.
+// Len is the number of rows the batch writes, in all tables (a
+// reattribution counts as one).
 func (b *Batch) Len() int {
-	return len(b.Positions) + len(b.InPort) + len(b.Statics) + len(b.Latest) + len(b.Vessels) + len(b.Identities)
+	return len(b.Positions) + len(b.InPort) + len(b.Statics) + len(b.Latest) + len(b.Vessels) + len(b.Identities) + len(b.Reattributions)
 }
 
 // Reports is the number of reports the batch stores: positions and static

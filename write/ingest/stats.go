@@ -13,6 +13,7 @@ type counters struct {
 	submitted, dropped, processed, duplicates         atomic.Uint64
 	unattributed, batches, written, spooled, replayed atomic.Uint64
 	writeErrors, spoolFullWaits, invalidIMO           atomic.Uint64
+	reattributed                                      atomic.Uint64
 }
 
 // Stats is a snapshot of the pipeline's counters. Received, Decoded and
@@ -27,6 +28,7 @@ type Stats struct {
 	Batches, Written, Spooled, Replayed uint64
 	WriteErrors, SpoolFullWaits         uint64
 	InvalidIMO                          uint64 // static reports whose IMO fails the check digit
+	Reattributed                        uint64 // MMSIs whose orphaned positions a later IMO claimed
 	Queued, Pending, SpoolFiles         int
 	SpoolBytes                          int64
 	StoreDown                           bool
@@ -70,7 +72,7 @@ func (p *Pipeline) Stats() Stats {
 		Submitted: c.submitted.Load(), Dropped: c.dropped.Load(), Processed: c.processed.Load(),
 		Duplicates: c.duplicates.Load(), Unattributed: c.unattributed.Load(),
 		Batches: c.batches.Load(), Written: c.written.Load(), Spooled: c.spooled.Load(), Replayed: c.replayed.Load(),
-		WriteErrors: c.writeErrors.Load(), SpoolFullWaits: c.spoolFullWaits.Load(), InvalidIMO: c.invalidIMO.Load(),
+		WriteErrors: c.writeErrors.Load(), SpoolFullWaits: c.spoolFullWaits.Load(), InvalidIMO: c.invalidIMO.Load(), Reattributed: c.reattributed.Load(),
 		Queued: len(p.queue) + int(p.chunked.Load()), Pending: p.pendingCount(), SpoolFiles: files, SpoolBytes: bytes,
 		StoreDown: p.down.Load() && files > 0, // the spool replayed, the next batch goes to the store
 	}
