@@ -233,7 +233,8 @@ func TestPipelineSpoolsWhileTheStoreIsUnreachable(t *testing.T) {
 	direct := openDB(t)
 	host := strings.TrimPrefix(chtest.Server(), "clickhouse://")
 	proxy := chtest.NewProxy(t, host)
-	db, err := clickhouse.Open("clickhouse://" + proxy.Addr + "/ow_test_clickhouse")
+	database := strings.TrimPrefix(chtest.URL(t, "clickhouse"), chtest.Server()+"/")
+	db, err := clickhouse.Open("clickhouse://" + proxy.Addr + "/" + database)
 	if err != nil {
 		t.Fatal(err)
 	}

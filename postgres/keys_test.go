@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -60,7 +61,11 @@ func TestMigrateCreatesDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer admin.Close()
-	if err := admin.Exec(ctx, "DROP DATABASE IF EXISTS ow_test_postgres_fresh WITH (FORCE)"); err != nil {
+	name := url[strings.LastIndex(url, "/")+1:]
+	if i := strings.IndexByte(name, '?'); i >= 0 {
+		name = name[:i]
+	}
+	if err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
 		t.Fatal(err)
 	}
 	db, err := postgres.Open(ctx, url)
