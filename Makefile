@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools test vet tidy lint-arch bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean
+.PHONY: all build run services tools test accuracy accuracy-trade bench-trade vet tidy lint-arch bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean
 
 all: build
 
@@ -56,12 +56,44 @@ tidy:
 lint-arch:
 	@.ci/lint-arch
 
+## HTTP_FUZZ: the fuzz targets of the HTTP edge, which `make test` also runs
+## for HTTP_FUZZTIME each (`make fuzz` runs them, like every target, longer)
+HTTP_FUZZ     := FuzzHTTPRead FuzzHTTPWrite FuzzHTTPHeaders FuzzHTTPRaw
+HTTP_FUZZTIME ?= 10s
 ## test: a tidy go.mod, vet, import rules, unit, integration and end-to-end
-## tests (which run every fuzz target's corpus and a short load test), then
-## one iteration of every benchmark as a smoke run
+## tests (which run every fuzz target's corpus and a short load test), the
+## HTTP edge's fuzz targets for HTTP_FUZZTIME each, then one iteration of
+## every benchmark as a smoke run
 test: services tools $(STRIPE_MOCK) tidy vet lint-arch
 	$(GO) test -count=1 -timeout 20m ./...
+	OVERWATCH_ACCURACY=smoke $(GO) test -count=1 -timeout 10m -run '^TestAccuracy$$' ./cmd/overwatch
+	@for f in $(HTTP_FUZZ); do \
+	  echo "== fuzz $$f for $(HTTP_FUZZTIME)"; \
+	  $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(HTTP_FUZZTIME) ./cmd/overwatch || exit 1; \
+	done
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./...
+
+## accuracy: every detector against the simulator's ground truth through
+## the API, 3 seeds x 3 settings (default rates, doubled, sparse sampling);
+## prints the precision/recall table and writes it as markdown to
+## ACCURACY_OUT (bin/accuracy.md), for the table
+## docs/risk-detectors.md keeps (make test runs the smoke run: one seed, a
+## small fleet)
+ACCURACY_OUT ?= bin/accuracy.md
+accuracy: services tools
+	@mkdir -p $(dir $(ACCURACY_OUT))
+	OVERWATCH_ACCURACY=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_OUT)) $(GO) test -count=1 -timeout 120m -v -run '^TestAccuracy$$' ./cmd/overwatch
+
+## accuracy-trade: the trade analytics of issue 18 (route shifts,
+## deceptions, each anomaly type, flow tonnes, forecasts) against the truths
+## the simulator injects, through the API: 800 vessels over two simulated
+## years with seasons, cheap older history and injected trade truths
+## (OVERWATCH_ACCURACY_TRADE_VESSELS / _DAYS / _SEED change it); prints the
+## table and writes it as markdown to ACCURACY_TRADE_OUT (bin/accuracy-trade.md)
+ACCURACY_TRADE_OUT ?= bin/accuracy-trade.md
+accuracy-trade: services
+	@mkdir -p $(dir $(ACCURACY_TRADE_OUT))
+	OVERWATCH_ACCURACY_TRADE=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_TRADE_OUT)) $(GO) test -count=1 -timeout 60m -v -run '^TestAccuracyTrade$$' ./cmd/overwatch
 
 ## bench: Go benchmarks and the load tests (see docs/benchmarks.md)
 bench: services tools bench-go bench-load bench-ingest bench-history bench-sim bench-derive
@@ -83,6 +115,12 @@ bench-derive: build
 	@[ -n "$$(clickhouse-client -q "EXISTS TABLE overwatch_bench_sim.positions" 2>/dev/null | grep 1)" ] || $(GO) run ./cmd/loadtest sim -bin $(BIN)
 	$(GO) run ./cmd/loadtest derive -bin $(BIN)
 	OVERWATCH_EVAL_FULL=1 $(GO) test -count=1 -timeout 30m -run TestPortCallsAgainstGroundTruth -v ./cmd/overwatch | grep -v 'level=INFO'
+
+## bench-trade: the trade derivations of issue 18 from scratch and daily
+## on a simulated store of two years of 800 vessels (filled once into
+## overwatch_bench_trade), then each trade endpoint's p99 under load
+bench-trade: build
+	$(GO) run ./cmd/loadtest trade -bin $(BIN)
 
 ## bench-ingest: replay 10 million AIS messages into ClickHouse (messages/s, peak RSS)
 bench-ingest: build

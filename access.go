@@ -15,4 +15,9 @@ const (
 	// AccessKey needs a valid API key; the per-IP minute and the
 	// account's daily quota apply.
 	AccessKey
+	// AccessSigned needs no key: the request carries a signature its
+	// handler verifies (the payment provider's events). No per-IP limit
+	// applies before it; the handler draws from the endpoint's own budget
+	// once the signature verifies.
+	AccessSigned
 )

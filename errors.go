@@ -15,8 +15,12 @@ const (
 	Unauthorized    Code = "unauthorized"      // 401: missing, bad or revoked key
 	Forbidden       Code = "forbidden"         // 403: the plan does not include it
 	NotFound        Code = "not_found"         // 404: no such resource or route
+	NotAllowed      Code = "not_allowed"       // 405: the route exists, not with this method
+	Timeout         Code = "timeout"           // 408: the client did not send its request in time
 	Conflict        Code = "conflict"          // 409: refused by the resource's state
+	TooLarge        Code = "too_large"         // 413: the request body is over the limit
 	TooManyRequests Code = "too_many_requests" // 429: a rate limit was exceeded
+	HeaderTooLarge  Code = "header_too_large"  // 431: the request line and headers are over the limit
 	Unavailable     Code = "unavailable"       // 503: a dependency is down
 	Internal        Code = "internal"          // 500: anything else
 )

@@ -15,9 +15,9 @@ var _ write.ActualsStore = (*DB)(nil)
 // ReplacingMergeTree on imported_at, read with FINAL).
 func (db *DB) InsertActuals(ctx context.Context, rows []write.ActualRow) error {
 	now := time.Now().UTC()
-	err := db.derivedBatch(ctx, "export_actuals", "port, day, commodity, tonnes, source, imported_at", func(add func(...any) error) error {
+	err := db.derivedBatch(ctx, "export_actuals", "port, day, commodity, tonnes, source, published, imported_at", func(add func(...any) error) error {
 		for _, r := range rows {
-			if err := add(r.Port, r.Week, r.Commodity, r.Tonnes, r.Source, now); err != nil {
+			if err := add(r.Port, r.Week, r.Commodity, r.Tonnes, r.Source, publishedDay(r.Published), now); err != nil {
 				return err
 			}
 		}
@@ -27,4 +27,13 @@ func (db *DB) InsertActuals(ctx context.Context, rows []write.ActualRow) error {
 		return fmt.Errorf("clickhouse: insert actuals: %w", err)
 	}
 	return nil
+}
+
+// publishedDay is the published column of a figure: its publication date,
+// or 1970-01-01 when the source does not say.
+func publishedDay(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Unix(0, 0).UTC()
+	}
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 }

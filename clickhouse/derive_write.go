@@ -11,7 +11,8 @@ import (
 // derivedTables are the tables written with generations.
 var derivedTables = []string{"port_calls", "congestion_daily", "berth_weekly", "fleet_age_weekly", "estimates_weekly", "destination_reliability",
 	"risk_events", "vessel_risk", "risk_hotspots", "risk_baselines",
-	"voyage_emissions"}
+	"voyage_emissions", "route_flows_weekly", "route_shifts", "route_deceptions",
+	"forecasts", "forecast_accuracy", "anomalies", "forecast_maturity"}
 
 // derivedBatch writes rows to a derived table in one batch; fill appends
 // them through add.

@@ -41,6 +41,11 @@ func detectorConstants() map[string]any {
 		"GapOffOn": risk.GapOffOn, "GapMinimum": risk.GapMinimum, "GapOffshoreNM": risk.GapOffshoreNM,
 		"GapDenseWindow": risk.GapDenseWindow, "GapDensePer12h": risk.GapDensePer12h, "GapDenseMinimum": risk.GapDenseMinimum,
 		"GapDraughtSettle": risk.GapDraughtSettle, "GapDraughtChangeM": risk.GapDraughtChangeM,
+		"GapThinnedStatic": risk.GapThinnedStatic, "GapDenseHours": risk.GapDenseHours,
+		// reception.go
+		"ReceptionWindow": risk.ReceptionWindow, "ReceptionCellDeg": risk.ReceptionCellDeg,
+		"ReceptionSilence": risk.ReceptionSilence, "ReceptionPoor": risk.ReceptionPoor, "ReceptionMinHours": risk.ReceptionMinHours,
+		"ReceptionMinKnots": risk.ReceptionMinKnots,
 		// loitering.go
 		"LoiterKnots": risk.LoiterKnots, "LoiterShoreNM": risk.LoiterShoreNM, "LoiterMinimum": risk.LoiterMinimum,
 		"LoiterStationaryKnots": risk.LoiterStationaryKnots, "LoiterStationaryKM": risk.LoiterStationaryKM,
@@ -57,6 +62,9 @@ func detectorConstants() map[string]any {
 		"ConfidenceHigh": risk.ConfidenceHigh, "ConfidenceMedium": risk.ConfidenceMedium, "ConfidenceLow": risk.ConfidenceLow,
 		// spoofing.go
 		"SpoofKnots": risk.SpoofKnots, "SpoofMinKM": risk.SpoofMinKM, "SpoofReturnWindow": risk.SpoofReturnWindow,
+		"SpoofInlandKM": risk.SpoofInlandKM, "SpoofChannelKM": risk.SpoofChannelKM,
+		// cadence.go
+		"DraughtReports": risk.DraughtReports,
 		// mismatch.go
 		"MismatchSustained": risk.MismatchSustained, "MismatchMaxDraftM": risk.MismatchMaxDraftM,
 		"MismatchFactor": risk.MismatchFactor, "MismatchJumpShare": risk.MismatchJumpShare,
@@ -77,19 +85,19 @@ func detectorConstants() map[string]any {
 		"BaselineWindow": risk.BaselineWindow,
 		// risk_job.go and the windows it and risk_scores read
 		"TrailingDays": TrailingDays, "RiskLookback": RiskLookback, "RiskMaxReread": RiskMaxReread,
-		"RiskCallsBack": RiskCallsBack, "ScoreWindow": risk.ScoreWindow, "IdentityWindow": risk.IdentityWindow,
+		"RiskCallsBack": RiskCallsBack, "RiskCadenceWindow": RiskCadenceWindow, "ScoreWindow": risk.ScoreWindow, "IdentityWindow": risk.IdentityWindow,
 		"PortCallsWindow": risk.PortCallsWindow,
 	}
 }
 
 // detectorFiles are the detectors' sources: each exported constant they
 // declare must be in the page's table.
-var detectorFiles = []string{"gaps.go", "loitering.go", "spoofing.go", "sts.go", "sts_encounter.go", "sts_areas.go",
+var detectorFiles = []string{"gaps.go", "cadence.go", "reception.go", "loitering.go", "spoofing.go", "sts.go", "sts_encounter.go", "sts_areas.go",
 	"mismatch.go", "identity.go", "hotspots.go", "baselines.go", "risk_job.go", "risk_scores_job.go"}
 
 // detailFiles are, per event type, the sources that build its Detail.
 var detailFiles = map[string][]string{
-	risk.EventGap:       {"gaps.go"},
+	risk.EventGap:       {"gaps.go", "reception.go"},
 	risk.EventLoitering: {"loitering.go"},
 	risk.EventSTS:       {"sts_encounter.go"},
 	risk.EventSpoofing:  {"spoofing.go"},

@@ -28,6 +28,16 @@ type Deps struct {
 
 	// Emissions is the store of the emissions job (the same analytics store).
 	Emissions EmissionsStore
+	// Trade is the store of the trade-routes job (the same analytics store).
+	Trade TradeStore
+	// Forecasts and Anomalies are the stores of the forecasts and
+	// anomalies jobs (the same analytics store).
+	Forecasts ForecastStore
+	Anomalies AnomalyStore
+
+	// Calibration is the store of the calibration job (the same analytics
+	// store); nil: no calibration job.
+	Calibration CalibrationStore
 }
 
 // All is the table of every job of the service: its name, how often it
@@ -45,7 +55,10 @@ type Deps struct {
 //	berth_utilization        the last 3 ISO weeks
 //	fleet_age                the last 3 ISO weeks
 //	export_estimates         the last 3 ISO weeks
+//	forecasts                every port's forecasts and backtest, from the whole weekly history
+//	anomalies                every port's weekly anomalies and history maturity, whole history
 //	destination_reliability  the whole history
+//	trade_routes             weeks of departure from 77 days, of arrival from 21 days before the watermark; the shifts whole
 //	risk_events              whole days from 3 days before the watermark
 //	risk_scores              every vessel's score, the hotspots
 //	risk_baselines           the last 30 days
@@ -53,6 +66,7 @@ type Deps struct {
 //	rate_window_purge        deletes expired rate-limit windows
 //	webhook_delivery         sends the due webhook deliveries (retries with backoff)
 //	alerts                   alerts of the events of the last 3 days for their watchers
+//	calibration              self-calibrated factors (estimates against imported actuals), whole history
 func All(d Deps) []Job {
 	all := []Job{
 		{Name: "port_calls", Every: 10 * time.Minute, Writes: []string{"port_calls"}, Run: PortCalls(d.Store, d.Ports)},
@@ -61,7 +75,10 @@ func All(d Deps) []Job {
 		{Name: "berth_utilization", Every: time.Hour, Writes: []string{"berth_weekly"}, Run: BerthUtilization(d.Store)},
 		{Name: "fleet_age", Every: time.Hour, Writes: []string{"fleet_age_weekly"}, Run: FleetAge(d.Store)},
 		{Name: "export_estimates", Every: time.Hour, Writes: []string{"estimates_weekly"}, Run: ExportEstimates(d.Store)},
+		{Name: "forecasts", Every: time.Hour, Writes: []string{"forecasts", "forecast_accuracy"}, Run: Forecasts(d.Forecasts)},
+		{Name: "anomalies", Every: time.Hour, Writes: []string{"anomalies", "forecast_maturity"}, Run: Anomalies(d.Anomalies)},
 		{Name: "destination_reliability", Every: time.Hour, Writes: []string{"destination_reliability"}, Run: DestinationReliability(d.Store)},
+		{Name: "trade_routes", Every: time.Hour, Writes: []string{"route_flows_weekly", "route_deceptions", "route_shifts"}, Run: TradeRoutes(d.Trade)},
 		{Name: "risk_events", Every: 30 * time.Minute, Writes: []string{"risk_events"}, Run: RiskEvents(d.Risk, d.Ports)},
 		{Name: "risk_scores", Every: 30 * time.Minute, Writes: []string{"vessel_risk", "risk_hotspots"}, Run: RiskScores(d.Risk)},
 		{Name: "risk_baselines", Every: 6 * time.Hour, Writes: []string{"risk_baselines"}, Run: RiskBaselines(d.Risk)},
@@ -71,6 +88,9 @@ func All(d Deps) []Job {
 	if d.Deliveries != nil && d.Poster != nil {
 		all = append(all, Job{Name: "webhook_delivery", Every: 5 * time.Second,
 			Run: Webhooks(d.Deliveries, d.Poster, time.Now, d.WebhookLease)})
+	}
+	if d.Calibration != nil {
+		all = append(all, Job{Name: "calibration", Every: 6 * time.Hour, Writes: []string{"calibration_factors"}, Run: Calibration(d.Calibration)})
 	}
 	if d.Alerts != nil {
 		sources := append([]AlertSource{RiskAlerts{Store: d.Risk}}, d.AlertSources...)
@@ -82,5 +102,5 @@ func All(d Deps) []Job {
 // Derivations are the jobs that derive tables from the position history,
 // in dependency order (what `overwatch jobs --once` and the refresh
 // endpoint run).
-var Derivations = []string{"port_calls", "emissions", "congestion", "berth_utilization", "fleet_age", "export_estimates", "destination_reliability",
+var Derivations = []string{"port_calls", "emissions", "congestion", "berth_utilization", "fleet_age", "export_estimates", "forecasts", "anomalies", "destination_reliability", "trade_routes",
 	"risk_events", "risk_scores", "risk_baselines"}

@@ -35,6 +35,10 @@ type RiskStore interface {
 	SanctionsEntries(ctx context.Context) ([]sanctions.Entry, error)
 	// Reliabilities are the current destination reliabilities.
 	Reliabilities(ctx context.Context) ([]portstats.Reliability, error)
+	// StaticIntervals are how often each vessel's static reports came
+	// through in [from, to]: the median interval between the times they
+	// were received (vessels with fewer than two are left out).
+	StaticIntervals(ctx context.Context, from, to time.Time) (map[overwatch.IMO]time.Duration, error)
 
 	// RiskEvents are the current events overlapping [from, to).
 	RiskEvents(ctx context.Context, from, to time.Time) ([]risk.Event, error)
@@ -61,6 +65,11 @@ const (
 	RiskMaxReread = 30 * day
 	RiskCallsBack = 30 * day
 )
+
+// RiskCadenceWindow is the time to the end of the data over which each
+// vessel's static-report interval is measured (StaticIntervals): the same
+// for a full run and an incremental one of the same data.
+const RiskCadenceWindow = 30 * day
 
 // RiskEventsJob derives the risk_events table: AIS gaps, loitering and
 // spoofing per track, ship-to-ship transfers across tracks, draught
@@ -122,16 +131,21 @@ func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *seaport.Index
 	for _, c := range calls {
 		callsOf[c.IMO] = append(callsOf[c.IMO], c)
 	}
+	// How often each vessel's draught comes through.
+	every, err := store.StaticIntervals(ctx, last.Add(-RiskCadenceWindow), last)
+	if err != nil {
+		return Result{}, err
+	}
 	var (
 		events   []risk.Event
 		cands    []risk.SlowPoint
 		draughts = risk.NewDraughtLog()
 	)
 	detect := func(imo overwatch.IMO, track []vessel.TrackPoint) error {
-		events = append(events, risk.DetectGaps(imo, track, last)...)
+		events = append(events, risk.DetectGaps(imo, track, last, every[imo])...)
 		events = append(events, risk.DetectLoitering(imo, track, ports, last)...)
 		events = append(events, risk.DetectSpoofing(imo, track)...)
-		events = append(events, risk.DetectMismatches(imo, track, callsOf[imo])...)
+		events = append(events, risk.DetectMismatches(imo, track, callsOf[imo], every[imo])...)
 		cands = append(cands, risk.STSCandidates(imo, track, ports)...)
 		draughts.Add(imo, track)
 		return ctx.Err()
@@ -153,6 +167,18 @@ func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *seaport.Index
 		return Result{}, err
 	}
 	events = append(events, risk.DetectSTS(cands, last, draughts.Draughts, profiles)...)
+	events = risk.DropTransferred(events)
+	// Intentional gaps only where the sea is heard: reception over the
+	// ReceptionWindow to the end of the data (the same for a full run and
+	// an incremental one of the same data).
+	reception := risk.NewReception()
+	if err := store.HourlyTracks(ctx, last.Add(-risk.ReceptionWindow), last, func(imo overwatch.IMO, track []vessel.TrackPoint) error {
+		reception.Add(imo, track)
+		return ctx.Err()
+	}); err != nil {
+		return Result{}, err
+	}
+	risk.JudgeReception(events, reception)
 	events = slices.DeleteFunc(events, func(e risk.Event) bool { return unseenBefore(&e, start, reread) })
 	identities, err := store.IdentityHistory(ctx)
 	if err != nil {

@@ -171,13 +171,13 @@ func severityRank(col string) string {
 }
 
 // RaiseAlerts stores the alerts, each once per account and event key, and
-// queues each new one for the account's webhooks subscribed to its type
-// (event id "alert_<id>"). An alert raised again with a higher severity
-// (an ongoing event that got worse) is escalated unless the account
-// resolved it: its severity, title and message are replaced, it is open
-// again (read and snooze cleared), and it is queued again (event id
-// "alert_<id>_<severity>", "escalated": true). It returns how many alerts
-// were new or escalated.
+// queues each new one for the account's active webhooks subscribed to its
+// type (activeWebhook; event id "alert_<id>"). An alert raised again with
+// a higher severity (an ongoing event that got worse) is escalated unless
+// the account resolved it: its severity, title and message are replaced,
+// it is open again (read and snooze cleared), and it is queued again
+// (event id "alert_<id>_<severity>", "escalated": true). It returns how
+// many alerts were new or escalated.
 func (db *DB) RaiseAlerts(ctx context.Context, alerts []jobs.Alert) (int, error) {
 	n := 0
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
@@ -215,9 +215,9 @@ func (db *DB) RaiseAlerts(ctx context.Context, alerts []jobs.Alert) (int, error)
 				return err
 			}
 			if _, err := tx.Exec(ctx, `INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, payload)
-				SELECT id, $3, $2, $4 FROM webhooks
-				 WHERE account_id = $1 AND $2 = ANY(event_types) AND NOT paused AND disabled_at IS NULL
-				ON CONFLICT (webhook_id, event_id) DO NOTHING`, a.AccountID, a.Type, eventID, string(payload)); err != nil {
+				SELECT w.id, $3, $2, $4 FROM webhooks w
+				 WHERE w.account_id = $1 AND $2 = ANY(w.event_types) AND `+activeWebhook("w", "$5")+`
+				ON CONFLICT (webhook_id, event_id) DO NOTHING`, a.AccountID, a.Type, eventID, string(payload), webhookPlans); err != nil {
 				return err
 			}
 		}

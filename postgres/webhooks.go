@@ -118,34 +118,60 @@ func (db *DB) Deliveries(ctx context.Context, accountID, webhookID int64, limit 
 	return out, pgErr(rows.Err(), "deliveries")
 }
 
+// webhookPlans are the plans whose accounts' webhooks are delivered to
+// (overwatch.FeatureWebhooks). An account on another plan (moved down from
+// Pro) keeps its webhooks, but nothing is queued for them and their queued
+// deliveries wait, as a paused webhook's do, until it is on one of these
+// again.
+var webhookPlans = func() []string {
+	var out []string
+	for _, p := range overwatch.Plans() {
+		if p.ID.Includes(overwatch.FeatureWebhooks) {
+			out = append(out, string(p.ID))
+		}
+	}
+	return out
+}()
+
+// activeWebhook is the condition on a webhook w that is delivered to: not
+// paused, not disabled, its account's plan (the parameter given: the
+// webhookPlans) including webhooks.
+func activeWebhook(w, plans string) string {
+	return `NOT ` + w + `.paused AND ` + w + `.disabled_at IS NULL AND EXISTS (SELECT 1 FROM accounts acct
+		WHERE acct.id = ` + w + `.account_id AND acct.plan = ANY(` + plans + `::text[]))`
+}
+
 // EnqueueEvent queues an event for every active webhook of the account
-// subscribed to its type, once per webhook and event id (a repeated
-// enqueue changes nothing); it returns how many deliveries were queued.
+// subscribed to its type (activeWebhook), once per webhook and event id (a
+// repeated enqueue changes nothing); it returns how many deliveries were
+// queued.
 func (db *DB) EnqueueEvent(ctx context.Context, accountID int64, eventType, eventID string, payload []byte) (int, error) {
 	tag, err := db.pool.Exec(ctx, `INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, payload)
-		SELECT id, $3, $2, $4 FROM webhooks
-		 WHERE account_id = $1 AND $2 = ANY(event_types) AND NOT paused AND disabled_at IS NULL
-		ON CONFLICT (webhook_id, event_id) DO NOTHING`, accountID, eventType, eventID, string(payload))
+		SELECT w.id, $3, $2, $4 FROM webhooks w
+		 WHERE w.account_id = $1 AND $2 = ANY(w.event_types) AND `+activeWebhook("w", "$5")+`
+		ON CONFLICT (webhook_id, event_id) DO NOTHING`, accountID, eventType, eventID, string(payload), webhookPlans)
 	if err != nil {
 		return 0, pgErr(err, "enqueue")
 	}
 	return int(tag.RowsAffected()), nil
 }
 
-// ClaimDeliveries takes up to max due deliveries of active webhooks, each
-// by one caller (SKIP LOCKED), and pushes their next attempt lease ahead,
-// so that a worker that dies with a claim leaves it due again then.
+// ClaimDeliveries takes up to max due deliveries of active webhooks
+// (activeWebhook: the deliveries of a paused or disabled webhook, or of an
+// account whose plan has no webhooks, wait), each by one caller (SKIP
+// LOCKED), and pushes their next attempt lease ahead, so that a worker that
+// dies with a claim leaves it due again then.
 func (db *DB) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, max int) ([]jobs.Delivery, error) {
 	rows, err := db.pool.Query(ctx, `
 WITH due AS (
     SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-     WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND NOT w.paused AND w.disabled_at IS NULL
+     WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND `+activeWebhook("w", "$4")+`
      ORDER BY d.next_attempt_at, d.id LIMIT $3
        FOR UPDATE OF d SKIP LOCKED)
 UPDATE webhook_deliveries d SET next_attempt_at = $1 + $2::interval FROM due, webhooks w
  WHERE d.id = due.id AND w.id = d.webhook_id
 RETURNING d.id, d.webhook_id, w.account_id, w.url, w.secret, d.event_id, d.event_type, d.payload, d.attempts`,
-		now.UTC(), fmt.Sprintf("%d milliseconds", lease.Milliseconds()), max)
+		now.UTC(), fmt.Sprintf("%d milliseconds", lease.Milliseconds()), max, webhookPlans)
 	if err != nil {
 		return nil, pgErr(err, "claim deliveries")
 	}

@@ -282,3 +282,59 @@ func TestWebhookRecordAttempts(t *testing.T) {
 		t.Errorf("queued after resume: %d", n)
 	}
 }
+
+// An account moved to a plan without webhooks keeps them, listed, but
+// nothing new is queued (neither an event nor an alert) and its queued
+// deliveries wait; moved back to Pro, they are claimed again.
+func TestWebhookDeliveriesWaitForThePlan(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	a := newAccount(t, db)
+	hook := newHook(t, db, a, "test", jobs.AlertSanctions)
+	setPlan := func(p overwatch.Plan) {
+		t.Helper()
+		if err := db.Exec(ctx, `UPDATE accounts SET plan = $2 WHERE id = $1`, a, string(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	claimed := func(at time.Time) (ids []int64) {
+		t.Helper()
+		got, err := db.ClaimDeliveries(ctx, at, time.Minute, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range got {
+			if d.WebhookID == hook {
+				ids = append(ids, d.ID)
+			}
+		}
+		return ids
+	}
+	if n, err := db.EnqueueEvent(ctx, a, "test", "evt_before_downgrade", []byte(`{}`)); err != nil || n != 1 {
+		t.Fatalf("queued on Pro: %d %v", n, err)
+	}
+	now := time.Now().Add(time.Second)
+	for _, p := range []overwatch.Plan{overwatch.PlanStarter, overwatch.PlanFree} {
+		setPlan(p)
+		if n, err := db.EnqueueEvent(ctx, a, "test", "evt_on_"+string(p), []byte(`{}`)); err != nil || n != 0 {
+			t.Errorf("queued on %s: %d %v", p, n, err)
+		}
+		if _, err := db.RaiseAlerts(ctx, []jobs.Alert{{AccountID: a, Type: jobs.AlertSanctions, Severity: jobs.SeverityWarning,
+			Title: "t", Message: "m", EventKey: "plan-pause/" + string(p) + "/" + t.Name(), EventAt: now}}); err != nil {
+			t.Fatal(err)
+		}
+		if ids := claimed(now); len(ids) != 0 {
+			t.Errorf("claimed on %s: %v", p, ids)
+		}
+		if hooks, err := db.Webhooks(ctx, a); err != nil || len(hooks) != 1 {
+			t.Errorf("listed on %s: %+v %v", p, hooks, err)
+		}
+	}
+	setPlan(overwatch.PlanSupplyChainRisk)
+	if ids := claimed(now); len(ids) != 1 {
+		t.Errorf("claimed after the upgrade: %v, want the delivery queued before the downgrade", ids)
+	}
+	if log, _ := db.Deliveries(ctx, a, hook, 10); len(log) != 1 || log[0].EventID != "evt_before_downgrade" {
+		t.Errorf("deliveries: %+v", log)
+	}
+}

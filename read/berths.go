@@ -79,7 +79,7 @@ type ZoneUtilization struct {
 // (hours × the zone's capacity in berths), at most 1.
 func BerthUtilization(usage Query[BerthUsageRequest, []BerthUsageRow], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		port, err := portParam(c, "port", false, false)
+		port, err := portParam(c, "port", false)
 		if err != nil {
 			return err
 		}
@@ -145,7 +145,7 @@ type BerthWeeklyBody struct {
 // history floor are left out.
 func BerthWeekly(weeks Query[BerthWeeksRequest, []portstats.BerthWeek], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		port, err := portParam(c, "port", true, false)
+		port, err := portParam(c, "port", true)
 		if err != nil {
 			return err
 		}

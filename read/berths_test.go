@@ -44,11 +44,11 @@ func TestBerthParams(t *testing.T) {
 	store := &fakeBerths{}
 	routes := berthRoutesOf(t, store)
 	expectErrors(t, routes.get("/berth-utilization"), "/v1/berth-utilization", map[string]errCase{
-		"port=atlantis": {404, "unknown port 'atlantis'"},
+		"port=atlantis": {400, "unknown port 'atlantis'"},
 	})
 	expectErrors(t, routes.get("/berth-utilization/weekly"), "/v1/berth-utilization/weekly", map[string]errCase{
 		"":                                  {400, "port is required"},
-		"port=atlantis":                     {404, "unknown port 'atlantis'"},
+		"port=atlantis":                     {400, "unknown port 'atlantis'"},
 		"port=santos&zone_id=busan-berth-1": {404, "unknown berth zone 'busan-berth-1' at port 'santos'"},
 		"port=santos&weeks=0":               {400, "weeks must be an integer from 1 to 52"},
 		"port=santos&weeks=53":              {400, "weeks must be an integer from 1 to 52"},

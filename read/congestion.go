@@ -128,7 +128,7 @@ type PortCongestion struct {
 func Congestion(live Query[CongestionNowRequest, []CongestionLiveRow], baseline Query[CongestionBaselineRequest, []CongestionBaselineRow],
 	now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		port, err := portParam(c, "port", false, false)
+		port, err := portParam(c, "port", false)
 		if err != nil {
 			return err
 		}
@@ -222,7 +222,7 @@ type CongestionHistoryBody struct {
 // Days before the tier's history floor are left out.
 func CongestionHistory(history Query[CongestionHistoryRequest, []portstats.CongestionDay], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		port, err := portParam(c, "port", true, false)
+		port, err := portParam(c, "port", true)
 		if err != nil {
 			return err
 		}

@@ -56,11 +56,11 @@ func TestCongestionParams(t *testing.T) {
 	routes := congestionRoutesOf(t, store)
 	expectErrors(t, routes.get("/congestion"), "/v1/congestion", map[string]errCase{
 		"vessel_type=submarine": {400, "vessel_type must be one of cargo, tanker"},
-		"port=atlantis":         {404, "unknown port 'atlantis'"},
+		"port=atlantis":         {400, "unknown port 'atlantis'"},
 	})
 	expectErrors(t, routes.get("/congestion/history"), "/v1/congestion/history", map[string]errCase{
 		"":                                {400, "port is required"},
-		"port=atlantis":                   {404, "unknown port 'atlantis'"},
+		"port=atlantis":                   {400, "unknown port 'atlantis'"},
 		"port=santos&days=0":              {400, "days must be an integer from 1 to 365"},
 		"port=santos&days=366":            {400, "days must be an integer from 1 to 365"},
 		"port=santos&days=x":              {400, "days must be an integer from 1 to 365"},

@@ -116,7 +116,7 @@ func parseEmissionsParams(c *fiber.Ctx, now time.Time, defaultSpan time.Duration
 	if err != nil {
 		return p, err
 	}
-	port, err := portParam(c, "port", false, false)
+	port, err := portParam(c, "port", false)
 	if err != nil {
 		return p, err
 	}

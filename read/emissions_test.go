@@ -193,7 +193,7 @@ func TestEmissionsParameterErrors(t *testing.T) {
 		body != `{"error":"the Starter plan or higher is needed for CSV export; this key's plan is Free"}` {
 		t.Errorf("free CSV: %d %s", status, body)
 	}
-	if status, _, _ := serve(t, overwatch.PlanPro, h, "/?port=nowhere"); status != 404 {
+	if status, _, _ := serve(t, overwatch.PlanPro, h, "/?port=nowhere"); status != 400 {
 		t.Errorf("unknown port: %d", status)
 	}
 	if n := store.voyageReqs.count(); n != 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"overwatch/maritime/calibration"
 	"overwatch/maritime/portstats"
 	"overwatch/maritime/seaport"
 
@@ -35,9 +36,10 @@ type EstimateStore interface {
 }
 
 // estimateRoutes mounts the export-estimates endpoint.
-func estimateRoutes(r Router, s EstimateStore, c *Cache, now func() time.Time) {
+// cs (nil: none) are the calibration factors it applies.
+func estimateRoutes(r Router, s EstimateStore, cs *Calibrations, c *Cache, now func() time.Time) {
 	q := Cached(c, "estimates", []string{tableEstimates, tableActuals}, s.Estimates)
-	r.Handle(fiber.MethodGet, "/estimates", overwatch.AccessKey, Estimates(q, now))
+	r.Handle(fiber.MethodGet, "/estimates", overwatch.AccessKey, CalibratedEstimates(q, cs, now))
 }
 
 // Estimate is an item of GET /v1/estimates.
@@ -53,16 +55,23 @@ type Estimate struct {
 	Tonnage          float64  `json:"tonnage"`
 	Confidence       float64  `json:"confidence"`
 	USDAActuals      *float64 `json:"usda_actuals"`
+	// The factor in force for the port (docs/calibration.md), where it
+	// comes from (self, manual or none: factor 1) and the tonnage times it.
+	CalibratedTonnage float64 `json:"calibrated_tonnage"`
+	CalibrationFactor float64 `json:"calibration_factor"`
+	CalibrationSource string  `json:"calibration_source"`
 }
 
 // NewEstimate presents an estimate row: tonnes as integers, confidence to
-// two decimals.
+// two decimals; uncalibrated (factor 1, source none).
 func NewEstimate(r EstimateRow) Estimate {
 	e := Estimate{
 		Port: r.Port, ISOYear: r.ISOYear, ISOWeek: r.ISOWeek, WeekStart: r.Week.UTC().Format(time.DateOnly),
 		Vessels: r.Vessels, Calls: r.Calls, CallsWithDraught: r.CallsWithDraught,
 		Tonnage: roundTo(r.Tonnage, 0), Confidence: roundTo(r.Confidence, 2), USDAActuals: roundPtr(finitePtr(r.Actuals), 0),
+		CalibrationFactor: 1, CalibrationSource: calibration.SourceNone,
 	}
+	e.CalibratedTonnage = e.Tonnage
 	if p, ok := seaport.BySlug(r.Port); ok {
 		e.PortName = p.Name
 	}
@@ -74,10 +83,17 @@ func NewEstimate(r EstimateRow) Estimate {
 // changes of the calls that departed in the week, newest week first, then
 // by port, with the imported official figures (USDA export inspections)
 // of the same port and week. Weeks that start before the tier's history
-// floor are left out.
+// floor are left out. Uncalibrated: see CalibratedEstimates.
 func Estimates(q Query[EstimatesRequest, []EstimateRow], now func() time.Time) fiber.Handler {
+	return CalibratedEstimates(q, nil, now)
+}
+
+// CalibratedEstimates is Estimates with each port's calibration factor in
+// force applied (calibrated_tonnage, calibration_factor,
+// calibration_source); cs nil applies none.
+func CalibratedEstimates(q Query[EstimatesRequest, []EstimateRow], cs *Calibrations, now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		port, err := portParam(c, "port", false, false)
+		port, err := portParam(c, "port", false)
 		if err != nil {
 			return err
 		}
@@ -91,9 +107,18 @@ func Estimates(q Query[EstimatesRequest, []EstimateRow], now func() time.Time) f
 		if err != nil {
 			return err
 		}
+		var force []calibration.InForce
+		if cs != nil {
+			if _, _, force, err = cs.load(c.UserContext()); err != nil {
+				return err
+			}
+		}
 		out := make([]Estimate, len(rows))
 		for i, r := range rows {
 			out[i] = NewEstimate(r)
+			if force != nil {
+				out[i].calibrate(force)
+			}
 		}
 		return c.JSON(fiber.Map{"estimates": out})
 	}

@@ -26,14 +26,14 @@ func (f *fakeEstimates) Estimates(_ context.Context, r EstimatesRequest) ([]Esti
 // estimatesOf is the GET /estimates handler on the store, uncached.
 func estimatesOf(t *testing.T, s EstimateStore) *routeTable {
 	t.Helper()
-	return mount(t, func(r Router) { estimateRoutes(r, s, nil, fixedNow) })
+	return mount(t, func(r Router) { estimateRoutes(r, s, nil, nil, fixedNow) })
 }
 
 func TestEstimatesParams(t *testing.T) {
 	t.Parallel()
 	store := &fakeEstimates{}
 	expectErrors(t, estimatesOf(t, store).get("/estimates"), "/v1/estimates", map[string]errCase{
-		"port=atlantis": {404, "unknown port 'atlantis'"},
+		"port=atlantis": {400, "unknown port 'atlantis'"},
 		"limit=0":       {400, "limit must be a positive integer"},
 		"limit=ten":     {400, "limit must be a positive integer"},
 	})
@@ -52,8 +52,8 @@ func TestEstimatesBody(t *testing.T) {
 	}}
 	h := estimatesOf(t, store).get("/estimates")
 	status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/estimates?port=santos&limit=300")
-	want := `{"estimates":[{"port":"new-orleans","port_name":"New Orleans (Lower Mississippi)","iso_year":2026,"iso_week":11,"week_start":"2026-03-09","vessels":3,"calls":4,"calls_with_draught":3,"tonnage":150000,"confidence":0.67,"usda_actuals":123457},` +
-		`{"port":"santos","port_name":"Santos","iso_year":2026,"iso_week":11,"week_start":"2026-03-09","vessels":0,"calls":0,"calls_with_draught":0,"tonnage":0,"confidence":0,"usda_actuals":null}]}`
+	want := `{"estimates":[{"port":"new-orleans","port_name":"New Orleans (Lower Mississippi)","iso_year":2026,"iso_week":11,"week_start":"2026-03-09","vessels":3,"calls":4,"calls_with_draught":3,"tonnage":150000,"confidence":0.67,"usda_actuals":123457,"calibrated_tonnage":150000,"calibration_factor":1,"calibration_source":"none"},` +
+		`{"port":"santos","port_name":"Santos","iso_year":2026,"iso_week":11,"week_start":"2026-03-09","vessels":0,"calls":0,"calls_with_draught":0,"tonnage":0,"confidence":0,"usda_actuals":null,"calibrated_tonnage":0,"calibration_factor":1,"calibration_source":"none"}]}`
 	if status != 200 || body != want {
 		t.Errorf("got  %d %s\nwant %s", status, body, want)
 	}

@@ -168,7 +168,7 @@ func Export(visits, estimates Query[ExportRequest, []byte], now func() time.Time
 		if err := caller.Require(overwatch.FeatureCSVExport); err != nil {
 			return err
 		}
-		port, err := portParam(c, "port", false, false)
+		port, err := portParam(c, "port", false)
 		if err != nil {
 			return err
 		}

@@ -52,7 +52,7 @@ func TestExportAccessAndParams(t *testing.T) {
 		}
 	}
 	expectErrors(t, h, "/v1/export", map[string]errCase{
-		"port=atlantis": {404, "unknown port 'atlantis'"},
+		"port=atlantis": {400, "unknown port 'atlantis'"},
 		"type=pdf":      {400, "type must be one of visits, estimates"},
 		"limit=0":       {400, "limit must be a positive integer"},
 		"limit=x":       {400, "limit must be a positive integer"},

@@ -123,7 +123,7 @@ type PortFleetAge struct {
 // the IMO number: estimated_build_years counts those).
 func FleetAge(live Query[FleetAgeRequest, []portstats.FleetAgeWeek], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		port, err := portParam(c, "port", false, false)
+		port, err := portParam(c, "port", false)
 		if err != nil {
 			return err
 		}
@@ -181,7 +181,7 @@ type FleetAgeHistoryBody struct {
 // floor are left out.
 func FleetAgeHistory(history Query[FleetAgeHistoryRequest, []portstats.FleetAgeWeek], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		port, err := portParam(c, "port", true, false)
+		port, err := portParam(c, "port", true)
 		if err != nil {
 			return err
 		}

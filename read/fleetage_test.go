@@ -44,12 +44,12 @@ func TestFleetAgeParams(t *testing.T) {
 	store := &fakeFleetAge{}
 	routes := fleetAgeRoutesOf(t, store)
 	expectErrors(t, routes.get("/fleet-age"), "/v1/fleet-age", map[string]errCase{
-		"port=atlantis":         {404, "unknown port 'atlantis'"},
+		"port=atlantis":         {400, "unknown port 'atlantis'"},
 		"vessel_type=submarine": {400, "vessel_type must be one of"},
 	})
 	expectErrors(t, routes.get("/fleet-age/history"), "/v1/fleet-age/history", map[string]errCase{
 		"":                              {400, "port is required"},
-		"port=nowhere":                  {404, "unknown port 'nowhere'"},
+		"port=nowhere":                  {400, "unknown port 'nowhere'"},
 		"port=santos&weeks=0":           {400, "weeks must be an integer from 1 to 52"},
 		"port=santos&weeks=60":          {400, "weeks must be an integer from 1 to 52"},
 		"port=santos&vessel_type=CARGO": {400, "vessel_type must be one of"},

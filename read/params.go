@@ -92,24 +92,21 @@ func stringParam(c *fiber.Ctx, name string, maxLen int) (string, error) {
 	return strings.Clone(raw), nil
 }
 
-// portParam reads a port slug (or, where legacy references are accepted,
-// the port's UUID). An absent optional port is nil; an unknown one is a
-// NotFound error naming it.
-func portParam(c *fiber.Ctx, name string, required, acceptUUID bool) (*seaport.Port, error) {
+// portParam reads a port named by its slug or by its stable UUID (the
+// "id" of /v1/ports, also the legacy references the specification
+// accepts). An absent optional port is nil; an unknown one is an Invalid
+// error naming the parameter and pointing to /v1/ports.
+func portParam(c *fiber.Ctx, name string, required bool) (*seaport.Port, error) {
 	raw := c.Query(name)
 	if raw == "" {
 		if required {
-			return nil, overwatch.Errorf(overwatch.Invalid, "%s is required (a port slug; see /v1/ports)", name)
+			return nil, overwatch.Errorf(overwatch.Invalid, "%s is required (a port slug or id; see /v1/ports)", name).With("parameter", name)
 		}
 		return nil, nil
 	}
-	find := seaport.BySlug
-	if acceptUUID {
-		find = seaport.ByRef
-	}
-	p, ok := find(raw)
+	p, ok := seaport.ByRef(raw)
 	if !ok {
-		return nil, overwatch.Errorf(overwatch.NotFound, "unknown port '%s'", truncate(raw, 100)).With("parameter", name)
+		return nil, overwatch.Errorf(overwatch.Invalid, "unknown port '%s' in %s; see /v1/ports for slugs and ids", truncate(raw, 100), name).With("parameter", name)
 	}
 	return &p, nil
 }

@@ -56,7 +56,7 @@ func roundPtr(v *float64, digits int) *float64 {
 // (latitude and longitude are null); the tier caps the number of vessels.
 func Positions(store PortPositionQuery, now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		port, err := portParam(c, "port", true, false)
+		port, err := portParam(c, "port", true)
 		if err != nil {
 			return err
 		}

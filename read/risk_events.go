@@ -42,7 +42,8 @@ func listEvents(c *fiber.Ctx, events Query[RiskEventsRequest, []RiskEventRow], f
 }
 
 // RiskEvents serves GET /v1/risk/events: tier (the events' severity),
-// vessel (IMO), ongoing ('true': only the AIS gaps that go on), limit
+// vessel (IMO: its events, and the transfers where it is the other
+// vessel), ongoing ('true': only the AIS gaps that go on), limit
 // (default 100, max 500). Every type of event, newest first; events that
 // started before the plan's history are left out unless they go on.
 func RiskEvents(events Query[RiskEventsRequest, []RiskEventRow], now func() time.Time) fiber.Handler {
@@ -61,6 +62,9 @@ func RiskEvents(events Query[RiskEventsRequest, []RiskEventRow], now func() time
 		if ongoing {
 			f.Type, f.OngoingOnly = risk.EventGap, true
 		}
+		// A transfer is stored once for the pair, under the lower IMO: the
+		// vessel's list holds it whichever side it is on, as /risk/sts does.
+		f.EitherVessel = f.IMO != 0
 		return listEvents(c, events, f)
 	}
 }

@@ -27,7 +27,7 @@ func RiskMismatches(events Query[RiskEventsRequest, []RiskEventRow], now func() 
 		if f.Subtype, err = enumParam(c, "type", MismatchTypes...); err != nil {
 			return err
 		}
-		port, err := portParam(c, "port", false, true)
+		port, err := portParam(c, "port", false)
 		if err != nil {
 			return err
 		}

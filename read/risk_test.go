@@ -119,7 +119,7 @@ func TestRiskParams(t *testing.T) {
 	}))
 	expectErrors(t, routes.get("/risk/mismatches"), "/v1/risk/mismatches", with(map[string]errCase{
 		"type=huge":                    {400, "type must be one of directional, magnitude, zero_change"},
-		"port=atlantis":                {404, "unknown port 'atlantis'"},
+		"port=atlantis":                {400, "unknown port 'atlantis'"},
 		"port=santos":                  {200, `{"events":[]}`},
 		"port=" + mustPort("busan").ID: {200, `{"events":[]}`},
 	}))
@@ -184,7 +184,7 @@ func TestRiskEventBody(t *testing.T) {
 	if status != 200 || body != want {
 		t.Errorf("got  %d %s\nwant %s", status, body, want)
 	}
-	if r, want := store.eventReqs.last(t), (RiskEventsRequest{Severity: "high", IMO: 9321483, Since: testNow.AddDate(0, 0, -90), Limit: 100}); r != want {
+	if r, want := store.eventReqs.last(t), (RiskEventsRequest{Severity: "high", IMO: 9321483, EitherVessel: true, Since: testNow.AddDate(0, 0, -90), Limit: 100}); r != want {
 		t.Errorf("request %+v, want %+v", r, want)
 	}
 
@@ -210,6 +210,9 @@ func TestRiskEventListsFilters(t *testing.T) {
 	}{
 		{"/risk/sts", "vessel=1234567&confidence=low&method=path_intersection&limit=7",
 			RiskEventsRequest{Type: risk.EventSTS, EitherVessel: true, IMO: 1234567, Confidence: "low", Subtype: "path_intersection", Limit: 7}},
+		// Every event of the vessel, a transfer whichever side of the pair it is on.
+		{"/risk/events", "vessel=1234567&tier=high",
+			RiskEventsRequest{EitherVessel: true, IMO: 1234567, Severity: "high", Limit: 100}},
 		{"/risk/loitering", "type=slow_roll&context=known_transfer_area",
 			RiskEventsRequest{Type: risk.EventLoitering, Subtype: "slow_roll", Context: "known_transfer_area", Limit: 100}},
 		{"/risk/identity", "field=mmsi&vessel=9321483",

@@ -33,6 +33,10 @@ type Analytics interface {
 	ExportStore
 	RiskStore
 	EmissionsStore
+	SelfCalibrationStore
+	RouteStore
+	ForecastStore
+	AnomalyStore
 }
 
 // Accounts is what the read side asks of the account store (PostgreSQL).
@@ -41,6 +45,7 @@ type Accounts interface {
 	KeyLister
 	AlertQuery
 	WebhookQuery
+	ManualCalibrationStore
 }
 
 // Deps are what the read routes work with.
@@ -63,11 +68,16 @@ func Routes(r Router, d Deps) {
 	congestionRoutes(r, d.Analytics, d.Cache, d.Now)
 	berthRoutes(r, d.Analytics, d.Cache, d.Now)
 	fleetAgeRoutes(r, d.Analytics, d.Cache, d.Now)
-	estimateRoutes(r, d.Analytics, d.Cache, d.Now)
+	calibrations := NewCalibrations(d.Analytics, d.Accounts, d.Cache)
+	estimateRoutes(r, d.Analytics, calibrations, d.Cache, d.Now)
+	calibrationRoutes(r, calibrations)
 	reliabilityRoutes(r, d.Analytics, d.Cache, d.Now)
 	exportRoutes(r, d.Analytics, d.Cache, d.Now)
 	riskRoutes(r, d.Analytics, d.Cache, d.Now)
 	emissionsRoutes(r, d.Analytics, d.Cache, d.Now)
+	tradeRoutes(r, d.Analytics, d.Cache, d.Now)
+	forecastRoutes(r, d.Analytics, d.Cache)
+	anomalyRoutes(r, d.Analytics, d.Cache, d.Now)
 	keyRoutes(r, d.Accounts)
 	alertRoutes(r, d.Accounts, d.Now)
 	webhookRoutes(r, d.Accounts)

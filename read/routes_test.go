@@ -234,7 +234,7 @@ func TestAreaRoutes(t *testing.T) {
 			[]string{"/berth-utilization", "/berth-utilization/weekly"}},
 		{"fleet age", func(r Router) { fleetAgeRoutes(r, &fakeFleetAge{}, nil, fixedNow) },
 			[]string{"/fleet-age", "/fleet-age/history"}},
-		{"estimates", func(r Router) { estimateRoutes(r, &fakeEstimates{}, nil, fixedNow) }, []string{"/estimates"}},
+		{"estimates", func(r Router) { estimateRoutes(r, &fakeEstimates{}, nil, nil, fixedNow) }, []string{"/estimates"}},
 		{"reliability", func(r Router) { reliabilityRoutes(r, &fakeReliability{}, nil, fixedNow) },
 			[]string{"/destination-reliability"}},
 		{"export", func(r Router) { exportRoutes(r, &fakeExport{}, nil, fixedNow) }, []string{"/export"}},

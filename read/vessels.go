@@ -128,7 +128,7 @@ func Vessels(store VesselSearch, now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		var f VesselFilter
 		var err error
-		if f.Port, err = portParam(c, "port", false, false); err != nil {
+		if f.Port, err = portParam(c, "port", false); err != nil {
 			return err
 		}
 		if f.Category, err = categoryParam(c, "type"); err != nil {

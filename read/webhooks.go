@@ -21,6 +21,9 @@ type Webhook struct {
 	DisabledReason      string     `json:"disabled_reason"`
 	ConsecutiveFailures int        `json:"consecutive_failures"`
 	CreatedAt           time.Time  `json:"created_at"`
+	// PausedByPlan is true while the account's plan has no webhooks: its
+	// deliveries wait, and nothing new is queued, until an upgrade.
+	PausedByPlan bool `json:"paused_by_plan"`
 }
 
 // DeliveryView is a delivery with its attempts.
@@ -51,28 +54,29 @@ func webhookRoutes(r Router, s WebhookQuery) {
 	r.Handle(fiber.MethodGet, "/webhooks/:id/deliveries", overwatch.AccessKey, ListDeliveries(s))
 }
 
-// ListWebhooks serves GET /v1/webhooks, for plans with real-time webhooks.
+// ListWebhooks serves GET /v1/webhooks, whatever the plan: an account
+// moved to a plan without webhooks still sees its webhooks, each marked
+// paused_by_plan.
 func ListWebhooks(store WebhookQuery) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		if err := overwatch.CallerFrom(c.UserContext()).Require(overwatch.FeatureWebhooks); err != nil {
-			return err
-		}
-		ws, err := store.Webhooks(c.UserContext(), overwatch.CallerFrom(c.UserContext()).AccountID)
+		caller := overwatch.CallerFrom(c.UserContext())
+		ws, err := store.Webhooks(c.UserContext(), caller.AccountID)
 		if err != nil {
 			return err
+		}
+		paused := caller.Require(overwatch.FeatureWebhooks) != nil
+		for i := range ws {
+			ws[i].PausedByPlan = paused
 		}
 		return c.JSON(fiber.Map{"webhooks": ws})
 	}
 }
 
-// ListDeliveries serves GET /v1/webhooks/{id}/deliveries: the newest
-// deliveries (limit 50, max 500) with every attempt (time, status code,
-// error, duration).
+// ListDeliveries serves GET /v1/webhooks/{id}/deliveries, whatever the
+// plan: the newest deliveries (limit 50, max 500) with every attempt
+// (time, status code, error, duration).
 func ListDeliveries(store WebhookQuery) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		if err := overwatch.CallerFrom(c.UserContext()).Require(overwatch.FeatureWebhooks); err != nil {
-			return err
-		}
 		id, err := strconv.ParseInt(c.Params("id"), 10, 64)
 		if err != nil || id <= 0 {
 			return overwatch.Errorf(overwatch.Invalid, "id must be a positive integer (the id of GET /v1/webhooks)")

@@ -24,6 +24,9 @@ type ActualRow struct {
 	Commodity string
 	Tonnes    float64
 	Source    string
+	// Published is the source's publication date (a WA_GR101 report's
+	// issue date); zero when the file does not say.
+	Published time.Time
 }
 
 // ActualsStore keeps imported official export figures.

@@ -32,9 +32,9 @@ const (
 func watchedValue(kind, raw string) (string, error) {
 	raw = strings.Clone(strings.TrimSpace(raw)) // fiber reuses the request buffer
 	if kind == WatchPort {
-		p, ok := seaport.BySlug(raw)
+		p, ok := seaport.ByRef(raw)
 		if !ok {
-			return "", overwatch.Errorf(overwatch.Invalid, "slug: %q is not a port slug (see /v1/ports)", raw)
+			return "", overwatch.Errorf(overwatch.Invalid, "slug: %q is not a port slug or id (see /v1/ports)", raw)
 		}
 		return p.Slug, nil
 	}

@@ -68,9 +68,9 @@ func (b *watchBody) validate() error {
 	}
 	ports := []string{}
 	for _, p := range b.Ports {
-		port, ok := seaport.BySlug(strings.TrimSpace(p))
+		port, ok := seaport.ByRef(strings.TrimSpace(p))
 		if !ok {
-			return overwatch.Errorf(overwatch.Invalid, "ports: %q is not a port slug (see /v1/ports)", p)
+			return overwatch.Errorf(overwatch.Invalid, "ports: %q is not a port slug or id (see /v1/ports)", p)
 		}
 		if !seen["p"+port.Slug] {
 			seen["p"+port.Slug] = true

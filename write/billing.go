@@ -50,6 +50,10 @@ type PaymentProvider interface {
 // keys or the plan's price.
 var ErrBillingNotConfigured = errors.New("billing is not configured")
 
+// ErrMalformedEvent is what a provider returns for an event whose
+// signature verifies but whose payload is not an event it can read.
+var ErrMalformedEvent = errors.New("the event is not a JSON event object with an id and a type")
+
 // PlanChanger applies a completed payment: it sets the account's plan
 // once per event id (applied false for an event already applied), and
 // NotFound for an unknown account.
@@ -86,10 +90,10 @@ func EntitlementOf(p overwatch.Plan) Entitlement {
 // billingRoutes mounts the billing endpoints: the caller's entitlements,
 // checkout, and the payment provider's signed events (public: the
 // signature authenticates them).
-func billingRoutes(r Router, p PaymentProvider, store PlanChanger, publicURL string, now func() time.Time) {
+func billingRoutes(r Router, p PaymentProvider, store PlanChanger, publicURL string, now func() time.Time, limit func(*fiber.Ctx) error) {
 	r.Handle(fiber.MethodGet, "/billing/entitlements", overwatch.AccessKey, BillingEntitlements())
 	r.Handle(fiber.MethodPost, "/billing/checkout", overwatch.AccessKey, BillingCheckout(p, publicURL))
-	r.Handle(fiber.MethodPost, "/billing/webhook", overwatch.AccessPublic, BillingWebhook(p, store, now))
+	r.Handle(fiber.MethodPost, "/billing/webhook", overwatch.AccessSigned, BillingWebhook(p, store, now, limit))
 }
 
 // BillingEntitlements serves GET /v1/billing/entitlements: the caller's
@@ -161,17 +165,27 @@ type WebhookAnswer struct {
 // checkout.session.async_payment_succeeded event of a delayed payment that
 // cleared, changes the account's plan at once, once per event id (the
 // provider retries until it gets a 2xx); other events are acknowledged and
-// ignored. A bad
-// signature is a 400; an event for an unknown account is acknowledged
-// with applied false (retrying would not help).
-func BillingWebhook(provider PaymentProvider, store PlanChanger, now func() time.Time) fiber.Handler {
+// ignored. A bad signature is a 400; a verified event then draws from the
+// endpoint's own budget (limit: a 429 the provider retries later), and a
+// verified payload that is not an event is a 400 saying so; an event for
+// an unknown account is acknowledged with applied false (retrying would
+// not help).
+func BillingWebhook(provider PaymentProvider, store PlanChanger, now func() time.Time, limit func(*fiber.Ctx) error) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		ev, err := provider.ParseEvent(c.Body(), c.Get("Stripe-Signature"), now())
 		if errors.Is(err, ErrBillingNotConfigured) {
 			return overwatch.Wrap(overwatch.Unavailable, err, "billing is not configured on this server")
 		}
-		if err != nil {
+		if err != nil && !errors.Is(err, ErrMalformedEvent) {
 			return overwatch.Wrap(overwatch.Invalid, err, "the event's signature does not verify")
+		}
+		if limit != nil {
+			if lerr := limit(c); lerr != nil {
+				return lerr
+			}
+		}
+		if err != nil {
+			return overwatch.Wrap(overwatch.Invalid, err, ErrMalformedEvent.Error())
 		}
 		if (ev.Type != CheckoutCompleted && ev.Type != CheckoutAsyncSucceeded) || !ev.Paid || ev.AccountID <= 0 || ev.Plan == "" || ev.Plan == overwatch.PlanFree {
 			return c.JSON(WebhookAnswer{Received: true})

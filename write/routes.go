@@ -1,6 +1,7 @@
 package write
 
 import (
+	"context"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -22,6 +23,7 @@ type Accounts interface {
 	AlertEditor
 	WebhookStore
 	PlanChanger
+	RefreshGate
 }
 
 // Deps are what the write routes work with.
@@ -29,18 +31,21 @@ type Deps struct {
 	Accounts  Accounts
 	Billing   PaymentProvider
 	Refresher Refresher
-	Outbound  *outbound.Client   // the client for user-supplied URLs
-	CheckURL  func(string) error // refuses a webhook URL that may not be reached
-	PublicURL string             // the service's own address (checkout's return pages)
+	Outbound  *outbound.Client                    // the client for user-supplied URLs
+	CheckURL  func(context.Context, string) error // refuses a webhook URL that may not be reached
+	PublicURL string                              // the service's own address (checkout's return pages)
 	Now       func() time.Time
+	// EventLimit draws one verified event of the payment provider from
+	// the endpoint's own budget: nil, or the 429 to answer.
+	EventLimit func(*fiber.Ctx) error
 }
 
 // Routes mounts every write route, area by area; each area's file lists its
 // routes beside their handlers.
 func Routes(r Router, d Deps) {
-	billingRoutes(r, d.Billing, d.Accounts, d.PublicURL, d.Now)
+	billingRoutes(r, d.Billing, d.Accounts, d.PublicURL, d.Now, d.EventLimit)
 	keyRoutes(r, d.Accounts, d.Now)
-	refreshRoutes(r, d.Refresher)
+	refreshRoutes(r, d.Refresher, d.Accounts, d.Now)
 	alertRoutes(r, d.Accounts, d.Now)
 	webhookRoutes(r, d.Accounts, d.Outbound, d.CheckURL)
 }

@@ -3,7 +3,7 @@ package write
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"net/http"
 	"slices"
 	"strconv"
@@ -43,14 +43,16 @@ type webhookBody struct {
 	EventTypes []string `json:"event_types"`
 }
 
-// webhookRoutes mounts webhook registration and changes (plans with
-// real-time webhooks) and the chat webhook test (every plan).
-func webhookRoutes(r Router, s WebhookStore, client *outbound.Client, check func(string) error) {
+// webhookRoutes mounts webhook registration and resumption (plans with
+// real-time webhooks), deleting and pausing (every plan: an account moved
+// to a plan without webhooks keeps its webhooks, undelivered, and may
+// still clear them away) and the chat webhook test (every plan).
+func webhookRoutes(r Router, s WebhookStore, client *outbound.Client, check func(context.Context, string) error) {
 	key := overwatch.AccessKey
 	r.Handle(fiber.MethodPost, "/webhooks/slack-test", key, SlackTest(client))
 	r.Handle(fiber.MethodPost, "/webhooks", key, needs(overwatch.FeatureWebhooks, CreateWebhook(s, check)))
-	r.Handle(fiber.MethodDelete, "/webhooks/:id", key, needs(overwatch.FeatureWebhooks, DeleteWebhook(s)))
-	r.Handle(fiber.MethodPost, "/webhooks/:id/pause", key, needs(overwatch.FeatureWebhooks, PauseWebhook(s, true)))
+	r.Handle(fiber.MethodDelete, "/webhooks/:id", key, DeleteWebhook(s))
+	r.Handle(fiber.MethodPost, "/webhooks/:id/pause", key, PauseWebhook(s, true))
 	r.Handle(fiber.MethodPost, "/webhooks/:id/resume", key, needs(overwatch.FeatureWebhooks, PauseWebhook(s, false)))
 }
 
@@ -65,11 +67,24 @@ func needs(f overwatch.Feature, h fiber.Handler) fiber.Handler {
 	}
 }
 
+// CreatedWebhook is the webhook of POST /v1/webhooks's answer, with its
+// signing secret, shown only there.
+type CreatedWebhook struct {
+	ID         int64     `json:"id"`
+	URL        string    `json:"url"`
+	EventTypes []string  `json:"event_types"`
+	Secret     string    `json:"secret"`
+	CreatedAt  time.Time `json:"created_at"`
+	Warning    string    `json:"warning"`
+}
+
 // CreateWebhook serves POST /v1/webhooks ({url, event_types}): an https
-// endpoint on a public address (check: outbound.Client.Check), the event
-// types among WebhookEventTypes; 201 with the signing secret, shown only
-// here (Standard Webhooks: "whsec_..."). At most MaxWebhooks per account.
-func CreateWebhook(store WebhookStore, check func(string) error) fiber.Handler {
+// endpoint whose host is, or resolves now only to, public addresses
+// (check: outbound.Client.CheckResolved; deliveries check again at every
+// connection), the event types among WebhookEventTypes; 201 with
+// {"webhook": CreatedWebhook}, its signing secret shown only here
+// (Standard Webhooks: "whsec_..."). At most MaxWebhooks per account.
+func CreateWebhook(store WebhookStore, check func(context.Context, string) error) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		var b webhookBody
 		if err := json.Unmarshal(c.Body(), &b); err != nil {
@@ -79,7 +94,7 @@ func CreateWebhook(store WebhookStore, check func(string) error) fiber.Handler {
 		if b.URL == "" {
 			return overwatch.Errorf(overwatch.Invalid, "url is required")
 		}
-		if err := check(b.URL); err != nil {
+		if err := check(c.UserContext(), b.URL); err != nil {
 			return overwatch.Errorf(overwatch.Invalid, "url: %s", err.Error())
 		}
 		if len(b.EventTypes) == 0 {
@@ -104,8 +119,8 @@ func CreateWebhook(store WebhookStore, check func(string) error) fiber.Handler {
 			return err
 		}
 		c.Set(fiber.HeaderCacheControl, "no-store")
-		return c.Status(fiber.StatusCreated).JSON(fiber.Map{"id": id, "url": b.URL, "event_types": types, "secret": secret,
-			"created_at": created.UTC(), "warning": "Store the secret now: it is shown only once. Verify every delivery's webhook-signature with it."})
+		return c.Status(fiber.StatusCreated).JSON(fiber.Map{"webhook": CreatedWebhook{ID: id, URL: b.URL, EventTypes: types, Secret: secret,
+			CreatedAt: created.UTC(), Warning: "Store the secret now: it is shown only once. Verify every delivery's webhook-signature with it."}})
 	}
 }
 
@@ -117,7 +132,8 @@ func webhookID(c *fiber.Ctx) (int64, error) {
 	return id, nil
 }
 
-// DeleteWebhook serves DELETE /v1/webhooks/{id}, with its pending deliveries.
+// DeleteWebhook serves DELETE /v1/webhooks/{id}, with its pending
+// deliveries, whatever the plan.
 func DeleteWebhook(store WebhookStore) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		id, err := webhookID(c)
@@ -134,6 +150,7 @@ func DeleteWebhook(store WebhookStore) fiber.Handler {
 // PauseWebhook serves POST /v1/webhooks/{id}/pause (paused) and /resume:
 // a paused webhook keeps its queued deliveries without sending them;
 // resuming also re-enables a webhook disabled after repeated failure.
+// (The routes gate resuming by the plan, not pausing.)
 func PauseWebhook(store WebhookStore, paused bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		id, err := webhookID(c)
@@ -150,8 +167,10 @@ func PauseWebhook(store WebhookStore, paused bool) fiber.Handler {
 // SlackTest serves POST /v1/webhooks/slack-test ({url, message}): posts
 // {"text": message} to a chat webhook URL (Slack's incoming webhooks and
 // compatible ones) through the outbound client, answering {success,
-// message}; a refused address, a redirect or a non-2xx answer is success
-// false with the reason.
+// message}. A failure is success false with a generic reason
+// (outbound.Reason: "destination not allowed", "connection failed", "timed
+// out", "HTTP <status>"), never what the service's network said (the
+// client logs that); a malformed URL is named as such.
 func SlackTest(client *outbound.Client) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		var b struct {
@@ -168,21 +187,26 @@ func SlackTest(client *outbound.Client) fiber.Handler {
 		if len(text) > 2000 {
 			return overwatch.Errorf(overwatch.Invalid, "message must be at most 2000 characters")
 		}
-		if _, err := client.Check(strings.TrimSpace(b.URL)); err != nil {
-			return c.JSON(fiber.Map{"success": false, "message": "url refused: " + err.Error()})
+		var bad *outbound.URLError
+		if _, err := client.Check(strings.TrimSpace(b.URL)); errors.As(err, &bad) {
+			return c.JSON(fiber.Map{"success": false, "message": "url refused: " + bad.Msg})
+		} else if err != nil {
+			return c.JSON(fiber.Map{"success": false, "message": "url refused: " + outbound.Reason(nil, err)})
 		}
 		body, _ := json.Marshal(map[string]string{"text": text})
 		req, err := http.NewRequest(http.MethodPost, strings.TrimSpace(b.URL), strings.NewReader(string(body)))
 		if err != nil {
-			return c.JSON(fiber.Map{"success": false, "message": "url refused: " + err.Error()})
+			return c.JSON(fiber.Map{"success": false, "message": "url refused: " + outbound.ReasonNotAllowed})
 		}
 		req.Header.Set("Content-Type", "application/json")
 		resp, err := client.Do(c.UserContext(), req)
-		switch {
-		case err != nil:
-			return c.JSON(fiber.Map{"success": false, "message": "the message was not delivered: " + err.Error()})
-		case resp.Status < 200 || resp.Status > 299:
-			return c.JSON(fiber.Map{"success": false, "message": fmt.Sprintf("the chat service answered HTTP %d", resp.Status)})
+		switch reason := outbound.Reason(resp, err); {
+		case reason == outbound.ReasonNotAllowed: // the name led to an address that may not be reached
+			return c.JSON(fiber.Map{"success": false, "message": "url refused: " + reason})
+		case resp != nil && err == nil && reason != "", errors.Is(err, outbound.ErrRedirect):
+			return c.JSON(fiber.Map{"success": false, "message": "the chat service answered " + reason})
+		case reason != "":
+			return c.JSON(fiber.Map{"success": false, "message": "the message was not delivered: " + reason})
 		}
 		return c.JSON(fiber.Map{"success": true, "message": "the test message was posted"})
 	}

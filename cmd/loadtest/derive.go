@@ -274,7 +274,7 @@ func resetDerived(ctx context.Context, chServer, pgServer, database string) erro
 // startServe starts `overwatch serve` with env and waits until it answers.
 func startServe(ctx context.Context, bin string, env []string, addr string) (*server, error) {
 	cmd := exec.CommandContext(ctx, bin, "serve")
-	cmd.Env = env
+	cmd.Env = append(env, "OVERWATCH_METRICS_ADDR=127.0.0.1:0") // not the default's port, which a `make run` may hold
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Start(); err != nil {
 		return nil, err

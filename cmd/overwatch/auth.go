@@ -34,8 +34,10 @@ func apiKey(c *fiber.Ctx) (string, bool) {
 
 // authenticate puts the caller in the request context. With required set,
 // a request without a key is refused; without it (the public keyed
-// endpoints), a key is optional but must be valid when presented.
-func authenticate(keys authenticator, required bool) fiber.Handler {
+// endpoints), a key is optional but must be valid when presented. A key
+// that does not authenticate draws from the client address's failed-key
+// budget (keyGuard), and no key is looked up for an address that spent it.
+func authenticate(keys authenticator, g *keyGuard, required bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		key, present := apiKey(c)
 		if !present {
@@ -45,15 +47,17 @@ func authenticate(keys authenticator, required bool) fiber.Handler {
 			}
 			return c.Next()
 		}
+		ip, now := rateKey(g.ips.of(c)), g.now()
+		if err := g.refuse(c, ip, now); err != nil {
+			return err
+		}
 		hash, ok := overwatch.ParseAPIKey(key)
 		if !ok {
-			c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="overwatch", error="invalid_token"`)
-			return overwatch.Errorf(overwatch.Unauthorized, "invalid API key")
+			return g.failed(c, ip, now)
 		}
-		caller, err := keys.Authenticate(c.UserContext(), hash)
+		caller, err := g.lookup(c.UserContext(), keys, hash, now)
 		if overwatch.ErrorCode(err) == overwatch.NotFound {
-			c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="overwatch", error="invalid_token"`)
-			return overwatch.Errorf(overwatch.Unauthorized, "invalid API key")
+			return g.failed(c, ip, now)
 		}
 		if err != nil {
 			return overwatch.Wrap(overwatch.Unavailable, err, "service unavailable")

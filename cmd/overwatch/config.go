@@ -26,6 +26,11 @@ type config struct {
 	PublicPerMinute    int
 	PublicPerDay       int
 	KeyedPerMinute     int
+	FailedKeysPerMin   int           // invalid keys a client IP may present per minute
+	UnknownKeyTTL      time.Duration // how long a key the store does not know is remembered
+	EventsPerMinute    int           // the payment provider's verified events per minute
+	ReadTimeout        time.Duration // a request not received within it is a 408
+	MetricsToken       string        // set: /metrics also on the API address, for this bearer token
 	LatestSyncInterval time.Duration
 	LatestMaxStale     time.Duration
 	Feeds              string
@@ -40,9 +45,13 @@ type config struct {
 	SanctionsURL       string        // empty: no scheduled refresh
 	SanctionsRefresh   time.Duration // how often the list is re-imported
 	SanctionsList      string        // its list_source
-	Stripe             stripe.Config
-	OutboundAllow      []netip.Prefix // tests only
-	WebhookLease       time.Duration
+	// GrainInspectionsURL is the USDA WA_GR101 report's URL (empty: no
+	// scheduled import), fetched every GrainInspectionsRefresh.
+	GrainInspectionsURL     string
+	GrainInspectionsRefresh time.Duration
+	Stripe                  stripe.Config
+	OutboundAllow           []netip.Prefix // tests only
+	WebhookLease            time.Duration
 }
 
 // settings documents every environment variable with its default; the
@@ -57,21 +66,28 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_RATE_LIMIT_STORE", "memory", "rate-limit counters: memory (one instance) or postgres (shared by instances)"},
 	{"OVERWATCH_PUBLIC_LIMIT_PER_MINUTE", "60", "public surface: requests per minute per client IP"},
 	{"OVERWATCH_PUBLIC_LIMIT_PER_DAY", "1000", "public surface: requests per UTC day per client IP"},
-	{"OVERWATCH_KEYED_LIMIT_PER_MINUTE", "60", "keyed surface: requests per minute per client IP"},
+	{"OVERWATCH_KEYED_LIMIT_PER_MINUTE", "60", "keyed surface: requests per minute per client IP, counted before the key is looked up"},
+	{"OVERWATCH_FAILED_KEY_LIMIT_PER_MINUTE", "20", "keyed surface: invalid API keys a client IP may present per minute; beyond, 429 with Retry-After until the minute ends, without key lookups"},
+	{"OVERWATCH_UNKNOWN_KEY_CACHE", "1m", "how long a key the account store does not know is remembered as unknown (no lookup); at most 10,000 keys"},
+	{"OVERWATCH_BILLING_WEBHOOK_LIMIT_PER_MINUTE", "300", "Stripe events per minute (all senders together) that POST /v1/billing/webhook takes once their signature verifies; beyond, 429 with Retry-After"},
+	{"OVERWATCH_READ_TIMEOUT", "15s", "time a client has to send a whole request (line, headers and body); slower ones get 408"},
 	{"OVERWATCH_LATEST_SYNC_INTERVAL", "1s", "how often the latest-position replica follows ClickHouse"},
 	{"OVERWATCH_LATEST_MAX_STALENESS", "60s", "public lookups fail with 500 when ClickHouse has not answered for this long"},
 	{"OVERWATCH_FEEDS", "", "AIS feeds, whitespace-separated <provider>=<url> (tcp://, udp://, wss:// aisstream, https:// AISHub)"},
 	{"OVERWATCH_SPOOL_DIR", ".data/spool", "where ingest batches wait while ClickHouse is unreachable"},
 	{"OVERWATCH_ATTRIBUTION_WINDOW", "10m", "how long a class A position waits for the static report that names its IMO"},
-	{"OVERWATCH_METRICS_ADDR", "127.0.0.1:9464", "/metrics of `overwatch ingest` (run and serve expose /metrics on the API)"},
+	{"OVERWATCH_METRICS_ADDR", "127.0.0.1:9464", "listen address of /metrics for run, serve and ingest (its own address, loopback by default; give each process on a host its own)"},
+	{"OVERWATCH_METRICS_TOKEN", "", "when set, /metrics is also served on the API address, to `Authorization: Bearer <token>` only (use a long random token); empty: not on the API address"},
 	{"OVERWATCH_SIMULATE", "auto", "the demo fleet in `overwatch run`: auto (when OVERWATCH_FEEDS is empty), true or false"},
 	{"OVERWATCH_DATA_DIR", ".data", "where the demo keeps its simulation state and ground truth"},
-	{"OVERWATCH_DEMO_DAYS", "30", "days of history the demo backfills on an empty store"},
-	{"OVERWATCH_DEMO_VESSELS", "800", "the demo fleet's size"},
+	{"OVERWATCH_DEMO_DAYS", "500", "days of history the demo backfills on an empty store (with seasons and trade truths; only the last 3 days at the full cadence): 500 gives the 68 complete weeks every forecast method needs"},
+	{"OVERWATCH_DEMO_VESSELS", "400", "the demo fleet's size"},
 	{"OVERWATCH_LOG_LEVEL", "info", "debug, info, warn or error"},
 	{"OVERWATCH_SANCTIONS_URL", "", "base URL of the OFAC legacy SDN files (SDN.CSV, ALT.CSV, SDN_COMMENTS.CSV) the scheduler re-imports; empty: no refresh"},
 	{"OVERWATCH_SANCTIONS_REFRESH", "24h", "how often the sanctions list is re-imported from OVERWATCH_SANCTIONS_URL"},
 	{"OVERWATCH_SANCTIONS_LIST", "OFAC SDN", "the list_source the refreshed list is stored and matched under"},
+	{"OVERWATCH_GRAIN_INSPECTIONS_URL", "", "URL of the USDA AMS weekly report WA_GR101 \"Grain Inspections for Export\" (e.g. https://www.ams.usda.gov/mnreports/wa_gr101.txt) the scheduler imports into the actuals; empty: no scheduled import"},
+	{"OVERWATCH_GRAIN_INSPECTIONS_REFRESH", "6h", "how often the report is fetched from OVERWATCH_GRAIN_INSPECTIONS_URL (a failed fetch keeps the figures last imported)"},
 	{"OVERWATCH_OUTBOUND_ALLOW", "", "TESTS ONLY: comma-separated CIDRs that webhook deliveries and the chat test may reach although private or loopback (and over http); never set in production"},
 	{"OVERWATCH_WEBHOOK_LEASE", "1m", "how long a delivery worker holds a claimed webhook delivery: a crashed worker's deliveries are sent again after it; keep it above the 15 s attempt timeout"},
 	{"STRIPE_SECRET_KEY", "", "Stripe secret API key for Checkout Sessions; empty: /v1/billing/checkout answers 503"},
@@ -108,29 +124,36 @@ func loadConfig(getenv func(string) string) (config, error) {
 		return d
 	}
 	cfg := config{
-		Addr:               get("OVERWATCH_ADDR"),
-		ClickHouseURL:      get("CLICKHOUSE_URL"),
-		DatabaseURL:        get("DATABASE_URL"),
-		PublicName:         get("OVERWATCH_PUBLIC_NAME"),
-		PublicURL:          get("OVERWATCH_PUBLIC_URL"),
-		RateStore:          get("OVERWATCH_RATE_LIMIT_STORE"),
-		PublicPerMinute:    positive("OVERWATCH_PUBLIC_LIMIT_PER_MINUTE"),
-		PublicPerDay:       positive("OVERWATCH_PUBLIC_LIMIT_PER_DAY"),
-		KeyedPerMinute:     positive("OVERWATCH_KEYED_LIMIT_PER_MINUTE"),
-		LatestSyncInterval: duration("OVERWATCH_LATEST_SYNC_INTERVAL"),
-		LatestMaxStale:     duration("OVERWATCH_LATEST_MAX_STALENESS"),
-		Feeds:              strings.TrimSpace(getenv("OVERWATCH_FEEDS")),
-		SpoolDir:           get("OVERWATCH_SPOOL_DIR"),
-		AttributionWindow:  duration("OVERWATCH_ATTRIBUTION_WINDOW"),
-		MetricsAddr:        get("OVERWATCH_METRICS_ADDR"),
-		Simulate:           get("OVERWATCH_SIMULATE"),
-		DataDir:            get("OVERWATCH_DATA_DIR"),
-		DemoDays:           positive("OVERWATCH_DEMO_DAYS"),
-		DemoVessels:        positive("OVERWATCH_DEMO_VESSELS"),
-		SanctionsURL:       strings.TrimSpace(getenv("OVERWATCH_SANCTIONS_URL")),
-		SanctionsRefresh:   duration("OVERWATCH_SANCTIONS_REFRESH"),
-		SanctionsList:      get("OVERWATCH_SANCTIONS_LIST"),
-		WebhookLease:       duration("OVERWATCH_WEBHOOK_LEASE"),
+		Addr:                    get("OVERWATCH_ADDR"),
+		ClickHouseURL:           get("CLICKHOUSE_URL"),
+		DatabaseURL:             get("DATABASE_URL"),
+		PublicName:              get("OVERWATCH_PUBLIC_NAME"),
+		PublicURL:               get("OVERWATCH_PUBLIC_URL"),
+		RateStore:               get("OVERWATCH_RATE_LIMIT_STORE"),
+		PublicPerMinute:         positive("OVERWATCH_PUBLIC_LIMIT_PER_MINUTE"),
+		PublicPerDay:            positive("OVERWATCH_PUBLIC_LIMIT_PER_DAY"),
+		KeyedPerMinute:          positive("OVERWATCH_KEYED_LIMIT_PER_MINUTE"),
+		FailedKeysPerMin:        positive("OVERWATCH_FAILED_KEY_LIMIT_PER_MINUTE"),
+		UnknownKeyTTL:           duration("OVERWATCH_UNKNOWN_KEY_CACHE"),
+		EventsPerMinute:         positive("OVERWATCH_BILLING_WEBHOOK_LIMIT_PER_MINUTE"),
+		ReadTimeout:             duration("OVERWATCH_READ_TIMEOUT"),
+		MetricsToken:            strings.TrimSpace(getenv("OVERWATCH_METRICS_TOKEN")),
+		LatestSyncInterval:      duration("OVERWATCH_LATEST_SYNC_INTERVAL"),
+		LatestMaxStale:          duration("OVERWATCH_LATEST_MAX_STALENESS"),
+		Feeds:                   strings.TrimSpace(getenv("OVERWATCH_FEEDS")),
+		SpoolDir:                get("OVERWATCH_SPOOL_DIR"),
+		AttributionWindow:       duration("OVERWATCH_ATTRIBUTION_WINDOW"),
+		MetricsAddr:             get("OVERWATCH_METRICS_ADDR"),
+		Simulate:                get("OVERWATCH_SIMULATE"),
+		DataDir:                 get("OVERWATCH_DATA_DIR"),
+		DemoDays:                positive("OVERWATCH_DEMO_DAYS"),
+		DemoVessels:             positive("OVERWATCH_DEMO_VESSELS"),
+		SanctionsURL:            strings.TrimSpace(getenv("OVERWATCH_SANCTIONS_URL")),
+		SanctionsRefresh:        duration("OVERWATCH_SANCTIONS_REFRESH"),
+		SanctionsList:           get("OVERWATCH_SANCTIONS_LIST"),
+		GrainInspectionsURL:     strings.TrimSpace(getenv("OVERWATCH_GRAIN_INSPECTIONS_URL")),
+		GrainInspectionsRefresh: duration("OVERWATCH_GRAIN_INSPECTIONS_REFRESH"),
+		WebhookLease:            duration("OVERWATCH_WEBHOOK_LEASE"),
 		Stripe: stripe.Config{SecretKey: strings.TrimSpace(getenv("STRIPE_SECRET_KEY")),
 			WebhookSecret: strings.TrimSpace(getenv("STRIPE_WEBHOOK_SECRET")), API: get("STRIPE_API_URL"),
 			Prices: map[overwatch.Plan]string{}},

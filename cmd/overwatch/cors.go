@@ -1,23 +1,11 @@
 package main
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/gofiber/fiber/v2"
 )
-
-// cors runs first on every request. Every response allows any origin: the public surface is meant for
-// browsers, and the keyed surface takes no cookies, only keys in headers.
-// Browsers may read the rate-limit headers.
-func cors(c *fiber.Ctx) error {
-	// Response header names go out exactly as set (X-RateLimit-*, as the
-	// spec spells them); request headers are still matched case-insensitively.
-	c.Response().Header.DisableNormalizing()
-	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
-	if c.Method() != fiber.MethodOptions {
-		c.Set(fiber.HeaderAccessControlExposeHeaders,
-			"Retry-After, X-RateLimit-Limit-Minute, X-RateLimit-Remaining-Minute, X-RateLimit-Limit-Day, X-RateLimit-Remaining-Day")
-	}
-	return c.Next()
-}
 
 // publicPreflight answers OPTIONS on the public surface: always 204 with
 // exactly the three CORS headers of the spec.
@@ -27,11 +15,37 @@ func publicPreflight(c *fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
+// keyedMethods are the methods of the keyed surface's routes, collected
+// as they are mounted, for its preflight.
+type keyedMethods struct {
+	list []string
+}
+
+func (m *keyedMethods) add(method string) {
+	if !slices.Contains(m.list, method) {
+		m.list = append(m.list, method)
+	}
+}
+
+// header is the methods for Access-Control-Allow-Methods, in the order of
+// the HTTP methods, OPTIONS last.
+func (m *keyedMethods) header() string {
+	var out []string
+	for _, method := range fiber.DefaultMethods {
+		if slices.Contains(m.list, method) && method != fiber.MethodOptions {
+			out = append(out, method)
+		}
+	}
+	return strings.Join(append(out, fiber.MethodOptions), ", ")
+}
+
 // keyedPreflight answers OPTIONS on the keyed surface, where browsers must
-// be allowed to send the key headers.
-func keyedPreflight(c *fiber.Ctx) error {
-	c.Set(fiber.HeaderAccessControlAllowMethods, "GET, POST, DELETE, OPTIONS")
-	c.Set(fiber.HeaderAccessControlAllowHeaders, "Authorization, Content-Type, X-API-Key")
-	c.Set(fiber.HeaderAccessControlMaxAge, "600")
-	return c.SendStatus(fiber.StatusNoContent)
+// be allowed to send the key headers and every method the surface uses.
+func keyedPreflight(methods *keyedMethods) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		c.Set(fiber.HeaderAccessControlAllowMethods, methods.header())
+		c.Set(fiber.HeaderAccessControlAllowHeaders, "Authorization, Content-Type, X-API-Key")
+		c.Set(fiber.HeaderAccessControlMaxAge, "600")
+		return c.SendStatus(fiber.StatusNoContent)
+	}
 }

@@ -18,8 +18,9 @@ import (
 )
 
 // runDemo feeds the simulated fleet to the pipeline for `overwatch run`
-// when no real feed is configured: on an empty store it backfills 30 days,
-// after a restart it resumes where the stored positions end (the
+// when no real feed is configured: on an empty store it backfills
+// OVERWATCH_DEMO_DAYS (with seasons, trade truths and cheap older history:
+// demoRecent), after a restart it resumes where the stored positions end (the
 // simulation is deterministic: the seed and start kept in the data
 // directory are enough), and then it simulates in real time until ctx
 // ends. The ground truth goes to <data dir>/truth.jsonl. backfilled, if
@@ -28,13 +29,18 @@ func runDemo(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.D
 	now := time.Now().UTC()
 	state, ok := loadSimState(cfg.DataDir)
 	if !ok {
-		state = simState{Seed: 1, Start: now.Add(-time.Duration(cfg.DemoDays) * 24 * time.Hour).Truncate(time.Hour), Vessels: cfg.DemoVessels, Downsample: 30}
+		state = simState{Seed: 1, Start: now.Add(-time.Duration(cfg.DemoDays) * 24 * time.Hour).Truncate(time.Hour), Vessels: cfg.DemoVessels, Downsample: 30,
+			Trade: true, End: now, Recent: demoRecent}
 		if err := saveSimState(cfg.DataDir, state); err != nil {
 			return err
 		}
 	}
 	c := sim.Config{Seed: state.Seed, Start: state.Start, Vessels: state.Vessels, Downsample: state.Downsample,
 		Sanctioned: min(12, state.Vessels/20), DarkFleet: min(40, state.Vessels/20), Rates: sim.DefaultRates}
+	if state.Trade {
+		c.Trade = tradeConfig(true, true, state.Start, state.End)
+		c.Coarse = coarseConfig(state.Start, state.End, state.Recent)
+	}
 	f, err := os.Create(filepath.Join(cfg.DataDir, "truth.jsonl"))
 	if err != nil {
 		return err
@@ -74,6 +80,14 @@ func runDemo(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.D
 		return err
 	}
 	truth.Flush() //nolint:errcheck
+	if last.IsZero() && state.Trade {
+		// The simulated world's official export figures, for the calibration.
+		n, err := importTruthActuals(ctx, ch, filepath.Join(cfg.DataDir, "truth.jsonl"), now)
+		if err != nil {
+			return err
+		}
+		log.Info("demo: imported the truth's weekly loadings as official actuals", "rows", n)
+	}
 	if backfilled != nil {
 		backfilled()
 	}
@@ -116,3 +130,10 @@ Overwatch is serving %[1]s with %[2]d days of a simulated fleet, and simulating 
 
 `, base, days, imo.String(), filepath.Join(cfg.DataDir, "truth.jsonl"))
 }
+
+// demoRecent is the last part of the demo's backfill simulated at the full
+// cadence; the older history (OVERWATCH_DEMO_DAYS, over a year by default,
+// enough for the year-on-year anomalies and the statistical forecasts)
+// gets the simulator's coarse cadence (write/sim Coarse), with seasons and
+// the trade truths (write/sim Trade) on.
+const demoRecent = 3 * 24 * time.Hour

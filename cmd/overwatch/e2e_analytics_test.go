@@ -206,9 +206,9 @@ func TestAnalyticsErrors(t *testing.T) {
 	key, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
 	unknown := nextIMO().String()
 	for path, want := range map[string]string{
-		"/v1/congestion?port=atlantis":                              `{"error":"unknown port 'atlantis'","parameter":"port"}`,
+		"/v1/congestion?port=atlantis":                              `{"error":"unknown port 'atlantis' in port; see /v1/ports for slugs and ids","parameter":"port"}`,
 		"/v1/congestion?vessel_type=yacht":                          `vessel_type must be one of cargo, tanker`,
-		"/v1/congestion/history":                                    `{"error":"port is required (a port slug; see /v1/ports)"}`,
+		"/v1/congestion/history":                                    `{"error":"port is required (a port slug or id; see /v1/ports)","parameter":"port"}`,
 		"/v1/congestion/history?port=santos&days=400":               `days must be an integer from 1 to 365`,
 		"/v1/berth-utilization?port=atlantis":                       `unknown port 'atlantis'`,
 		"/v1/berth-utilization/weekly?port=santos&zone_id=santos-x": `{"error":"unknown berth zone 'santos-x' at port 'santos'","parameter":"zone_id"}`,
@@ -228,6 +228,16 @@ func TestAnalyticsErrors(t *testing.T) {
 		r := s.do(t, request{path: path, ip: freshIP(), key: key})
 		if r.StatusCode != 400 && r.StatusCode != 404 || !strings.Contains(string(r.body), want) {
 			t.Errorf("%s: %d %s, want %s", path, r.StatusCode, r.body, want)
+		}
+		if strings.Contains(want, "unknown port") && r.StatusCode != 400 {
+			t.Errorf("%s: %d, want 400 for an unknown port", path, r.StatusCode)
+		}
+	}
+	// A port is named by its slug or its stable UUID (the id of /v1/ports).
+	santos, _ := seaport.BySlug("santos")
+	for _, path := range []string{"/v1/congestion/history?port=" + santos.ID, "/v1/estimates?port=" + strings.ToUpper(santos.ID), "/v1/berth-utilization?port=" + santos.ID} {
+		if r := s.do(t, request{path: path, ip: freshIP(), key: key}); r.StatusCode != 200 {
+			t.Errorf("%s: %d %s", path, r.StatusCode, r.body)
 		}
 	}
 	for _, path := range []string{"/v1/congestion", "/v1/fleet-age", "/v1/export", "/v1/estimates", "/v1/destination-reliability"} {

@@ -1,14 +1,20 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"overwatch"
+	"overwatch/jobs"
 	"overwatch/write"
+	"overwatch/write/outbound"
 	"overwatch/write/stripe"
 	"overwatch/write/stripe/stripetest"
 )
@@ -137,5 +143,74 @@ func TestBillingNotConfigured(t *testing.T) {
 	}
 	if r := s.do(t, request{path: "/v1/billing/entitlements", ip: ip, key: key}); r.StatusCode != 200 || !strings.Contains(string(r.body), `"plan":"starter"`) {
 		t.Errorf("entitlements: %d %s", r.StatusCode, r.body)
+	}
+}
+
+// An account moved from Pro to a plan without webhooks (a Starter payment)
+// keeps its webhooks: it lists them (paused_by_plan), reads their
+// deliveries, pauses and deletes them, but cannot resume or add one; its
+// queued delivery waits and nothing new is queued. Back on Pro, the queued
+// delivery goes out.
+func TestDowngradePausesWebhooks(t *testing.T) {
+	const secret = "whsec_e2e_downgrade"
+	s := startServer(t, map[string]string{"STRIPE_WEBHOOK_SECRET": secret, "OVERWATCH_OUTBOUND_ALLOW": "127.0.0.0/8"})
+	key, account := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
+	do, expect := s.caller(t, freshIP()), expecter(t)
+	rcv := &receiver{}
+	srv := httptest.NewServer(rcv)
+	defer srv.Close()
+	var hooks [2]write.CreatedWebhook
+	for i := range hooks {
+		r := do(key, "POST", "/v1/webhooks", `{"url":"`+srv.URL+`","event_types":["dark_fleet"]}`)
+		mustUnmarshal(t, r.body, &struct{ Webhook *write.CreatedWebhook }{&hooks[i]})
+	}
+	path := "/v1/webhooks/" + strconv.FormatInt(hooks[0].ID, 10)
+	id := fmt.Sprintf("evt_downgrade_%d", time.Now().UnixNano())
+	ctx := context.Background()
+	if n, err := s.pg.EnqueueEvent(ctx, account, "dark_fleet", id, []byte(`{"n":1}`)); err != nil || n != 2 {
+		t.Fatalf("queued on Pro: %d %v", n, err)
+	}
+	move := func(plan string) {
+		t.Helper()
+		payload := stripetest.Event(id+"-"+plan+strconv.Itoa(len(rcv.ok)), account, plan)
+		r := s.do(t, request{method: http.MethodPost, path: "/v1/billing/webhook", ip: freshIP(), body: string(payload),
+			header: map[string]string{"Stripe-Signature": stripe.SignatureHeader(secret, time.Now(), payload)}})
+		if r.StatusCode != 200 || !strings.Contains(string(r.body), `"applied":true`) {
+			t.Fatalf("to %s: %d %s", plan, r.StatusCode, r.body)
+		}
+	}
+	poster := webhookPoster{outbound.New(outbound.Options{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, AllowHTTP: true})}
+	deliver := func() {
+		t.Helper()
+		if _, err := jobs.DeliverDue(ctx, s.pg, poster, time.Now, 100); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	move("starter")
+	expect(do(key, "GET", "/v1/webhooks", ""), 200, `"paused_by_plan":true`)
+	expect(do(key, "GET", path+"/deliveries", ""), 200, `"status":"pending"`)
+	if n, err := s.pg.EnqueueEvent(ctx, account, "dark_fleet", id+"-starter", []byte(`{"n":2}`)); err != nil || n != 0 {
+		t.Errorf("queued on Starter: %d %v", n, err)
+	}
+	deliver()
+	rcv.mu.Lock()
+	if rcv.calls != 0 {
+		t.Fatalf("delivered on Starter: %d", rcv.calls)
+	}
+	rcv.mu.Unlock()
+	expect(do(key, "POST", path+"/resume", ""), 403, "Pro plan")
+	expect(do(key, "POST", "/v1/webhooks", `{"url":"`+srv.URL+`","event_types":["dark_fleet"]}`), 403, "Pro plan")
+	expect(do(key, "POST", path+"/pause", ""), 200, `"paused":true`)
+	expect(do(key, "DELETE", "/v1/webhooks/"+strconv.FormatInt(hooks[1].ID, 10), ""), 200, `"deleted":true`)
+
+	move("pro")
+	expect(do(key, "GET", "/v1/webhooks", ""), 200, `"paused_by_plan":false`)
+	expect(do(key, "POST", path+"/resume", ""), 200, `"paused":false`)
+	deliver()
+	rcv.mu.Lock()
+	defer rcv.mu.Unlock()
+	if len(rcv.ok) != 1 || rcv.ok[0] != id || string(rcv.bodies[0]) != `{"n":1}` {
+		t.Errorf("after the upgrade the receiver got %v %q, want the delivery queued before the downgrade", rcv.ok, rcv.bodies)
 	}
 }

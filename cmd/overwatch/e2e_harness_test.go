@@ -30,13 +30,14 @@ import (
 // testServer is the real service started through run() on a free port,
 // with its own view of both stores for arranging data.
 type testServer struct {
-	base   string
-	ch     *clickhouse.DB
-	fx     *chtest.Fixtures // rows written straight into the server's ClickHouse
-	pg     *postgres.DB
-	router routers.Router
-	logs   *syncBuffer
-	stop   func()
+	base    string
+	metrics string // the base URL of /metrics (OVERWATCH_METRICS_ADDR)
+	ch      *clickhouse.DB
+	fx      *chtest.Fixtures // rows written straight into the server's ClickHouse
+	pg      *postgres.DB
+	router  routers.Router
+	logs    *syncBuffer
+	stop    func()
 }
 
 // syncBuffer keeps a server's log, written from its goroutines.
@@ -99,8 +100,25 @@ func startCommandOut(t *testing.T, command string, env map[string]string, stdout
 	if err != nil {
 		t.Fatal(err)
 	}
+	// /metrics has its own listener, on a free loopback port unless the
+	// test names an address.
+	var mln net.Listener
+	if _, named := env["OVERWATCH_METRICS_ADDR"]; !named {
+		if mln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+			t.Fatal(err)
+		}
+		vars["OVERWATCH_METRICS_ADDR"] = mln.Addr().String()
+	}
 	serving := make(chan struct{})
+	metricsOpen := false // serve opens /metrics first, then the API
 	listen := func(network, addr string) (net.Listener, error) {
+		if addr == vars["OVERWATCH_METRICS_ADDR"] && !metricsOpen {
+			metricsOpen = true
+			if mln != nil {
+				return mln, nil
+			}
+			return net.Listen(network, addr)
+		}
 		close(serving)
 		return ln, nil
 	}
@@ -110,12 +128,15 @@ func startCommandOut(t *testing.T, command string, env map[string]string, stdout
 	go func() {
 		done <- runWith(ctx, []string{"overwatch", command}, func(k string) string { return vars[k] }, stdout, logs, listen)
 	}()
-	s := &testServer{logs: logs, base: "http://" + ln.Addr().String()}
+	s := &testServer{logs: logs, base: "http://" + ln.Addr().String(), metrics: "http://" + vars["OVERWATCH_METRICS_ADDR"]}
 	select {
 	case <-serving:
 	case err := <-done:
 		cancel()
 		ln.Close()
+		if mln != nil {
+			mln.Close()
+		}
 		t.Fatalf("server exited: %v\n%s", err, logs.String())
 	case <-time.After(60 * time.Second):
 		cancel()
@@ -248,7 +269,9 @@ func (s *testServer) validate(t *testing.T, req *http.Request, resp *http.Respon
 		if req.Method == http.MethodOptions && resp.StatusCode == http.StatusNoContent {
 			return // the keyed preflight, documented in the API description
 		}
-		if resp.StatusCode != http.StatusNotFound {
+		// A wrong method on a documented path is a 405 naming the methods.
+		wrongMethod := resp.StatusCode == http.StatusMethodNotAllowed && resp.Header.Get("Allow") != ""
+		if resp.StatusCode != http.StatusNotFound && !wrongMethod {
 			t.Errorf("%s %s answered %d but is not in the OpenAPI document: %v", req.Method, req.URL.Path, resp.StatusCode, err)
 		}
 		return

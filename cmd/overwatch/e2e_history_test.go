@@ -138,7 +138,7 @@ func TestImportHistory(t *testing.T) {
 		t.Errorf("importing again changed the store: positions, statics, latest, vessels %v, then %v", before, after)
 	}
 
-	resp, err := http.Get(s.base + "/metrics")
+	resp, err := http.Get(s.metrics + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}

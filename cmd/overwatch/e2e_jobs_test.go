@@ -39,7 +39,7 @@ func TestRunSchedulesJobsAndRefreshes(t *testing.T) {
 		}
 		return true
 	})
-	resp, err := http.Get(s.base + "/metrics")
+	resp, err := http.Get(s.metrics + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -226,8 +226,8 @@ func TestUnknownRoutesAndOpenAPI(t *testing.T) {
 			t.Errorf("%s: %d %s", path, r.StatusCode, r.body)
 		}
 	}
-	if r := s.do(t, request{method: http.MethodDelete, path: "/v1/ports", ip: freshIP()}); r.StatusCode != 404 {
-		t.Errorf("DELETE /v1/ports: %d", r.StatusCode)
+	if r := s.do(t, request{method: http.MethodDelete, path: "/v1/ports", ip: freshIP()}); r.StatusCode != 405 || r.Header.Get("Allow") != "GET, OPTIONS" {
+		t.Errorf("DELETE /v1/ports: %d, Allow %q", r.StatusCode, r.Header.Get("Allow"))
 	}
 	if r := s.do(t, request{method: http.MethodOptions, path: "/v1/keys", ip: freshIP()}); r.StatusCode != 204 || !strings.Contains(r.Header.Get("Access-Control-Allow-Headers"), "X-API-Key") {
 		t.Errorf("keyed preflight: %d %v", r.StatusCode, r.Header)

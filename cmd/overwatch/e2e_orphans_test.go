@@ -88,7 +88,11 @@ func TestOrphanedPortCallClaimedLater(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\r\n")+"\r\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r.command(t, io.Discard, "replay", "--source", "aishub", path)
+	var summary strings.Builder
+	r.command(t, &summary, "replay", "--source", "aishub", path)
+	if !strings.Contains(summary.String(), ", 1 MMSIs claimed later,") {
+		t.Errorf("the replay's summary does not count the claimed MMSI: %s", summary.String())
+	}
 	r.command(t, io.Discard, "jobs", "--once")
 	ch, err := clickhouse.Open(r.chURL)
 	if err != nil {

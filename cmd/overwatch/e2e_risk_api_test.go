@@ -159,6 +159,11 @@ func TestRiskAPIEndpoints(t *testing.T) {
 			t.Errorf("identity embedded: %+v", e)
 		}
 	}
+	// B's list holds the transfer stored under A, the lower IMO, as /risk/sts does.
+	get(pro, "/v1/risk/events?vessel="+b, &ev)
+	if got := strings.Join(ids(ev), ","); got != "sts_transfer:"+a+",ais_gap:"+b {
+		t.Errorf("B's events, newest first: %s", got)
+	}
 	get(pro, "/v1/risk/events?ongoing=true&limit=500", &ev)
 	if got := "," + strings.Join(ids(ev), ",") + ","; !strings.Contains(got, ",ais_gap:"+b+",") || strings.Contains(got, a) || strings.Contains(got, "loitering") {
 		t.Errorf("ongoing gaps: %s", got)
@@ -305,8 +310,8 @@ func TestRiskAPIErrors(t *testing.T) {
 		"/v1/risk/identity/history?vessel=x":                 `vessel must be a 7-digit IMO number`,
 		"/v1/risk/identity/history?vessel=" + unknown:        `{"error":"no identity history for vessel ` + unknown + `","parameter":"vessel"}`,
 		"/v1/risk/mismatches?type=big":                       `type must be one of directional, magnitude, zero_change`,
-		"/v1/risk/mismatches?port=atlantis":                  `{"error":"unknown port 'atlantis'","parameter":"port"}`,
-		"/v1/risk/mismatches?port=" + url.QueryEscape("<x>"): `unknown port '\u003cx\u003e'`,
+		"/v1/risk/mismatches?port=atlantis":                  `{"error":"unknown port 'atlantis' in port; see /v1/ports for slugs and ids","parameter":"port"}`,
+		"/v1/risk/mismatches?port=" + url.QueryEscape("<x>"): `unknown port '\u003cx\u003e' in port`,
 		"/v1/risk/hotspots?active=maybe":                     `active must be 'true' or 'false'`,
 		"/v1/risk/hotspots?limit=-1":                         `limit must be a positive integer`,
 	} {

@@ -31,13 +31,15 @@ import (
 //     the true transfer (within an hour); in scope, the transfers with two
 //     hours or more inside the simulated window, but not those of which a
 //     vessel was dark throughout (the simulator hides some dark-fleet
-//     transfers in AIS gaps: with no position of one vessel there is no
+//     transfers in silences, detail "dark": with no position of one vessel there is no
 //     encounter to see; the gap detector reports the draught change across
 //     the gap).
 //   - mismatches, by subtype, the same vessel and: directional and
 //     magnitude, the detection starting within six hours of the true
 //     misreport (the next static report after it, or the end of a reception
-//     outage); zero_change, the same port, the detected call containing the
+//     outage), or, on a feed that keeps one static report in staticEvery,
+//     within DraughtSettle of it (the report carrying it may be missed
+//     too); zero_change, the same port, the detected call containing the
 //     true berth end. In scope: directional and magnitude misreports made
 //     inside the window (two hours from either end: one made before the
 //     data starts cannot be seen to change), of MinDraftChangeM (0.3 m)
@@ -57,7 +59,9 @@ import (
 //     with the new one: there is no change in the data).
 //
 // Precision counts a detection right when it matches any true event of its
-// kind, in scope or not. A zero_change detected at a call the vessel
+// kind, in scope or not. A directional change that no misreport made, but
+// cargo moved at sea across a silence or in a true transfer the pair
+// detector did not report, is excused (see evaluatePair). A zero_change detected at a call the vessel
 // reached with a wrong draught left by a misreport made before the window
 // (the truth has it at that earlier call, whose stale draught this call's
 // report merely put right) is excused: counted neither way, and shown.
@@ -99,7 +103,7 @@ func TestRiskPairAgainstGroundTruth(t *testing.T) {
 			firstSeen[row.IMO] = row.ValidFrom
 		}
 	}
-	table := evaluatePair(truth, detected, r.start, dataEnd, firstSeen)
+	table := evaluatePair(truth, detected, r.start, dataEnd, firstSeen, 0)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-30s %6s %9s %8s %9s %9s\n", "detector", "truth", "detected", "excused", "precision", "recall")
 	for _, s := range table {
@@ -171,11 +175,14 @@ type pairKind struct {
 
 // evaluatePair scores each detector against the truth of the data span
 // [from, to].
-func evaluatePair(truth []sim.Truth, detected []risk.Event, from, to time.Time, firstSeen map[overwatch.IMO]time.Time) []pairScore {
-	trueCalls := map[string]*sim.PortCall{} // "imo port berth-end" → call
+func evaluatePair(truth []sim.Truth, detected []risk.Event, from, to time.Time, firstSeen map[overwatch.IMO]time.Time, staticEvery time.Duration) []pairScore {
+	settle := risk.DraughtSettle(6*time.Hour, staticEvery) // how late a misreport may first be seen
+	trueCalls := map[string]*sim.PortCall{}                // "imo port berth-end" → call
 	callsOf := map[overwatch.IMO][]*sim.PortCall{}
 	misreports := map[overwatch.IMO][]*sim.Truth{} // directional and zero_change
 	gaps := map[overwatch.IMO][]*sim.Truth{}
+	silences := map[overwatch.IMO][]*sim.Truth{}  // gaps and off/on events across which the reported draught changed
+	transfers := map[overwatch.IMO][]*sim.Truth{} // each vessel's true transfers
 	for i := range truth {
 		tr := &truth[i]
 		if c := tr.Call; c != nil {
@@ -184,6 +191,16 @@ func evaluatePair(truth []sim.Truth, detected []risk.Event, from, to time.Time, 
 		}
 		if tr.Type == risk.EventGap {
 			gaps[tr.Vessels[0]] = append(gaps[tr.Vessels[0]], tr)
+		}
+		if d, _ := tr.Detail.(map[string]any); (tr.Type == risk.EventGap || tr.Type == "ais_off_on") && tr.End != nil {
+			if c, _ := d["draught_change"].(float64); math.Abs(c) >= portcall.MinDraftChangeM-1e-9 {
+				silences[tr.Vessels[0]] = append(silences[tr.Vessels[0]], tr)
+			}
+		}
+		if tr.Type == risk.EventSTS {
+			for _, v := range tr.Vessels {
+				transfers[v] = append(transfers[v], tr)
+			}
 		}
 		if tr.Type == risk.EventMismatch && tr.Subtype != "magnitude" {
 			misreports[tr.Vessels[0]] = append(misreports[tr.Vessels[0]], tr)
@@ -218,7 +235,7 @@ func evaluatePair(truth []sim.Truth, detected []risk.Event, from, to time.Time, 
 					(sub != "magnitude" || !end(tr).After(to))
 			},
 			match: func(tr *sim.Truth, e *risk.Event) bool {
-				return tr.Vessels[0] == e.IMO && within(e.Start, tr.Start.Add(-6*time.Hour), tr.Start.Add(6*time.Hour))
+				return tr.Vessels[0] == e.IMO && within(e.Start, tr.Start.Add(-6*time.Hour), tr.Start.Add(settle))
 			},
 		}
 	}
@@ -236,11 +253,30 @@ func evaluatePair(truth []sim.Truth, detected []risk.Event, from, to time.Time, 
 			},
 		}
 	}
+	// A directional change that no misreport made but cargo moved at sea:
+	// across a silence (the 6–12 h ones are the directional detector's,
+	// measured apart), or a true transfer's change that the pair detector
+	// did not report (its partner dark, say) — counted neither way.
+	directional := misreport("directional")
+	directional.excuse = func(e *risk.Event) bool {
+		for _, g := range silences[e.IMO] {
+			if within(e.Start, *g.End, g.End.Add(risk.MismatchGapSettle+6*time.Hour)) {
+				return true
+			}
+		}
+		for _, tr := range transfers[e.IMO] {
+			if within(e.Start, *tr.Start, end(tr).Add(risk.MismatchStopLookback)) {
+				return true
+			}
+		}
+		return false
+	}
 	zero := misreport("zero_change")
 	zero.inScope = func(tr *sim.Truth) bool {
 		port, _ := tr.Detail.(map[string]any)["port"].(string)
 		c := trueCalls[pairCallKey(tr.Vessels[0], port, *tr.Start)]
-		return c != nil && !c.Dark && c.Operation != "both" && !c.Arrival.Before(from.Add(time.Hour)) && !c.Departure.After(to.Add(-4*time.Hour))
+		return c != nil && !c.Dark && c.Operation != "both" && !c.Arrival.Before(from.Add(time.Hour)) && !c.Departure.After(to.Add(-4*time.Hour)) &&
+			!zeroAgain(tr, c, callsOf[tr.Vessels[0]], misreports[tr.Vessels[0]])
 	}
 	zero.match = func(tr *sim.Truth, e *risk.Event) bool {
 		port, _ := tr.Detail.(map[string]any)["port"].(string)
@@ -267,6 +303,9 @@ func evaluatePair(truth []sim.Truth, detected []risk.Event, from, to time.Time, 
 			truth: func(tr *sim.Truth) bool { return tr.Type == risk.EventSTS },
 			det:   func(e *risk.Event) bool { return e.Type == risk.EventSTS },
 			inScope: func(tr *sim.Truth) bool {
+				if dark, _ := tr.Detail.(map[string]any)["dark"].(bool); dark {
+					return false // the simulator hid it in a silence of the tanker
+				}
 				for _, v := range tr.Vessels {
 					for _, g := range gaps[v] {
 						if !g.Start.After(*tr.Start) && !end(g).Before(end(tr)) {
@@ -281,7 +320,7 @@ func evaluatePair(truth []sim.Truth, detected []risk.Event, from, to time.Time, 
 				return (a == e.IMO && b == e.Other || b == e.IMO && a == e.Other) && overlaps(*tr.Start, end(tr), e.Start, detEnd(e), time.Hour)
 			},
 		},
-		misreport("directional"), misreport("magnitude"), zero,
+		directional, misreport("magnitude"), zero,
 		identity("flag"), identity("name"), identity("mmsi"),
 	}
 	var out []pairScore
@@ -335,6 +374,34 @@ func evaluatePair(truth []sim.Truth, detected []risk.Event, from, to time.Time, 
 		out = append(out, s)
 	}
 	return out
+}
+
+// zeroAgain reports whether the zero_change tr at call c follows one at the
+// vessel's previous call that left the same reported draught: the second
+// cannot be told from a correct report (the cargo loaded brought the
+// draught back to the stale figure), and the detector reports the first
+// only (DetectMismatches: "unless the previous call was itself a
+// zero_change at the same draught").
+func zeroAgain(tr *sim.Truth, c *sim.PortCall, calls []*sim.PortCall, misreports []*sim.Truth) bool {
+	var prev *sim.PortCall
+	for _, o := range calls {
+		if o.Departure.Before(c.Arrival) && (prev == nil || o.Arrival.After(prev.Arrival)) {
+			prev = o
+		}
+	}
+	if prev == nil {
+		return false
+	}
+	from, _ := tr.Detail.(map[string]any)["reported_from"].(float64)
+	for _, m := range misreports {
+		d, _ := m.Detail.(map[string]any)
+		port, _ := d["port"].(string)
+		to, _ := d["reported_to"].(float64)
+		if m.Subtype == "zero_change" && port == prev.Port && !m.Start.Before(prev.Arrival) && !m.Start.After(prev.Departure) && math.Abs(to-from) < portcall.MinDraftChangeM-1e-9 {
+			return true
+		}
+	}
+	return false
 }
 
 func pairCallKey(imo overwatch.IMO, port string, berthEnd time.Time) string {

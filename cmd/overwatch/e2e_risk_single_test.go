@@ -358,7 +358,7 @@ func TestRiskSingleOnRealCaptures(t *testing.T) {
 				vessels++
 				points += len(track)
 				var ev []risk.Event
-				ev = append(ev, risk.DetectGaps(imo, track, last)...)
+				ev = append(ev, risk.DetectGaps(imo, track, last, 0)...)
 				ev = append(ev, risk.DetectLoitering(imo, track, ports, last)...)
 				ev = append(ev, risk.DetectSpoofing(imo, track)...)
 				for _, e := range ev {

@@ -55,7 +55,7 @@ func TestRunIngestsAFeedAndExposesMetrics(t *testing.T) {
 	eventually(t, 60*time.Second, "the feed's data served", func() bool {
 		return s.do(t, request{path: path, ip: freshIP()}).StatusCode == 200
 	})
-	resp, err := http.Get(s.base + "/metrics")
+	resp, err := http.Get(s.metrics + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,8 +82,8 @@ func TestVesselsAndPortPositions(t *testing.T) {
 		t.Fatalf("free callers got coordinates: %s", r.body)
 	}
 	for q, want := range map[string]string{
-		"/v1/positions":               `{"error":"port is required (a port slug; see /v1/ports)"}`,
-		"/v1/positions?port=atlantis": `{"error":"unknown port 'atlantis'","parameter":"port"}`,
+		"/v1/positions":               `{"error":"port is required (a port slug or id; see /v1/ports)","parameter":"port"}`,
+		"/v1/positions?port=atlantis": `{"error":"unknown port 'atlantis' in port; see /v1/ports for slugs and ids","parameter":"port"}`,
 	} {
 		if r := s.do(t, request{path: q, ip: freshIP(), key: starter}); string(r.body) != want {
 			t.Errorf("%s: %d %s", q, r.StatusCode, r.body)

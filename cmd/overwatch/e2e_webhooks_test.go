@@ -44,9 +44,10 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.ok = append(r.ok, req.Header.Get("webhook-id"))
 }
 
-// Webhooks end to end: registration (Pro only, across accounts 404),
-// signed deliveries retried after failures and received once, the
-// delivery log, disabling after repeated failure, the chat test.
+// Webhooks end to end: registration (Pro only, answered in the spec's
+// {"webhook": ...}; across accounts 404), signed deliveries retried after
+// failures and received once, the delivery log, disabling after repeated
+// failure, the chat test.
 func TestWebhooksEndToEnd(t *testing.T) {
 	s := startServer(t, map[string]string{"OVERWATCH_OUTBOUND_ALLOW": "127.0.0.0/8"})
 	a, accountA := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
@@ -58,18 +59,20 @@ func TestWebhooksEndToEnd(t *testing.T) {
 	srv := httptest.NewServer(rcv)
 	defer srv.Close()
 
-	expect(do(starter, "GET", "/v1/webhooks", ""), 403, "the Pro plan or higher is needed for real-time webhooks; this key's plan is Starter")
-	expect(do(starter, "POST", "/v1/webhooks", `{"url":"`+srv.URL+`","event_types":["dark_fleet"]}`), 403, "Pro plan")
+	expect(do(starter, "GET", "/v1/webhooks", ""), 200, `{"webhooks":[]}`) // listing: every plan
+	expect(do(starter, "POST", "/v1/webhooks", `{"url":"`+srv.URL+`","event_types":["dark_fleet"]}`), 403,
+		"the Pro plan or higher is needed for real-time webhooks; this key's plan is Starter")
 	expect(do(a, "POST", "/v1/webhooks", `{"url":"https://10.0.0.7/hook","event_types":["dark_fleet"]}`), 400, "private")
 	expect(do(a, "POST", "/v1/webhooks", `{"url":"ftp://example.com/","event_types":["dark_fleet"]}`), 400, "url")
 	expect(do(a, "POST", "/v1/webhooks", `{"url":"`+srv.URL+`","event_types":["weather"]}`), 400, "event_types")
 	r := do(a, "POST", "/v1/webhooks", `{"url":"`+srv.URL+`","event_types":["dark_fleet","dark_fleet"]}`)
-	expect(r, 201, `"secret":"whsec_`)
-	var created struct {
-		ID     int64
-		Secret string
+	expect(r, 201, `{"webhook":{"id":`) // the spec's root key
+	var created write.CreatedWebhook
+	mustUnmarshal(t, r.body, &struct{ Webhook *write.CreatedWebhook }{&created})
+	if created.ID == 0 || !strings.HasPrefix(created.Secret, "whsec_") || created.URL != srv.URL ||
+		len(created.EventTypes) != 1 || created.Warning == "" {
+		t.Fatalf("registered: %s", r.body)
 	}
-	mustUnmarshal(t, r.body, &created)
 	path := "/v1/webhooks/" + strconv.FormatInt(created.ID, 10)
 	expect(do(a, "GET", "/v1/webhooks", ""), 200, `"event_types":["dark_fleet"]`)
 	if strings.Contains(string(do(a, "GET", "/v1/webhooks", "").body), "whsec_") {
@@ -135,7 +138,7 @@ func TestWebhooksEndToEnd(t *testing.T) {
 	defer down.Close()
 	expect(do(a, "DELETE", path, ""), 200, `"deleted":true`)
 	r = do(a, "POST", "/v1/webhooks", `{"url":"`+down.URL+`","event_types":["sanctions_match"]}`)
-	mustUnmarshal(t, r.body, &created)
+	mustUnmarshal(t, r.body, &struct{ Webhook *write.CreatedWebhook }{&created})
 	for i := range jobs.WebhookDisableAfter {
 		if _, err := s.pg.EnqueueEvent(ctx, accountA, "sanctions_match", fmt.Sprintf("%s-dead-%d", eventID, i), payload); err != nil {
 			t.Fatal(err)

@@ -13,8 +13,9 @@ import (
 
 // importCommand imports history and reference data: `overwatch import
 // history ...` (AIS archives, importHistory), `overwatch import actuals
-// [--source S] FILE...` (official export figures, the format of
-// write.ParseActuals) and `overwatch import sanctions [--list L] [--url
+// [--source S] FILE...` (official export figures: the CSV of
+// write.ParseActuals or USDA WA_GR101 reports, told apart by their content,
+// write.ReadActuals) and `overwatch import sanctions [--list L] [--url
 // U] FILE...` (importSanctions). Each file is parsed whole before anything
 // is written, so a bad row imports nothing of its file.
 func importCommand(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
@@ -46,7 +47,7 @@ func importCommand(ctx context.Context, cfg config, log *slog.Logger, args []str
 			if err != nil {
 				return err
 			}
-			rows, err := write.ParseActuals(f, *source)
+			rows, dropped, err := write.ReadActuals(f, *source)
 			f.Close()
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
@@ -55,6 +56,7 @@ func importCommand(ctx context.Context, cfg config, log *slog.Logger, args []str
 				return fmt.Errorf("%s: %w", path, err)
 			}
 			fmt.Fprintf(stdout, "%s: %d export figures imported\n", path, len(rows))
+			printDropped(stdout, path, rows, dropped)
 		}
 		return nil
 	}

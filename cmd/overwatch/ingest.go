@@ -191,8 +191,8 @@ func replayCommand(ctx context.Context, cfg config, log *slog.Logger, args []str
 	closeErr := p.Close(closeCtx)
 	elapsed := time.Since(start)
 	s := p.Stats()
-	fmt.Fprintf(stdout, "replayed %d lines: %d messages, %d reports, %d written (%d of them spooled while ClickHouse was down, %d replayed from the spool), %d duplicates, %d invalid, %d unattributed, %d still spooled, in %s (%.0f messages/s, peak RSS %.0f MB)\n",
-		stats.Lines, stats.Messages, s.Processed, s.Written, s.Spooled, s.Replayed, s.Duplicates, s.Invalid, s.Unattributed, s.SpoolFiles,
+	fmt.Fprintf(stdout, "replayed %d lines: %d messages, %d reports, %d written (%d of them spooled while ClickHouse was down, %d replayed from the spool), %d duplicates, %d invalid, %d unattributed, %d MMSIs claimed later, %d still spooled, in %s (%.0f messages/s, peak RSS %.0f MB)\n",
+		stats.Lines, stats.Messages, s.Processed, s.Written, s.Spooled, s.Replayed, s.Duplicates, s.Invalid, s.Unattributed, s.Reattributed, s.SpoolFiles,
 		elapsed.Round(time.Millisecond), float64(stats.Messages)/elapsed.Seconds(), peakRSSMB())
 	if runErr != nil {
 		return runErr

@@ -26,14 +26,21 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 		Risk:         ch,
 		Alerts:       pg,
 		Deliveries:   pg,
-		Poster:       webhookPoster{newOutbound(cfg)},
+		Poster:       webhookPoster{newOutbound(cfg, log)},
 		WebhookLease: cfg.WebhookLease,
 		Ports:        seaport.NewIndex(seaport.All()),
 		PurgeRateWindows: func(ctx context.Context) (int64, error) {
 			return pg.PurgeRateWindows(ctx, time.Now().Add(-time.Hour))
 		},
-		Emissions: ch,
+		Emissions:   ch,
+		Calibration: ch,
+		Trade:       ch,
+		Forecasts:   ch,
+		Anomalies:   ch,
 	})
+	if cfg.GrainInspectionsURL != "" {
+		all = append(all, grainInspectionsJob(ch, cfg.GrainInspectionsURL, cfg.GrainInspectionsRefresh))
+	}
 	if cfg.SanctionsURL != "" {
 		all = append(all, sanctionsRefreshJob(ch, cfg.SanctionsURL, cfg.SanctionsList, cfg.SanctionsRefresh))
 	}
@@ -69,6 +76,14 @@ func deriveAll(ctx context.Context, sc *jobs.Scheduler, log *slog.Logger) {
 			case <-ctx.Done():
 				return
 			case <-time.After(time.Second):
+			}
+		}
+	}
+	// The calibration fits its factors on the estimates just derived.
+	for _, name := range sc.Names() {
+		if name == "calibration" {
+			if _, err := sc.RunNow(ctx, name); err != nil {
+				log.Warn("calibration after the backfill", "err", err)
 			}
 		}
 	}

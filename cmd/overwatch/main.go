@@ -49,7 +49,8 @@ commands:
                           BarentsWatch, GFW gpsdio, NMEA; plain, .gz or .zip)
   import actuals [--source S] FILE...
                           import official export figures (CSV: port, week,
-                          commodity, tonnes[, source]; see README)
+                          commodity, tonnes[, source]; or USDA WA_GR101 reports;
+                          see README)
   replay --source S FILE...
                           replay NMEA capture files (S: aishub, aisstream, satellite, spire)
   simulate [flags]        the fleet simulator: a backfill into ClickHouse through the
@@ -59,6 +60,10 @@ commands:
   keys create --email E --plan free|starter|pro|supply_chain_risk [--name N]
                           create the account if needed and print a new key once
   keys revoke --id N      revoke a key
+  calibration set --port P --commodity C --factor F --reason R [--by NAME]
+  calibration list
+  calibration clear --port P --commodity C
+                          manual calibration overrides of the export estimates
 
 Configuration is read from the environment; see README.md.
 `
@@ -112,6 +117,8 @@ func runWith(ctx context.Context, args []string, getenv func(string) string, std
 		return nil
 	case "keys":
 		return keysCommand(ctx, cfg, args[2:], stdout, stderr)
+	case "calibration":
+		return calibrationCommand(ctx, cfg, log, args[2:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "overwatch: unknown command %q\n\n%s", cmd, usage)
 	return errUsage

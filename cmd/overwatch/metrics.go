@@ -1,12 +1,19 @@
 package main
 
 import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"log/slog"
+	"strings"
+	"time"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"overwatch"
 	"overwatch/write/ingest"
 )
 
@@ -37,6 +44,7 @@ func registerIngest(reg *prometheus.Registry, p *ingest.Pipeline) {
 	counter("dropped_total", "Reports dropped because the queue was full (UDP only).", func(s ingest.Stats) uint64 { return s.Dropped })
 	counter("duplicate_total", "Reports dropped as exact duplicates of recent ones.", func(s ingest.Stats) uint64 { return s.Duplicates })
 	counter("unattributed_total", "Class A positions stored without an IMO after the attribution window.", func(s ingest.Stats) uint64 { return s.Unattributed })
+	counter("reattributed_total", "MMSIs whose positions stored without an IMO a later static report claimed for its IMO.", func(s ingest.Stats) uint64 { return s.Reattributed })
 	counter("batches_total", "Batches flushed.", func(s ingest.Stats) uint64 { return s.Batches })
 	counter("written_total", "Reports written to ClickHouse.", func(s ingest.Stats) uint64 { return s.Written })
 	counter("spooled_total", "Reports written to the disk spool while ClickHouse was unreachable.", func(s ingest.Stats) uint64 { return s.Spooled })
@@ -73,4 +81,36 @@ func (c invalidByReason) Collect(ch chan<- prometheus.Metric) {
 // serveMetrics is the /metrics handler in Prometheus's text format.
 func serveMetrics(reg *prometheus.Registry) fiber.Handler {
 	return adaptor.HTTPHandler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+}
+
+// metricsApp serves /metrics alone, for its own listener
+// (OVERWATCH_METRICS_ADDR, loopback by default): the operators' address,
+// apart from the API's.
+func metricsApp(reg *prometheus.Registry, log *slog.Logger) *fiber.App {
+	app := fiber.New(fiber.Config{
+		AppName:               "overwatch-metrics",
+		DisableStartupMessage: true,
+		ErrorHandler:          errorHandler(log, nil),
+		ReadTimeout:           15 * time.Second,
+		IdleTimeout:           90 * time.Second,
+	})
+	app.Get("/metrics", serveMetrics(reg))
+	return app
+}
+
+// bearerOnly admits requests that carry Authorization: Bearer <token>
+// (OVERWATCH_METRICS_TOKEN, for /metrics on the API's address); others get
+// 401. The comparison takes the same time whatever the token sent.
+func bearerOnly(token string) fiber.Handler {
+	want := sha256.Sum256([]byte(token))
+	return func(c *fiber.Ctx) error {
+		scheme, sent, _ := strings.Cut(strings.TrimSpace(c.Get(fiber.HeaderAuthorization)), " ")
+		got := sha256.Sum256([]byte(strings.TrimSpace(sent)))
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+			c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="metrics"`)
+			return overwatch.Errorf(overwatch.Unauthorized, "/metrics needs the operators' bearer token")
+		}
+		c.Set(fiber.HeaderCacheControl, "no-store")
+		return c.Next()
+	}
 }

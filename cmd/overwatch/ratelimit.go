@@ -18,8 +18,10 @@ type rateStore interface {
 	TakeRate(ctx context.Context, now time.Time, buckets []overwatch.RateBucket) ([]overwatch.RateCount, bool, error)
 }
 
-// Rejected requests draw nothing, so a client that keeps calling while
-// limited does not spend tomorrow's quota. Windows are fixed: a minute
+// Rejected requests draw nothing from the buckets that refused them, so a
+// client that keeps calling while limited does not spend tomorrow's quota.
+// On the keyed surface the per-IP minute is drawn first, before the key is
+// looked up, then the account's day. Windows are fixed: a minute
 // window opens with the first request after the previous one ended, a day
 // window is the UTC day.
 
@@ -31,6 +33,7 @@ type limits struct {
 	publicPerMinute int
 	publicPerDay    int
 	keyedPerMinute  int
+	eventsPerMinute int // the payment provider's verified events
 }
 
 // public limits the public surface: per client IP, per minute and per UTC
@@ -53,31 +56,49 @@ func (l limits) public() fiber.Handler {
 	}
 }
 
-// keyed limits the keyed surface: per client IP per minute and, for
-// authenticated callers, the daily cap of the plan, counted per account so
-// that creating more keys does not raise it.
-func (l limits) keyed() fiber.Handler {
+// perIP is the first limit of the keyed surface, drawn before the key is
+// looked up: per client IP per minute, so that requests with invented
+// keys count like any other.
+func (l limits) perIP() fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		ip := rateKey(l.ips.of(c))
-		buckets := []overwatch.RateBucket{{Key: "key:m:" + ip, Limit: l.keyedPerMinute, Period: overwatch.PerMinute}}
-		day := -1
-		if caller := overwatch.CallerFrom(c.UserContext()); caller != nil {
-			buckets = append(buckets, overwatch.RateBucket{
-				Key:    "acct:d:" + strconv.FormatInt(caller.AccountID, 10),
-				Limit:  caller.Plan.Info().RequestsPerDay,
-				Period: overwatch.PerUTCDay,
-			})
-			day = 1
-		}
-		if err := l.take(c, buckets, 0, day); err != nil {
+		if err := l.take(c, []overwatch.RateBucket{{Key: "key:m:" + ip, Limit: l.keyedPerMinute, Period: overwatch.PerMinute}}, 0, -1); err != nil {
 			return err
 		}
 		return c.Next()
 	}
 }
 
+// daily draws, for authenticated callers, from the daily cap of the
+// plan, counted per account so that creating more keys does not raise it.
+func (l limits) daily() fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		caller := overwatch.CallerFrom(c.UserContext())
+		if caller == nil {
+			return c.Next()
+		}
+		bucket := overwatch.RateBucket{
+			Key:    "acct:d:" + strconv.FormatInt(caller.AccountID, 10),
+			Limit:  caller.Plan.Info().RequestsPerDay,
+			Period: overwatch.PerUTCDay,
+		}
+		if err := l.take(c, []overwatch.RateBucket{bucket}, -1, 0); err != nil {
+			return err
+		}
+		return c.Next()
+	}
+}
+
+// events draws one verified event of the payment provider from the
+// endpoint's own budget (per minute, whatever the client address), so
+// that floods of the public surface cannot starve billing events, nor
+// events the rest of the API.
+func (l limits) events(c *fiber.Ctx) error {
+	return l.take(c, []overwatch.RateBucket{{Key: "events:m", Limit: l.eventsPerMinute, Period: overwatch.PerMinute}}, -1, -1)
+}
+
 // take draws from the buckets and sets the X-RateLimit-* headers from the
-// minute and day buckets at the given indexes (day < 0: none). On
+// minute and day buckets at the given indexes (< 0: none). On
 // rejection it sets Retry-After to the whole seconds until the window that
 // refused the request resets and returns a TooManyRequests error.
 func (l limits) take(c *fiber.Ctx, buckets []overwatch.RateBucket, minute, day int) error {
@@ -87,8 +108,10 @@ func (l limits) take(c *fiber.Ctx, buckets []overwatch.RateBucket, minute, day i
 		return overwatch.Wrap(overwatch.Unavailable, err, "service unavailable")
 	}
 	h := func(name string, v int) { c.Set(name, strconv.Itoa(v)) }
-	h("X-RateLimit-Limit-Minute", buckets[minute].Limit)
-	h("X-RateLimit-Remaining-Minute", max(0, buckets[minute].Limit-counts[minute].Used))
+	if minute >= 0 {
+		h("X-RateLimit-Limit-Minute", buckets[minute].Limit)
+		h("X-RateLimit-Remaining-Minute", max(0, buckets[minute].Limit-counts[minute].Used))
+	}
 	if day >= 0 {
 		h("X-RateLimit-Limit-Day", buckets[day].Limit)
 		h("X-RateLimit-Remaining-Day", max(0, buckets[day].Limit-counts[day].Used))

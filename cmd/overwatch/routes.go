@@ -1,6 +1,8 @@
 package main
 
 import (
+	"time"
+
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
@@ -8,51 +10,82 @@ import (
 	"overwatch/write"
 )
 
-// routes mounts the service: the operations endpoints, the OpenAPI
-// document, the CORS preflights, and every route of the read and write
-// sides, each listed by its area beside its handlers (read.Routes,
-// write.Routes) and put here behind the checks its access asks for.
+// routes mounts the service: the OpenAPI document, the CORS preflights,
+// and every route of the read and write sides, each listed by its area
+// beside its handlers (read.Routes, write.Routes) and put here behind the
+// checks its access asks for. /metrics is served on its own address
+// (metricsApp, in serve); here only when OVERWATCH_METRICS_TOKEN lets it share
+// the API's address, for that bearer token.
 func routes(app *fiber.App, d *deps) {
-	// Operations.
-	app.Get("/metrics", serveMetrics(d.metrics))
+	if d.keys == nil {
+		d.keys = newKeyGuard(d.limits, 20, time.Minute)
+	}
+	if d.metricsToken != "" {
+		app.Get("/metrics", bearerOnly(d.metricsToken), serveMetrics(d.metrics))
+	}
 
 	v1 := app.Group("/v1")
 	v1.Get("/openapi.json", serveOpenAPI(d.openapi))
 	v1.Options("/ais/:provider/:imo/location/latest", publicPreflight)
-	v1.Options("/*", keyedPreflight)
+	methods := &keyedMethods{}
+	v1.Options("/*", keyedPreflight(methods))
 
-	e := edge{router: v1, d: d}
+	e := edge{router: v1, d: d, methods: methods}
 	read.Routes(e, read.Deps{
 		Analytics: d.ch, Accounts: d.pg, Latest: d.latest, Publisher: d.publisher,
 		Cache: d.cache, Now: d.now, Log: d.log,
 	})
 	write.Routes(e, write.Deps{
 		Accounts: d.pg, Billing: d.billing, Refresher: d.refresh, Outbound: d.outbound,
-		CheckURL: d.checkURL, PublicURL: d.publicURL, Now: d.now,
+		CheckURL: d.checkURL, PublicURL: d.publicURL, Now: d.now, EventLimit: d.limits.events,
 	})
 }
 
-// edge mounts a route behind what its access asks for: the public surface
-// is limited per client IP; the keyed surface authenticates (a key
-// required, or read when presented), then draws from the per-IP minute and
-// the account's daily quota.
+// edge mounts a route behind what its access asks for. The public surface
+// is limited per client IP. The keyed surface draws from the per-IP
+// minute first, then authenticates (a key required, or read when
+// presented; invented keys draw from the failed-key budget), then draws
+// from the account's daily quota; its answers are never stored by caches
+// and their arrays are held to the plan's results per call. The payment
+// provider's signed events draw from their own budget once their
+// signature verifies (in the handler). Every route refuses text that is
+// not valid UTF-8 or holds NUL bytes (checkInput).
 type edge struct {
-	router fiber.Router
-	d      *deps
+	router  fiber.Router
+	d       *deps
+	methods *keyedMethods
 }
+
+// unclamped are the keyed routes whose arrays are reference data, not
+// results: the ports and the plans.
+var unclamped = map[string]bool{"/ports": true, "/billing/plans": true}
 
 // Handle implements read.Router and write.Router.
 func (e edge) Handle(method, path string, access overwatch.Access, h fiber.Handler) {
+	l := e.d.limits
 	var chain []fiber.Handler
 	switch access {
 	case overwatch.AccessPublic:
-		chain = []fiber.Handler{e.d.limits.public(), h}
-	case overwatch.AccessOptionalKey:
-		chain = []fiber.Handler{authenticate(e.d.pg, false), e.d.limits.keyed(), h}
+		chain = []fiber.Handler{l.public(), checkInput(false), h}
+	case overwatch.AccessSigned:
+		chain = []fiber.Handler{checkInput(true), h}
 	default:
-		chain = []fiber.Handler{authenticate(e.d.pg, true), e.d.limits.keyed(), h}
+		e.methods.add(method)
+		chain = []fiber.Handler{noStore, l.perIP(), checkInput(true),
+			authenticate(e.d.pg, e.d.keys, access != overwatch.AccessOptionalKey), l.daily()}
+		if !unclamped[path] {
+			chain = append(chain, clampResults())
+		}
+		chain = append(chain, h)
 	}
 	e.router.Add(method, path, chain...)
+}
+
+// noStore keeps the keyed surface's answers, errors included, out of
+// every cache: they depend on the key.
+func noStore(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.Next()
 }
 
 var (

@@ -111,29 +111,43 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 		rates = pg
 	}
 
+	lim := limits{
+		store:           rates,
+		ips:             clientIPs{trusted: cfg.TrustedProxies},
+		now:             time.Now,
+		publicPerMinute: cfg.PublicPerMinute,
+		publicPerDay:    cfg.PublicPerDay,
+		keyedPerMinute:  cfg.KeyedPerMinute,
+		eventsPerMinute: cfg.EventsPerMinute,
+	}
 	app := newApp(&deps{
-		log:       log,
-		now:       time.Now,
-		ch:        ch,
-		pg:        pg,
-		latest:    latest,
-		cache:     cache,
-		publisher: read.Publisher{Name: cfg.PublicName, URL: cfg.PublicURL},
-		openapi:   openapi,
-		metrics:   metrics,
-		refresh:   refresher{sc},
-		billing:   stripe.New(cfg.Stripe),
-		outbound:  newOutbound(cfg),
-		publicURL: cfg.PublicURL,
-		limits: limits{
-			store:           rates,
-			ips:             clientIPs{trusted: cfg.TrustedProxies},
-			now:             time.Now,
-			publicPerMinute: cfg.PublicPerMinute,
-			publicPerDay:    cfg.PublicPerDay,
-			keyedPerMinute:  cfg.KeyedPerMinute,
-		},
+		log:          log,
+		now:          time.Now,
+		ch:           ch,
+		pg:           pg,
+		latest:       latest,
+		cache:        cache,
+		publisher:    read.Publisher{Name: cfg.PublicName, URL: cfg.PublicURL},
+		openapi:      openapi,
+		metrics:      metrics,
+		refresh:      refresher{sc},
+		billing:      stripe.New(cfg.Stripe),
+		outbound:     newOutbound(cfg, log),
+		publicURL:    cfg.PublicURL,
+		limits:       lim,
+		keys:         newKeyGuard(lim, cfg.FailedKeysPerMin, cfg.UnknownKeyTTL),
+		metricsToken: cfg.MetricsToken,
+		readTimeout:  cfg.ReadTimeout,
 	})
+	// /metrics on its own address, before the API listens.
+	mln, err := listen("tcp", cfg.MetricsAddr)
+	if err != nil {
+		return fmt.Errorf("listen %s (OVERWATCH_METRICS_ADDR): %w", cfg.MetricsAddr, err)
+	}
+	log.Info("metrics listening", "addr", mln.Addr().String())
+	mapp := metricsApp(metrics, log)
+	go mapp.Listener(mln)                           //nolint:errcheck // ends at shutdown
+	defer mapp.ShutdownWithTimeout(5 * time.Second) //nolint:errcheck
 	ln, err := listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", cfg.Addr, err)

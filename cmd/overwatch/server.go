@@ -18,20 +18,23 @@ import (
 
 // deps is everything the routes need, built once by serve.
 type deps struct {
-	log       *slog.Logger
-	now       func() time.Time
-	ch        *clickhouse.DB
-	pg        *postgres.DB
-	latest    *read.LatestReplica
-	cache     *read.Cache
-	limits    limits
-	publisher read.Publisher
-	openapi   []byte
-	metrics   *prometheus.Registry
-	refresh   write.Refresher
-	billing   write.PaymentProvider
-	outbound  *outbound.Client
-	publicURL string
+	log          *slog.Logger
+	now          func() time.Time
+	ch           *clickhouse.DB
+	pg           *postgres.DB
+	latest       *read.LatestReplica
+	cache        *read.Cache
+	limits       limits
+	publisher    read.Publisher
+	openapi      []byte
+	metrics      *prometheus.Registry
+	refresh      write.Refresher
+	billing      write.PaymentProvider
+	outbound     *outbound.Client
+	publicURL    string
+	keys         *keyGuard     // the failed-key budget and unknown-key cache; nil: none
+	metricsToken string        // when set, /metrics on the API address for this bearer token
+	readTimeout  time.Duration // 0: 15 s
 }
 
 // Compile-time proof that the stores implement the edge's interfaces.
@@ -40,17 +43,31 @@ var (
 	_ rateStore     = (*postgres.DB)(nil)
 )
 
-// newApp builds the Fiber app: the error path, panic recovery, CORS and
-// the route table.
+// The HTTP server's bounds: a body over bodyLimit is a 413, a request
+// line and headers over headerLimit a 431, a request not received within
+// the read timeout (OVERWATCH_READ_TIMEOUT) a 408, each with a JSON body.
+const (
+	bodyLimit   = 4 << 20
+	headerLimit = 8 << 10
+)
+
+// newApp builds the Fiber app: the error path, the request guard (common
+// headers, framing, unknown methods), panic recovery and the route table.
 func newApp(d *deps) *fiber.App {
+	readTimeout := d.readTimeout
+	if readTimeout <= 0 {
+		readTimeout = 15 * time.Second
+	}
+	index := &routeIndex{}
 	app := fiber.New(fiber.Config{
 		AppName:               "overwatch",
-		ErrorHandler:          errorHandler(d.log),
+		ErrorHandler:          errorHandler(d.log, index),
 		DisableStartupMessage: true,
-		ReadTimeout:           15 * time.Second,
+		ReadTimeout:           readTimeout,
 		WriteTimeout:          60 * time.Second,
 		IdleTimeout:           90 * time.Second,
-		BodyLimit:             4 << 20,
+		BodyLimit:             bodyLimit,
+		ReadBufferSize:        headerLimit,
 	})
 	app.Use(recover.New(recover.Config{
 		EnableStackTrace: true,
@@ -58,7 +75,8 @@ func newApp(d *deps) *fiber.App {
 			d.log.Error("panic", "method", c.Method(), "path", c.Path(), "panic", e)
 		},
 	}))
-	app.Use(cors)
 	routes(app, d)
+	index.index(app.GetRoutes(true))
+	app.Server().Handler = guard(app, app.Server().Handler)
 	return app
 }

@@ -40,7 +40,7 @@ func simFlags(fs *flag.FlagSet) (*sim.Config, *int) {
 	fs.IntVar(&c.Downsample, "downsample", 30, "report intervals over the ITU cadence: 30 gives a position every 5 min under way, every 15 min stopped, static data every 30 min")
 	fs.IntVar(&c.Sanctioned, "sanctioned", 12, "tankers sailing under IMOs of the OFAC SDN list")
 	fs.IntVar(&c.DarkFleet, "dark-fleet", 40, "tankers of the dark fleet (8 of them STS shuttles)")
-	fs.Float64Var(&c.Rates.Gap, "gap-rate", c.Rates.Gap, "per open-ocean leg: AIS off 12-48 h (x5 in the dark fleet)")
+	fs.Float64Var(&c.Rates.Gap, "gap-rate", c.Rates.Gap, "per open-ocean leg: AIS off 6-48 h (x5 in the dark fleet)")
 	fs.Float64Var(&c.Rates.DarkCall, "dark-call-rate", c.Rates.DarkCall, "per loading call of a dark-fleet tanker: the call made dark")
 	fs.Float64Var(&c.Rates.STS, "sts-rate", c.Rates.STS, "per tanker leg passing a transfer area: a ship-to-ship transfer")
 	fs.Float64Var(&c.Rates.Loiter, "loiter-rate", c.Rates.Loiter, "per leg: offshore loitering")
@@ -59,6 +59,7 @@ func simulateCommand(ctx context.Context, cfg config, log *slog.Logger, args []s
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c, days := simFlags(fs)
+	trade := tradeFlags(fs)
 	startText := fs.String("start", "", "time of the first report (RFC 3339; default: now less --days)")
 	truthPath := fs.String("truth", "", "write the ground truth (JSON lines) to this file")
 	live := fs.Bool("live", false, "after the backfill, keep simulating in real time")
@@ -69,6 +70,9 @@ func simulateCommand(ctx context.Context, cfg config, log *slog.Logger, args []s
 	}
 	if c.Seed == 0 {
 		c.Seed = 1
+	}
+	if err := trade.days(days); err != nil {
+		return err
 	}
 	if *days < 0 || *days > 3650 {
 		return errors.New("simulate: --days must be 0 to 3650")
@@ -83,6 +87,7 @@ func simulateCommand(ctx context.Context, cfg config, log *slog.Logger, args []s
 		c.Start = t.UTC()
 	}
 	end := c.Start.Add(time.Duration(*days) * 24 * time.Hour)
+	trade.apply(c, end)
 	var truth io.Writer
 	if *truthPath != "" {
 		f, err := os.Create(*truthPath)
@@ -373,6 +378,12 @@ type simState struct {
 	Start      time.Time `json:"start"`
 	Vessels    int       `json:"vessels"`
 	Downsample int       `json:"downsample"`
+	// The trade world (seasons and trade truths) and the cheap older
+	// history of the demo, fixed by the first backfill's end (absent in
+	// the state of an older demo: none).
+	Trade  bool          `json:"trade,omitempty"`
+	End    time.Time     `json:"end,omitzero"`
+	Recent time.Duration `json:"recent,omitempty"`
 }
 
 func loadSimState(dir string) (simState, bool) {

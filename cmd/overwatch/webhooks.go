@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"log/slog"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -15,11 +17,12 @@ import (
 )
 
 // newOutbound is the client for user-supplied URLs (webhook deliveries,
-// the chat test). OVERWATCH_OUTBOUND_ALLOW exempts address prefixes from
-// its refusals: the end-to-end tests set it to reach receivers on
-// 127.0.0.1; production never does.
-func newOutbound(cfg config) *outbound.Client {
-	return outbound.New(outbound.Options{Allow: cfg.OutboundAllow, AllowHTTP: len(cfg.OutboundAllow) > 0})
+// the chat test, registration's check), logging the detail of failures to
+// log. OVERWATCH_OUTBOUND_ALLOW exempts address prefixes from its
+// refusals: the end-to-end tests set it to reach receivers on 127.0.0.1;
+// production never does.
+func newOutbound(cfg config, log *slog.Logger) *outbound.Client {
+	return outbound.New(outbound.Options{Allow: cfg.OutboundAllow, AllowHTTP: len(cfg.OutboundAllow) > 0, Log: log})
 }
 
 // parsePrefixes reads a comma-separated list of CIDR prefixes.
@@ -42,34 +45,45 @@ func parsePrefixes(s string) ([]netip.Prefix, error) {
 // the outbound client.
 type webhookPoster struct{ client *outbound.Client }
 
-// Post implements jobs.Poster.
+// Post implements jobs.Poster. Its error is the generic reason
+// (outbound.Reason), which the delivery log shows to the webhook's owner;
+// the client logs the detail.
 func (p webhookPoster) Post(ctx context.Context, d jobs.Delivery, now time.Time) (int, error) {
+	resp, err := p.post(ctx, d, now)
+	status := 0
+	if resp != nil {
+		status = resp.Status
+	}
+	if err != nil {
+		return status, errors.New(outbound.Reason(resp, err))
+	}
+	return status, nil
+}
+
+func (p webhookPoster) post(ctx context.Context, d jobs.Delivery, now time.Time) (*outbound.Response, error) {
 	sig, err := write.SignWebhook(d.Secret, d.EventID, now, d.Payload)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	req, err := http.NewRequest(http.MethodPost, d.URL, bytes.NewReader(d.Payload))
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "Overwatch-Webhooks/1")
 	req.Header.Set("webhook-id", d.EventID)
 	req.Header.Set("webhook-timestamp", strconv.FormatInt(now.Unix(), 10))
 	req.Header.Set("webhook-signature", sig)
-	resp, err := p.client.Do(ctx, req)
-	if resp != nil {
-		return resp.Status, err
-	}
-	return 0, err
+	return p.client.Do(ctx, req)
 }
 
-// checkURL validates a webhook URL with the outbound client's rules.
-func (d *deps) checkURL(raw string) error {
+// checkURL validates a webhook URL at registration with the outbound
+// client's rules, its host name resolved now (outbound.CheckResolved).
+func (d *deps) checkURL(ctx context.Context, raw string) error {
 	c := d.outbound
 	if c == nil {
-		c = outbound.New(outbound.Options{})
+		c = outbound.New(outbound.Options{Log: d.log})
 	}
-	_, err := c.Check(raw)
+	_, err := c.CheckResolved(ctx, raw)
 	return err
 }

@@ -379,10 +379,12 @@ func TestEstimateWeeks(t *testing.T) {
 func TestDestinationReliability(t *testing.T) {
 	t.Parallel()
 	call := func(imo overwatch.IMO, port, declared string, arrival float64, conf uint8, name string) portcall.Call {
-		c := portcall.Call{IMO: imo, Port: port, Declared: declared, Arrival: tracktest.Hours(D, arrival), Confidence: conf, Name: name, Category: "cargo"}
+		c := portcall.Call{IMO: imo, Port: port, Declared: declared, Arrival: tracktest.Hours(D, arrival), Departure: tracktest.HoursPtr(D, arrival+5),
+			Confidence: conf, Name: name, Category: "cargo"}
 		c.DeclaredPort, _ = seaport.OfDestination(declared)
 		return c
 	}
+	ongoing := func(c portcall.Call) portcall.Call { c.Departure = nil; return c }
 	calls := []portcall.Call{
 		// vessel 1: 4 of 5 matched → 0.8, reliable; the latest call's name
 		call(1, "santos", "SANTOS", 100, 4, "NEW NAME"),
@@ -391,20 +393,27 @@ func TestDestinationReliability(t *testing.T) {
 		call(1, "tubarao", "VITORIA", 30, 2, "OLD NAME"),
 		call(1, "santos", "ROTTERDAM", 40, 2, "OLD NAME"),
 		call(1, "santos", "SANTOS", 50, 1, "UNPUBLISHED"), // not counted
-		// vessel 2: 1 of 2 → 0.5, moderate
+		// vessel 2: the call under way when the data began (no destination
+		// seen on the way in) and the one still going on are not judged:
+		// 1 of 1 → 1, reliable
+		call(2, "rotterdam", "", 0, 2, "TWO"),
 		call(2, "santos", "SANTOS", 10, 4, "TWO"),
-		call(2, "rotterdam", "", 20, 4, "TWO"),
-		// vessel 3: none matched: orders, blank, an unknown place
+		ongoing(call(2, "rotterdam", "SANTOS", 20, 4, "TWO")),
+		// vessel 3: none matched: orders, an unknown place (the blank is
+		// not judged)
 		call(3, "santos", "FOR ORDERS", 10, 4, "THREE"),
 		call(3, "santos", "", 20, 4, "THREE"),
 		call(3, "santos", "GENOVA", 30, 4, "THREE"),
 		// vessel 4: only unpublished calls: no row
 		call(4, "santos", "SANTOS", 10, 1, "FOUR"),
+		// vessel 5: published calls, none judged: no row
+		call(5, "santos", "", 10, 4, "FIVE"),
+		ongoing(call(5, "santos", "SANTOS", 20, 4, "FIVE")),
 	}
 	rows := DestinationReliability(calls)
 	want := []Reliability{
 		{IMO: 1, Name: "NEW NAME", Category: "cargo", Calls: 5, Declared: 5, Matched: 4, Share: 0.8, Tier: TierReliable, LastCall: tracktest.Hours(D, 100)},
-		{IMO: 2, Name: "TWO", Category: "cargo", Calls: 2, Declared: 1, Matched: 1, Share: 0.5, Tier: TierModerate, LastCall: tracktest.Hours(D, 20)},
+		{IMO: 2, Name: "TWO", Category: "cargo", Calls: 3, Declared: 1, Matched: 1, Share: 1, Tier: TierReliable, LastCall: tracktest.Hours(D, 20)},
 		{IMO: 3, Name: "THREE", Category: "cargo", Calls: 3, Declared: 2, Matched: 0, Share: 0, Tier: TierUnreliable, LastCall: tracktest.Hours(D, 30)},
 	}
 	if !slices.Equal(rows, want) {

@@ -15,9 +15,9 @@ type Reliability struct {
 	Name, Flag string
 	ShipType   uint8
 	Category   string
-	Calls      int // the sample: its published calls
-	Declared   int // calls with a destination declared on the way in
-	Matched    int // calls whose declared destination named the port reached
+	Calls      int // its published calls
+	Declared   int // the sample: completed calls with a destination declared on the way in
+	Matched    int // of those, the calls whose declared destination named the port reached
 	Share      float64
 	Tier       string
 	LastCall   time.Time
@@ -42,10 +42,13 @@ func TierOf(share float64) string {
 }
 
 // DestinationReliability computes each vessel's reliability over the calls
-// (its whole history): a call matches when the destination declared before
-// arrival, normalised by overwatch.PortOfDestination, is the port reached.
-// Destinations that name no port (blank, FOR ORDERS, an unknown place)
-// count as not matched.
+// (its whole history): the share of its declared and completed calls whose
+// destination, declared before arrival and normalised by
+// seaport.OfDestination, is the port reached. Destinations that name no
+// port (FOR ORDERS, an unknown place) count as not matched; a call with no
+// destination seen on the way in (one already under way when the data
+// begins, or whose vessel declared none) and a call still going on are not
+// judged. A vessel without a judged call has no row.
 func DestinationReliability(calls []portcall.Call) []Reliability {
 	by := map[overwatch.IMO]*Reliability{}
 	for i := range calls {
@@ -62,16 +65,20 @@ func DestinationReliability(calls []portcall.Call) []Reliability {
 			r.LastCall, r.Name, r.Flag, r.ShipType, r.Category = c.Arrival, c.Name, c.Flag, c.ShipType, c.Category
 		}
 		r.Calls++
-		if c.Declared != "" {
-			r.Declared++
+		if c.Declared == "" || c.Departure == nil {
+			continue
 		}
+		r.Declared++
 		if c.DeclaredPort != "" && c.DeclaredPort == c.Port {
 			r.Matched++
 		}
 	}
 	out := make([]Reliability, 0, len(by))
 	for _, r := range by {
-		r.Share = float64(r.Matched) / float64(r.Calls)
+		if r.Declared == 0 {
+			continue
+		}
+		r.Share = float64(r.Matched) / float64(r.Declared)
 		r.Tier = TierOf(r.Share)
 		out = append(out, *r)
 	}

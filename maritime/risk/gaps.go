@@ -29,9 +29,10 @@ const (
 	// (GapDenseMinimum, 80 in 48 hours, the gap's first position included).
 	GapDensePer12h = 20
 	// GapDraughtSettle: the draught after a gap is read at the last
-	// position within 3 hours of its end, since the static report that
-	// carries it comes minutes after the first position, or later when
-	// receivers miss one.
+	// position within 3 hours of its end (or DraughtReports of the
+	// vessel's static-report intervals, when longer), since the static
+	// report that carries it comes minutes after the first position, or
+	// later when receivers miss one.
 	GapDraughtSettle = 3 * time.Hour
 	// GapDraughtChangeM: a change of reported draught of 1 metre or more
 	// across a gap makes it critical: cargo moved while the vessel was dark.
@@ -42,6 +43,18 @@ const (
 // gap that makes reception dense: GapDensePer12h per 12 hours.
 const GapDenseMinimum = GapDensePer12h * int(GapDenseWindow/(12*time.Hour))
 
+// A feed that keeps few of a vessel's reports (one position every half
+// hour, a static report every few hours, as some satellite services
+// deliver) can never give GapDensePer12h positions per 12 hours. A vessel
+// whose static reports came through GapThinnedStatic or more apart (AIS
+// sends them every 6 minutes) is on such a feed, and its reception was
+// dense when a position came in during at least GapDenseHours of the 48
+// before the gap (three hours in four).
+const (
+	GapThinnedStatic = time.Hour
+	GapDenseHours    = 36
+)
+
 // kmPerNM is the nautical mile in kilometres.
 const kmPerNM = 1.852
 
@@ -51,6 +64,8 @@ const kmPerNM = 1.852
 // A gap is a silence of GapMinimum (12 h) or more between two consecutive
 // positions (positions not on Earth are ignored); a track whose last position lies GapMinimum or more before
 // dataEnd (the end of the data) ends in an open gap, whose End is nil.
+// staticEvery is how often the vessel's static reports came through (0:
+// unknown): the draught after a gap is read DraughtSettle after its end.
 // Subtype is "intentional" for suspected intentional disabling: both ends
 // more than GapOffshoreNM (50 nm) from shore and at least GapDenseMinimum
 // (80) positions in the 48 h before the gap, its first position included;
@@ -61,7 +76,8 @@ const kmPerNM = 1.852
 // distance_nm (great circle between the ends) and implied_speed_kn;
 // start_distance_shore_nm and end_distance_shore_nm; draught_before (the
 // draught reported at the last position before), draught_after (at the
-// last position within GapDraughtSettle, 3 h, after) and draught_change
+// last position within GapDraughtSettle, 3 h, or DraughtReports static
+// intervals, after) and draught_change
 // (after less before), null when unknown; intentional (bool);
 // dense_reception_before (positions in the 48 h before); ongoing (bool).
 // The end-side fields are null while the gap is open.
@@ -70,23 +86,26 @@ const kmPerNM = 1.852
 // GapDraughtChangeM (1 m) or more across the gap (cargo moved while dark),
 // or when it is intentional and lasts 48 h or more; high when intentional;
 // medium when it lasts 24 h or more; low otherwise.
-func DetectGaps(imo overwatch.IMO, track []vessel.TrackPoint, dataEnd time.Time) []Event {
+func DetectGaps(imo overwatch.IMO, track []vessel.TrackPoint, dataEnd time.Time, staticEvery time.Duration) []Event {
 	track = onEarthOnly(track)
+	settle, thinned := DraughtSettle(GapDraughtSettle, staticEvery), staticEvery >= GapThinnedStatic
 	var out []Event
 	for i := 1; i < len(track); i++ {
 		if track[i].TS.Sub(track[i-1].TS) >= GapMinimum {
-			out = append(out, gapEvent(imo, track, i-1, i, dataEnd))
+			out = append(out, gapEvent(imo, track, i-1, i, dataEnd, settle, thinned))
 		}
 	}
 	if n := len(track); n > 0 && dataEnd.Sub(track[n-1].TS) >= GapMinimum {
-		out = append(out, gapEvent(imo, track, n-1, -1, dataEnd))
+		out = append(out, gapEvent(imo, track, n-1, -1, dataEnd, settle, thinned))
 	}
 	return out
 }
 
 // gapEvent is the gap between track[a] and track[b]; b < 0 for the open
-// gap after the last position.
-func gapEvent(imo overwatch.IMO, track []vessel.TrackPoint, a, b int, dataEnd time.Time) Event {
+// gap after the last position. settle is how long after the end the
+// draught is read (DraughtSettle); thinned, whether the vessel's feed keeps
+// few of its reports (GapThinnedStatic).
+func gapEvent(imo overwatch.IMO, track []vessel.TrackPoint, a, b int, dataEnd time.Time, settle time.Duration, thinned bool) Event {
 	s := &track[a]
 	dense := denseBefore(track, a)
 	startShore := geo.DistanceToShoreKM(s.Lat, s.Lon) / kmPerNM
@@ -103,6 +122,7 @@ func gapEvent(imo overwatch.IMO, track []vessel.TrackPoint, a, b int, dataEnd ti
 		"implied_speed_kn":        nil,
 		"draught_after":           nil,
 		"draught_change":          nil,
+		"reception_quality":       nil,
 		"ongoing":                 b < 0,
 	}
 	hours := dataEnd.Sub(s.TS).Hours()
@@ -116,7 +136,7 @@ func gapEvent(imo overwatch.IMO, track []vessel.TrackPoint, a, b int, dataEnd ti
 		endShore := geo.DistanceToShoreKM(p.Lat, p.Lon) / kmPerNM
 		offshore = startShore > GapOffshoreNM && endShore > GapOffshoreNM
 		nm := geo.DistanceKM(s.Lat, s.Lon, p.Lat, p.Lon) / kmPerNM
-		after := gapDraughtAfter(track, b)
+		after := gapDraughtAfter(track, b, settle)
 		d["end_position"] = eventPosition(p.Lat, p.Lon)
 		d["end_distance_shore_nm"] = eventRound(endShore)
 		d["distance_nm"] = eventRound(nm)
@@ -127,24 +147,40 @@ func gapEvent(imo overwatch.IMO, track []vessel.TrackPoint, a, b int, dataEnd ti
 			d["draught_change"] = eventRound(change)
 		}
 	}
-	intentional := offshore && dense >= GapDenseMinimum
+	intentional := offshore && (dense >= GapDenseMinimum || thinned && hoursHeardBefore(track, a) >= GapDenseHours)
 	d["hours"] = eventRound(hours)
 	d["intentional"] = intentional
 	if intentional {
 		e.Subtype = "intentional"
 	}
-	switch {
-	case math.Abs(change) >= GapDraughtChangeM, intentional && hours >= 48:
-		e.Severity = TierCritical
-	case intentional:
-		e.Severity = TierHigh
-	case hours >= 24:
-		e.Severity = TierMedium
-	default:
-		e.Severity = TierLow
-	}
+	e.Severity = gapSeverity(change, intentional, hours)
 	e.Detail = d
 	return e
+}
+
+// gapSeverity is the tier of a gap of so many hours, with the draught
+// change across it (NaN when unknown).
+func gapSeverity(change float64, intentional bool, hours float64) string {
+	switch {
+	case math.Abs(change) >= GapDraughtChangeM, intentional && hours >= 48:
+		return TierCritical
+	case intentional:
+		return TierHigh
+	case hours >= 24:
+		return TierMedium
+	}
+	return TierLow
+}
+
+// hoursHeardBefore counts the hours of the GapDenseWindow before track[a]
+// in which a position came in (track[a]'s hour included).
+func hoursHeardBefore(track []vessel.TrackPoint, a int) int {
+	from := track[a].TS.Add(-GapDenseWindow)
+	seen := map[int64]bool{}
+	for i := a; i >= 0 && track[i].TS.After(from); i-- {
+		seen[min(int64(GapDenseWindow/time.Hour)-1, int64(track[i].TS.Sub(from)/time.Hour))] = true
+	}
+	return len(seen)
 }
 
 // denseBefore counts the positions in the GapDenseWindow before track[a],
@@ -175,12 +211,12 @@ func gapDraughtAt(track []vessel.TrackPoint, i, step int, limit time.Time) float
 }
 
 // gapDraughtAfter is the draught reported after a gap that ends at track[b]:
-// at the last position within GapDraughtSettle of it, or the first one
-// after it that reports any.
-func gapDraughtAfter(track []vessel.TrackPoint, b int) float64 {
-	settle := track[b].TS.Add(GapDraughtSettle)
+// at the last position within settle of it, or the first one after it that
+// reports any.
+func gapDraughtAfter(track []vessel.TrackPoint, b int, settle time.Duration) float64 {
+	until := track[b].TS.Add(settle)
 	last := b
-	for i := b; i < len(track) && !track[i].TS.After(settle); i++ {
+	for i := b; i < len(track) && !track[i].TS.After(until); i++ {
 		last = i
 	}
 	if d := gapDraughtAt(track, last, -1, track[b].TS); d > 0 {

@@ -102,7 +102,7 @@ func TestGapBoundaries(t *testing.T) {
 			b := rkStart(rkOcean).reports(10, 30*time.Minute, 12)
 			b.move(c.quiet-30*time.Minute, 12)
 			b.reports(10, 30*time.Minute, 12)
-			events := DetectGaps(1, b.pts, b.t)
+			events := DetectGaps(1, b.pts, b.t, 0)
 			if got := len(events) == 1; got != c.want {
 				t.Fatalf("%d events, want a gap: %v", len(events), c.want)
 			}
@@ -124,10 +124,10 @@ func TestGapOpenAtTheEnd(t *testing.T) {
 	t.Parallel()
 	b := rkStart(rkOcean).reports(100, 30*time.Minute, 12)
 	last := b.pts[len(b.pts)-1].TS
-	if got := DetectGaps(1, b.pts, last.Add(12*time.Hour-time.Second)); len(got) != 0 {
+	if got := DetectGaps(1, b.pts, last.Add(12*time.Hour-time.Second), 0); len(got) != 0 {
 		t.Fatalf("silent for under 12 h: %d events", len(got))
 	}
-	got := DetectGaps(1, b.pts, last.Add(20*time.Hour))
+	got := DetectGaps(1, b.pts, last.Add(20*time.Hour), 0)
 	if len(got) != 1 || got[0].End != nil || !got[0].Ongoing() || !got[0].Start.Equal(last) {
 		t.Fatalf("want one open gap from %v, got %+v", last, got)
 	}
@@ -139,7 +139,7 @@ func TestGapOpenAtTheEnd(t *testing.T) {
 	if got[0].Subtype != "" || d["intentional"] != false || got[0].Severity != TierLow {
 		t.Errorf("open gap of 20 h: subtype %q severity %s", got[0].Subtype, got[0].Severity)
 	}
-	if got := DetectGaps(1, b.pts, last.Add(30*time.Hour)); len(got) != 1 || got[0].Severity != TierMedium {
+	if got := DetectGaps(1, b.pts, last.Add(30*time.Hour), 0); len(got) != 1 || got[0].Severity != TierMedium {
 		t.Errorf("open gap of 30 h: %+v", got)
 	}
 }
@@ -179,7 +179,7 @@ func TestGapIntentional(t *testing.T) {
 			end := start.Add(20 * time.Hour)
 			pts = append(pts, vessel.TrackPoint{TS: end, Lat: c.end.Lat, Lon: c.end.Lon, SOG: 10, Draft: 10})
 			b := &rkBuilder{pts: pts}
-			events := DetectGaps(2, b.pts, end)
+			events := DetectGaps(2, b.pts, end, 0)
 			var gap *Event
 			for i := range events {
 				if events[i].End != nil && events[i].End.Equal(end) {
@@ -211,7 +211,7 @@ func TestGapDetailAndSeverity(t *testing.T) {
 	b.move(time.Hour, 12)
 	b.draft = 9 // beyond GapDraughtSettle
 	b.reports(8, 15*time.Minute, 12)
-	events := DetectGaps(3, b.pts, b.t)
+	events := DetectGaps(3, b.pts, b.t, 0)
 	if len(events) != 1 {
 		t.Fatalf("%d events", len(events))
 	}
@@ -248,7 +248,7 @@ func TestGapDetailAndSeverity(t *testing.T) {
 		b.move(time.Duration(hours*float64(time.Hour))-30*time.Minute, 12)
 		b.draft = draftAfter
 		b.reports(3, 30*time.Minute, 12)
-		ev := DetectGaps(4, b.pts, b.t)
+		ev := DetectGaps(4, b.pts, b.t, 0)
 		if len(ev) != 1 {
 			t.Fatalf("%d events", len(ev))
 		}
@@ -281,7 +281,7 @@ func TestGapUnknownDraught(t *testing.T) {
 	b.reports(5, time.Hour, 12)
 	b.move(20*time.Hour, 12)
 	b.reports(5, time.Hour, 12)
-	ev := DetectGaps(5, b.pts, b.t)
+	ev := DetectGaps(5, b.pts, b.t, 0)
 	if len(ev) != 1 {
 		t.Fatalf("%d events", len(ev))
 	}
@@ -290,7 +290,7 @@ func TestGapUnknownDraught(t *testing.T) {
 			t.Errorf("%s = %v, want null", k, v)
 		}
 	}
-	if len(DetectGaps(5, nil, rkT0)) != 0 {
+	if len(DetectGaps(5, nil, rkT0, 0)) != 0 {
 		t.Error("events for no track")
 	}
 }

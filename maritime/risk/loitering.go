@@ -96,13 +96,14 @@ func TransferAreaAt(lat, lon float64) (TransferArea, bool) {
 // previous and next positions), each LoiterShoreNM (20 nm) or more from
 // shore or inside a known transfer area, none inside a port area (port
 // calls are not loitering), moving at under 2 kn from one position to the
-// next and never silent for more than GapOffOn (6 h), that lasts
-// LoiterMinimum (4 h) or more. It starts when the vessel reached its first
+// next and never silent for GapMinimum (12 h, an AIS gap) or more, that
+// lasts LoiterMinimum (4 h) or more. It starts when the vessel reached its first
 // position and ends when it left its last (loiterEdge: sailing at the
 // speed reported by the position before, or after, then loitering at the
 // speed of the first, or last; or else half-way between them when within
 // MidwayGap, 1 h). A run that goes on at the end of the data (its last
-// position within GapOffOn of dataEnd) is open: End nil, hours so far.
+// position less than GapMinimum before dataEnd) is open: End nil, hours so
+// far.
 //
 // Subtype: "stationary" when the mean speed is under
 // LoiterStationaryKnots (0.5 kn) or every position lies within
@@ -148,11 +149,13 @@ func DetectLoitering(imo overwatch.IMO, track []vessel.TrackPoint, ports *seapor
 }
 
 // loiterLink reports whether two consecutive slow positions belong to the
-// same loitering: no silence over GapOffOn, and under LoiterKnots between
-// them.
+// same loitering: no AIS gap (a silence of GapMinimum or more) between
+// them, and under LoiterKnots from one to the other. A shorter silence (a
+// satellite's revisit interval, an off/on event) is bridged when the
+// vessel stayed where it was.
 func loiterLink(a, b *vessel.TrackPoint) bool {
 	dt := b.TS.Sub(a.TS)
-	if dt < 0 || dt > GapOffOn {
+	if dt < 0 || dt >= GapMinimum {
 		return false
 	}
 	km := geo.DistanceKM(a.Lat, a.Lon, b.Lat, b.Lon)
@@ -199,7 +202,7 @@ func loiterEvent(imo overwatch.IMO, track []vessel.TrackPoint, speed []float64, 
 	if i > 0 {
 		start = loiterEdge(&track[i-1], a, true)
 	}
-	ongoing := j == len(track)-1 && !dataEnd.Before(b.TS) && dataEnd.Sub(b.TS) <= GapOffOn
+	ongoing := j == len(track)-1 && !dataEnd.Before(b.TS) && dataEnd.Sub(b.TS) < GapMinimum
 	if j+1 < len(track) {
 		end = loiterEdge(&track[j+1], b, false)
 	}

@@ -21,20 +21,25 @@ import (
 // A reported draught held MismatchSustained or more is sustained; a
 // vessel's design draught is estimated as its deepest sustained draught of
 // MismatchMaxDraftM or less. A change of reported draught is at a call when
-// it falls within MismatchCallGrace of the call (crews enter the new
-// draught around arrival and departure); it is across an AIS gap when it
+// it falls within the call's grace: MismatchCallGrace, or DraughtReports
+// static-report intervals of the vessel when it reports less often (crews
+// enter the new draught around arrival and departure, and it reaches us
+// with the next static report received); it is across an AIS gap when it
 // is first seen within MismatchGapSettle of the end of a silence longer
 // than MismatchGap (positions carry the draught of the last static report
-// received, and after a silence the next may take hours to come through); it follows a stop at sea when the vessel was at under
-// STSMaxKnots for STSMinDuration or more, outside calls, ending within
-// MismatchStopLookback before it.
+// received, and after a silence the next may take hours to come through:
+// the gap detector reports the draught change across gaps of GapMinimum
+// and more, so MismatchGap is GapMinimum and a change across a shorter
+// silence is reported here); it follows a transfer when a ship-to-ship
+// transfer of the vessel ended within MismatchStopLookback before it
+// (DropTransferred).
 const (
 	MismatchSustained    = 12 * time.Hour
 	MismatchMaxDraftM    = 25.0
 	MismatchFactor       = 1.5
 	MismatchJumpShare    = 0.7
 	MismatchCallGrace    = 3 * time.Hour
-	MismatchGap          = 6 * time.Hour
+	MismatchGap          = GapMinimum
 	MismatchGapSettle    = 6 * time.Hour
 	MismatchStopLookback = 6 * time.Hour
 )
@@ -49,8 +54,10 @@ const (
 // DetectMismatches returns the draught mismatches of a vessel from its
 // track (time-ordered positions, with the reported draught) and its port
 // calls (other vessels' calls are ignored), as events of type
-// EventMismatch in time order. Changes of reported draught under
-// MinDraftChangeM are no change.
+// EventMismatch in time order. staticEvery is how often the vessel's static
+// reports (which carry the draught) came through (0: unknown, the AIS
+// cadence); it widens the grace around calls (DraughtSettle). Changes of
+// reported draught under MinDraftChangeM are no change.
 //
 // magnitude: a reported draught that cannot be true: deeper than
 // MismatchMaxDraftM (25 m, more than any ship afloat); or, after another
@@ -64,10 +71,13 @@ const (
 // and last in force (End nil when it still is). Detail expected: "at most
 // X m". Severity low: most are entry errors.
 //
-// directional: a change of reported draught at sea (not at a call, not
-// across an AIS gap — the gap detector reports those — and not following
-// a stop at sea, which DetectSTS examines) — the draught going up without
-// a loading call or down without a discharge. Magnitude errors are passed
+// directional: a change of reported draught at sea (not within the grace
+// of a call, not across an AIS gap of MismatchGap or more — the gap
+// detector reports those) — the draught going up without a loading call
+// or down without a discharge, across a silence shorter than a gap, or
+// during a stop at sea with no partner. A change that follows a
+// ship-to-ship transfer of the vessel is the transfer's: DropTransferred
+// removes it once the transfers are known. Magnitude errors are passed
 // over: the draughts before and after them are compared. It lasts until
 // the next change or the next call (End nil when neither came). Severity
 // high for a change of 2 m or more, medium below.
@@ -79,21 +89,24 @@ const (
 // without containers and none with containers only: liners load
 // and discharge at each call, their draught may well not change) in which
 // the draught did not change, from the one reported on arrival to
-// the one in force MismatchCallGrace after departure, unless the previous
-// call was itself a zero_change at the same draught (the stale draught is
+// the one in force the call's grace after departure (a call whose grace
+// after departure the track does not reach yet is not judged), unless the
+// previous call was itself a zero_change at the same draught (the stale draught is
 // now right), or since the previous call the draught changed at sea
-// (directional) to one the vessel held for MismatchSustained at another
-// time (apart from this draught: a run separated from it by another one) (its laden or ballast draught, entered before the call). Calls going on when the track begins are passed over (the
-// draught on arrival is unknown): the track and calls given should reach
-// back to the vessel's call before the period examined. Port:
-// the call's. Start and End: the call's arrival and departure. Severity
+// (directional, after a stop at sea too) to one the vessel held for
+// MismatchSustained at another time (apart from this draught: a run
+// separated from it by another one) (its laden or ballast draught, entered
+// before the call). Calls going on when the track begins are passed over
+// (the draught on arrival is unknown): the track and calls given should
+// reach back to the vessel's call before the period examined. Port: the
+// call's. Start and End: the call's arrival and departure. Severity
 // medium.
 //
 // Detail: reported_from, reported_to, change_m (metres, signed), expected
 // (what the draught should have done), and for magnitude
 // design_estimate_m, for zero_change berth_zone.
-func DetectMismatches(imo overwatch.IMO, track []vessel.TrackPoint, calls []portcall.Call) []Event {
-	m := &mmDetector{track: track}
+func DetectMismatches(imo overwatch.IMO, track []vessel.TrackPoint, calls []portcall.Call, staticEvery time.Duration) []Event {
+	m := &mmDetector{track: track, grace: DraughtSettle(MismatchCallGrace, staticEvery)}
 	for i := range calls {
 		if calls[i].IMO == imo || calls[i].IMO == 0 {
 			m.calls = append(m.calls, &calls[i])
@@ -101,7 +114,6 @@ func DetectMismatches(imo overwatch.IMO, track []vessel.TrackPoint, calls []port
 	}
 	sort.SliceStable(m.calls, func(i, j int) bool { return m.calls[i].Arrival.Before(m.calls[j].Arrival) })
 	m.runs()
-	m.stops()
 	var out []Event
 	out = append(out, m.magnitude(imo)...)
 	out = append(out, m.directional(imo)...)
@@ -120,13 +132,13 @@ type mmRun struct {
 }
 
 type mmDetector struct {
-	track   []vessel.TrackPoint
-	calls   []*portcall.Call
-	rs      []mmRun
-	stopped [][2]time.Time // stops at sea
-	early   []time.Time    // directional changes to a draught held at another time
-	liner   bool           // the vessel calls at container-only terminals
-	bulk    bool           // and at terminals that handle no containers
+	track []vessel.TrackPoint
+	grace time.Duration // around calls
+	calls []*portcall.Call
+	rs    []mmRun
+	early []time.Time // directional changes to a draught held at another time
+	liner bool        // the vessel calls at container-only terminals
+	bulk  bool        // and at terminals that handle no containers
 }
 
 func (m *mmDetector) runs() {
@@ -151,31 +163,6 @@ func (m *mmDetector) held(r *mmRun) time.Duration {
 		end = m.track[r.next].TS
 	}
 	return end.Sub(m.track[r.first].TS)
-}
-
-// stops finds the stops at sea: STSMinDuration or more at under
-// STSMaxKnots, outside calls (any length when going on as the track
-// begins).
-func (m *mmDetector) stops() {
-	start := -1
-	flush := func(end int) {
-		if start == 0 || start > 0 && m.track[end].TS.Sub(m.track[start].TS) >= STSMinDuration {
-			m.stopped = append(m.stopped, [2]time.Time{m.track[start].TS, m.track[end].TS})
-		}
-		start = -1
-	}
-	for i := range m.track {
-		slow := stsSlow(m.track, i) && m.callAt(m.track[i].TS, 0) == nil
-		if start >= 0 && (!slow || m.track[i].TS.Sub(m.track[i-1].TS) > STSMaxGap) {
-			flush(i - 1)
-		}
-		if slow && start < 0 {
-			start = i
-		}
-	}
-	if n := len(m.track); n > 0 {
-		flush(n - 1)
-	}
 }
 
 // callAt is the call whose time, widened by grace, contains t, or nil.
@@ -269,12 +256,12 @@ func (m *mmDetector) directional(imo overwatch.IMO) []Event {
 			continue
 		}
 		p := &m.track[r.first]
-		if m.callAt(p.TS, MismatchCallGrace) != nil {
+		if m.callAt(p.TS, m.grace) != nil || m.acrossGap(r.first) {
 			continue
 		}
-		if m.acrossGap(r.first) || m.afterStop(p.TS) {
-			continue
-		}
+		// A change to a draught held at another time is the laden or
+		// ballast draught entered before a call, after a stop at sea too
+		// (a wait for the berth, the crew's paperwork done early).
 		for j := range m.rs {
 			if j != k && math.Abs(m.rs[j].value-r.value) < portcall.MinDraftChangeM-1e-9 && m.held(&m.rs[j]) >= MismatchSustained && m.apart(j, k) {
 				m.early = append(m.early, p.TS)
@@ -313,17 +300,6 @@ func (m *mmDetector) acrossGap(f int) bool {
 	t := m.track[f].TS
 	for j := f; j > 0 && !m.track[j].TS.Before(t.Add(-MismatchGapSettle)); j-- {
 		if m.track[j].TS.Sub(m.track[j-1].TS) > MismatchGap {
-			return true
-		}
-	}
-	return false
-}
-
-// afterStop reports whether a stop at sea ended within
-// MismatchStopLookback before t (or goes on at t).
-func (m *mmDetector) afterStop(t time.Time) bool {
-	for _, s := range m.stopped {
-		if !s[0].After(t) && !s[1].Before(t.Add(-MismatchStopLookback)) {
 			return true
 		}
 	}
@@ -390,6 +366,9 @@ func (m *mmDetector) zeroChange(imo overwatch.IMO) []Event {
 		if len(m.track) == 0 || !m.track[0].TS.Before(c.Arrival) {
 			continue // in port when the data begins: the draught on arrival is unknown
 		}
+		if !m.settled(i) {
+			continue // the data end before the new draught had to come through: not judged yet
+		}
 		if was > 0 && math.Abs(before-was) < portcall.MinDraftChangeM-1e-9 {
 			continue
 		}
@@ -409,12 +388,24 @@ func (m *mmDetector) zeroChange(imo overwatch.IMO) []Event {
 	return out
 }
 
-// draughtAfter is the draught in force MismatchCallGrace after call i's
+// settled reports whether the track reaches the call's grace after call
+// i's departure (or the next call's arrival, if sooner): until then the
+// new draught may still come through, and an unchanged one is no zero
+// change yet.
+func (m *mmDetector) settled(i int) bool {
+	at := m.calls[i].Departure.Add(m.grace)
+	if i+1 < len(m.calls) && m.calls[i+1].Arrival.Before(at) {
+		at = m.calls[i+1].Arrival
+	}
+	return len(m.track) > 0 && !m.track[len(m.track)-1].TS.Before(at)
+}
+
+// draughtAfter is the draught in force the call's grace after call i's
 // departure (or at the next call's arrival, if sooner), from the track when
 // it covers that time, else the call's own.
 func (m *mmDetector) draughtAfter(i int) float64 {
 	c := m.calls[i]
-	at := c.Departure.Add(MismatchCallGrace)
+	at := c.Departure.Add(m.grace)
 	if i+1 < len(m.calls) && m.calls[i+1].Arrival.Before(at) {
 		at = m.calls[i+1].Arrival
 	}

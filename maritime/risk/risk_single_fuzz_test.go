@@ -45,7 +45,7 @@ func FuzzRiskDetectors(f *testing.F) {
 
 	f.Fuzz(func(t *testing.T, data []byte) {
 		track, dataEnd := rkFuzzTrack(data)
-		rkCheckEvents(t, track, EventGap, DetectGaps(21, track, dataEnd))
+		rkCheckEvents(t, track, EventGap, DetectGaps(21, track, dataEnd, 0))
 		rkCheckEvents(t, track, EventLoitering, DetectLoitering(21, track, tracktest.Ports, dataEnd))
 		rkCheckEvents(t, track, EventSpoofing, DetectSpoofing(21, track))
 	})

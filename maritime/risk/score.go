@@ -237,14 +237,15 @@ func ageFactor(v vessel.Profile, now time.Time) (age, step float64, why string) 
 	return age, step, fmt.Sprintf("built %d%s, %.0f years old", year, how, age)
 }
 
-// destinationFactor is the share of the vessel's calls whose declared
-// destination was not the port reached, from at least 3 calls.
+// destinationFactor is the share of the vessel's declared and completed
+// calls whose declared destination was not the port reached, from at least
+// 3 such calls.
 func destinationFactor(r *portstats.Reliability) (float64, string) {
-	if r == nil || r.Calls < 3 {
-		return 0, "fewer than 3 calls to judge declared destinations by"
+	if r == nil || r.Declared < 3 {
+		return 0, "fewer than 3 declared calls to judge declared destinations by"
 	}
 	miss := math.Max(0, 1-r.Share)
-	return miss, fmt.Sprintf("%d of %d calls not at the declared destination", r.Calls-r.Matched, r.Calls)
+	return miss, fmt.Sprintf("%d of %d declared calls not at the declared destination", r.Declared-r.Matched, r.Declared)
 }
 
 // highRiskCalls counts the vessel's calls at HighRiskPorts that arrived

@@ -74,7 +74,7 @@ func TestHighRiskFlagsCoverSimulatorDarkFlags(t *testing.T) {
 func TestScoreCleanVessel(t *testing.T) {
 	t.Parallel()
 	r := ScoreVessel(vessel.Profile{IMO: 9876543, Name: "CLEAN", Flag: "PA", ShipType: 70, BuildYear: 2015}, nil, nil, nil,
-		&portstats.Reliability{Calls: 10, Matched: 10, Share: 1}, scoreNow)
+		&portstats.Reliability{Calls: 10, Declared: 10, Matched: 10, Share: 1}, scoreNow)
 	if r.Score != 0 || r.Tier != TierLow || r.Category != "cargo" || !r.ComputedAt.Equal(scoreNow) {
 		t.Errorf("%+v", r)
 	}
@@ -178,7 +178,7 @@ func TestScoreProfileFactors(t *testing.T) {
 		{IMO: cargo.IMO, Port: "rizhao", Arrival: scoreHoursAgo(100)}, // tankers only
 		{IMO: cargo.IMO, Port: "novorossiysk", Arrival: scoreHoursAgo(100)},
 	}
-	rel := &portstats.Reliability{Calls: 10, Matched: 4, Share: 0.4}
+	rel := &portstats.Reliability{Calls: 12, Declared: 10, Matched: 4, Share: 0.4}
 	r := ScoreVessel(tanker, nil, calls, nil, rel, scoreNow)
 	if f := scoreFactor(t, r, FactorHighRiskPorts); f.Value != 2 || !strings.Contains(f.Reason, "novorossiysk, rizhao") {
 		t.Errorf("tanker calls: %+v", f)
@@ -193,7 +193,7 @@ func TestScoreProfileFactors(t *testing.T) {
 	if f := scoreFactor(t, r, FactorAge); f.Value < 25 || f.Contribution != 8 || !strings.Contains(f.Reason, "estimated") {
 		t.Errorf("age: %+v", f)
 	}
-	r = ScoreVessel(cargo, nil, calls, nil, &portstats.Reliability{Calls: 2, Share: 0}, scoreNow)
+	r = ScoreVessel(cargo, nil, calls, nil, &portstats.Reliability{Calls: 5, Declared: 2, Share: 0}, scoreNow)
 	if f := scoreFactor(t, r, FactorHighRiskPorts); f.Value != 1 {
 		t.Errorf("cargo calls: %+v", f)
 	}
@@ -260,7 +260,7 @@ func TestScoreVessels(t *testing.T) {
 		{Type: EventGap, Subtype: "intentional", IMO: b.IMO, Start: scoreHoursAgo(40), End: &end},
 	}
 	matches := []sanctions.Match{{IMO: a.IMO, MatchType: sanctions.MatchIMO, Confidence: 1}}
-	rel := []portstats.Reliability{{IMO: b.IMO, Calls: 4, Matched: 2, Share: 0.5}}
+	rel := []portstats.Reliability{{IMO: b.IMO, Calls: 4, Declared: 4, Matched: 2, Share: 0.5}}
 	got := ScoreVessels([]vessel.Profile{a, b}, events, nil, matches, rel, scoreNow)
 	for i, v := range []vessel.Profile{a, b} {
 		var r *portstats.Reliability

@@ -6,6 +6,7 @@ import (
 	"overwatch"
 
 	"overwatch/maritime/geo"
+	"overwatch/maritime/sealane"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
 )
@@ -21,6 +22,17 @@ const (
 	// SpoofReturnWindow: the track must come back within 6 hours of the
 	// jump for the positions in between to be spoofed.
 	SpoofReturnWindow = 6 * time.Hour
+	// SpoofInlandKM: a position on the land mask is on land for the jump
+	// rule only 2 km or more from the coast: the 1:10m mask draws narrow
+	// straits, estuaries and harbours as land, and a ship sailing close
+	// inshore may plot a little inland.
+	SpoofInlandKM = 2.0
+	// SpoofChannelKM: a position within 5 km of a navigable channel that
+	// the mask draws as land (a canal or a river fairway of the sea lanes:
+	// Suez, Panama, the Mississippi, the Paraná) is afloat: a canal or
+	// river transit sampled every half hour is no jump between sea and
+	// land.
+	SpoofChannelKM = 5.0
 )
 
 // DetectSpoofing returns the spoofed positions of a vessel's track
@@ -29,16 +41,25 @@ const (
 //
 // From the last trusted position, a position is suspect when reaching it
 // means an impossible jump: SpoofMinKM (10 km) or more at over SpoofKnots
-// (50 kn), or 10 km or more between sea and land (land outside every port
-// area, since river ports lie where a world map has land). The suspect
+// (50 kn), or 10 km or more between sea and land at any speed, where land
+// is what no waterway explains: on the land mask, SpoofInlandKM (2 km) or
+// more from the coast, outside every port area (river ports lie where a
+// world map has land) and farther than SpoofChannelKM (5 km) from every
+// navigable channel (sealane.Channels: the canals and river fairways): a
+// fix 12 km on at a ship's speed, between the sea and a canal, a river
+// fairway, a port or the coastal fringe, is no jump. The suspect
 // positions are a spoofed segment when, within SpoofReturnWindow (6 h) of
 // the first, the track jumps back (an impossible jump from the last
 // suspect position) to a position consistent with the last trusted one
 // (reachable from it without an impossible jump): the vessel returns to,
 // or continues along, its original path. One bad fix and a run of spoofed reports each make
 // one event, and the true positions on either side are never blamed. A
-// jump the track never returns from is a relocation (or a bad position
-// before it) and no event: the new position becomes the trusted one.
+// jump the track never returns from is a relocation and no event: the new
+// position becomes the trusted one — unless the position before the last
+// trusted one reaches it without an impossible jump, and lies nearer it
+// than the last trusted one: then that was a false fix after a silence
+// (reachable from the track before only because of the silence), and it
+// is the spoofed segment.
 //
 // Start and End are the first and last suspect positions; Lat/Lon is the
 // last trusted position before, EndLat/EndLon the first one after.
@@ -55,22 +76,32 @@ const (
 // often a receiver error).
 func DetectSpoofing(imo overwatch.IMO, track []vessel.TrackPoint) []Event {
 	var out []Event
-	ref := -1
+	prev, ref := -1, -1 // the trusted positions: the last, and the one before it
 	for i := 0; i < len(track); i++ {
 		if !onEarth(track[i].Lat, track[i].Lon) {
 			continue
 		}
 		if ref < 0 || !impossibleJump(&track[ref], &track[i]) {
-			ref = i
+			prev, ref = ref, i
 			continue
 		}
 		back := spoofReturn(track, ref, i)
-		if back < 0 {
-			ref = i // a relocation: trust the new position
+		if back >= 0 {
+			out = append(out, spoofEvent(imo, track, ref, i, back))
+			i = back
+			prev, ref = ref, back
 			continue
 		}
-		out = append(out, spoofEvent(imo, track, ref, i, back))
-		ref, i = back, back
+		if prev >= 0 && !impossibleJump(&track[prev], &track[i]) &&
+			geo.DistanceKM(track[prev].Lat, track[prev].Lon, track[i].Lat, track[i].Lon) < geo.DistanceKM(track[ref].Lat, track[ref].Lon, track[i].Lat, track[i].Lon) {
+			// The track goes on from where it was before ref, nearer that
+			// than ref: ref was the false fix, reached without an
+			// impossible jump only because a silence came before it.
+			out = append(out, spoofEvent(imo, track, prev, ref, i))
+			ref = i
+			continue
+		}
+		prev, ref = ref, i // a relocation: trust the new position
 	}
 	return out
 }
@@ -97,7 +128,8 @@ func spoofReturn(track []vessel.TrackPoint, ref, first int) int {
 }
 
 // impossibleJump reports whether going from a to b is impossible: 10 km or
-// more at over 50 kn, or between land (outside the port areas) and sea.
+// more at over 50 kn, or between land (that no port or channel explains)
+// and sea.
 func impossibleJump(a, b *vessel.TrackPoint) bool {
 	km := geo.DistanceKM(a.Lat, a.Lon, b.Lat, b.Lon)
 	if !(km >= SpoofMinKM) {
@@ -109,10 +141,13 @@ func impossibleJump(a, b *vessel.TrackPoint) bool {
 	return spoofOnLand(a) != spoofOnLand(b)
 }
 
-// spoofOnLand reports whether the position lies on land and outside every
-// port area (river ports lie where the land mask has land).
+// spoofOnLand reports whether the position lies on land that no waterway
+// explains: on the land mask, SpoofInlandKM or more from the coast, outside
+// every port area (river ports lie where the land mask has land) and away
+// from the navigable channels (canals and rivers are land on the mask).
 func spoofOnLand(p *vessel.TrackPoint) bool {
-	return geo.OnLand(p.Lat, p.Lon) && spoofPorts.PortAt(p.Lat, p.Lon) == ""
+	return geo.OnLand(p.Lat, p.Lon) && geo.DistanceToShoreKM(p.Lat, p.Lon) >= SpoofInlandKM &&
+		spoofPorts.PortAt(p.Lat, p.Lon) == "" && !sealane.NearChannel(p.Lat, p.Lon, SpoofChannelKM)
 }
 
 // spoofPorts indexes the reference ports' areas for spoofOnLand.

@@ -2,10 +2,14 @@ package risk
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"overwatch/maritime/geo"
+	"overwatch/maritime/sealane"
+	"overwatch/maritime/seaport"
 	"overwatch/maritime/tracktest"
 	"overwatch/maritime/vessel"
 )
@@ -139,5 +143,99 @@ func TestSpoofOnLand(t *testing.T) {
 	ev := DetectSpoofing(14, pts)
 	if len(ev) != 1 || ev[0].Detail["on_land"] != true || ev[0].Severity != TierMedium {
 		t.Fatalf("want one on-land event, got %+v", ev)
+	}
+}
+
+// Every voyage between the reference ports along the sea lanes, sampled
+// every 30 minutes at 14 kn (7 nm between fixes), is no spoofing: not the
+// transits of the Suez and Panama canals nor the Mississippi and the
+// Paraná, which the land mask draws as land (issue 17: at that sampling
+// the sea-and-land rule made 48 false events of 53).
+func TestSpoofNotACanalOrRiverTransit(t *testing.T) {
+	t.Parallel()
+	ports := seaport.All()
+	viaChannel := 0
+	for i, a := range ports {
+		for _, b := range ports[i+1:] {
+			r, err := sealane.Between(a.Slug, b.Slug)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var pts []vessel.TrackPoint
+			next, done := 0.0, 0.0 // the distance of the next fix, and to point k-1, in nm
+			for k := 1; k < len(r.Points); k++ {
+				p, q := r.Points[k-1], r.Points[k]
+				leg := geo.DistanceKM(p[0], p[1], q[0], q[1]) / 1.852
+				for ; next <= done+leg; next += 7 {
+					lat, lon := geo.Intermediate(p[0], p[1], q[0], q[1], (next-done)/math.Max(leg, 1e-9))
+					pts = append(pts, vessel.TrackPoint{TS: rkT0.Add(time.Duration(len(pts)) * 30 * time.Minute), Lat: lat, Lon: lon, SOG: 14})
+				}
+				done += leg
+			}
+			if slices.ContainsFunc(r.Via, func(v string) bool { return strings.Contains(v, "Canal") }) ||
+				slices.Contains([]string{"new-orleans", "rosario"}, a.Slug) || slices.Contains([]string{"new-orleans", "rosario"}, b.Slug) {
+				viaChannel++
+			}
+			if ev := DetectSpoofing(15, pts); len(ev) != 0 {
+				t.Errorf("%s → %s via %v: %d events, the first at %.3f,%.3f %v", a.Slug, b.Slug, r.Via, len(ev), ev[0].Lat, ev[0].Lon, ev[0].Detail)
+			}
+		}
+	}
+	if viaChannel < 100 {
+		t.Errorf("only %d routes through a canal or up a river", viaChannel)
+	}
+}
+
+// A report well inland and away from any channel, between two at sea, is
+// still a jump to land at a ship's speed.
+func TestSpoofOnLandNotExplained(t *testing.T) {
+	t.Parallel()
+	// Off the Nile delta, then 15 km inland in the delta (43 km at 23 kn),
+	// then back at sea.
+	sea, inland, back := tracktest.LL{Lat: 31.6, Lon: 31.3}, tracktest.LL{Lat: 31.3, Lon: 31.0}, tracktest.LL{Lat: 31.62, Lon: 31.32}
+	if geo.OnLand(sea.Lat, sea.Lon) || geo.OnLand(back.Lat, back.Lon) || !geo.OnLand(inland.Lat, inland.Lon) || geo.DistanceToShoreKM(inland.Lat, inland.Lon) < SpoofInlandKM ||
+		sealane.NearChannel(inland.Lat, inland.Lon, SpoofChannelKM) || tracktest.Ports.PortAt(inland.Lat, inland.Lon) != "" {
+		t.Fatal("the test's points are not where it expects")
+	}
+	pts := []vessel.TrackPoint{
+		{TS: rkT0, Lat: sea.Lat, Lon: sea.Lon, SOG: 12},
+		{TS: rkT0.Add(time.Hour), Lat: inland.Lat, Lon: inland.Lon, SOG: 12},
+		{TS: rkT0.Add(2 * time.Hour), Lat: back.Lat, Lon: back.Lon, SOG: 12},
+	}
+	if ev := DetectSpoofing(16, pts); len(ev) != 1 || ev[0].Detail["on_land"] != true {
+		t.Errorf("inland: want one event on land, got %+v", ev)
+	}
+}
+
+// A false fix received alone after a silence of hours, far from the track
+// but within 50 kn of its last position, then the track going on where the
+// vessel truly is: the fix is the spoofing (issue 17: at sparse sampling a
+// spoofed position received after a satellite outage was trusted and the
+// true track taken for a relocation).
+func TestSpoofFalseFixAfterSilence(t *testing.T) {
+	t.Parallel()
+	b := rkStart(rkOcean).reports(10, 30*time.Minute, 12)
+	b.move(6*time.Hour+30*time.Minute, 12)
+	at := b.t
+	b.reports(10, 30*time.Minute, 12)
+	var pts []vessel.TrackPoint
+	pts = append(pts, b.pts[:10]...)
+	fake := tracktest.Offset(tracktest.LL{Lat: b.pts[10].Lat, Lon: b.pts[10].Lon}, -500, 0) // 500 km south, 41 kn from the last position
+	pts = append(pts, vessel.TrackPoint{TS: at.Add(-28 * time.Minute), Lat: fake.Lat, Lon: fake.Lon, SOG: 12})
+	pts = append(pts, b.pts[10:]...)
+	ev := DetectSpoofing(11, pts)
+	if len(ev) != 1 || !ev[0].Start.Equal(pts[10].TS) || !ev[0].End.Equal(pts[10].TS) {
+		t.Fatalf("want the false fix at %s, got %+v", pts[10].TS, ev)
+	}
+	// The vessel truly sailed there (the track goes on from the new
+	// position): a relocation, no event.
+	var moved []vessel.TrackPoint
+	moved = append(moved, b.pts[:10]...)
+	far := rkStart(tracktest.LL{Lat: fake.Lat, Lon: fake.Lon})
+	far.t = at.Add(-28 * time.Minute)
+	far.reports(10, 30*time.Minute, 12)
+	moved = append(moved, far.pts...)
+	if ev := DetectSpoofing(11, moved); len(ev) != 0 {
+		t.Errorf("a relocation after a silence: %+v", ev)
 	}
 }

@@ -23,8 +23,11 @@ import (
 // A vessel's slow positions are joined into a run while they are at most
 // STSMaxGap apart (a longer silence is an AIS gap, METHODS.md's off/on
 // event), and, across more than STSDenseGap, while the distance between
-// them implies under STSMaxKnots; between its positions the vessel is
-// taken to move in a straight line at constant speed. An encounter is
+// them implies under STSMaxKnots; a run lasts from when the vessel reached
+// its first slow position to when it left its last (stsEdge: sailing at
+// the speed its position under way before, or after, reported); between
+// its positions the vessel is taken to move in a straight line at constant
+// speed. An encounter is
 // observed directly while both vessels report at most STSDenseGap apart.
 // The draught after a transfer is the one in force STSDraughtLag after it
 // (crews enter it when they get under way).
@@ -73,6 +76,7 @@ type SlowPoint struct {
 	IMO      overwatch.IMO
 	TS       time.Time
 	Lat, Lon float64
+	SOG      float64 // the reported speed over ground, knots; NaN when none
 	Slow     bool
 }
 
@@ -97,12 +101,12 @@ func STSCandidates(imo overwatch.IMO, track []vessel.TrackPoint, ports *seaport.
 		case ok:
 			if !inRun && i > 0 && last != i-1 && stsValid(track[i-1].Lat, track[i-1].Lon) {
 				q := &track[i-1]
-				out = append(out, SlowPoint{IMO: imo, TS: q.TS, Lat: q.Lat, Lon: q.Lon})
+				out = append(out, SlowPoint{IMO: imo, TS: q.TS, Lat: q.Lat, Lon: q.Lon, SOG: q.SOG})
 			}
-			out = append(out, SlowPoint{IMO: imo, TS: p.TS, Lat: p.Lat, Lon: p.Lon, Slow: true})
+			out = append(out, SlowPoint{IMO: imo, TS: p.TS, Lat: p.Lat, Lon: p.Lon, SOG: p.SOG, Slow: true})
 			last, inRun = i, true
 		case inRun:
-			out = append(out, SlowPoint{IMO: imo, TS: p.TS, Lat: p.Lat, Lon: p.Lon})
+			out = append(out, SlowPoint{IMO: imo, TS: p.TS, Lat: p.Lat, Lon: p.Lon, SOG: p.SOG})
 			last, inRun = i, false
 		}
 	}
@@ -205,7 +209,7 @@ func DetectSTS(c []SlowPoint, dataEnd time.Time, draughts func(imo overwatch.IMO
 		}
 		return c[i].TS.Before(c[j].TS)
 	})
-	runs := stsRuns(c)
+	c, runs := stsExtend(c, stsRuns(c))
 	var out []Event
 	var opposite []bool
 	for _, pr := range stsPairs(c, runs) {
@@ -285,12 +289,12 @@ type stsRun struct {
 }
 
 // stsRuns splits the sorted candidates into runs of slow positions (see
-// the STS constants) lasting STSMinDuration or more.
+// the STS constants); stsExtend keeps those lasting STSMinDuration or more.
 func stsRuns(c []SlowPoint) []stsRun {
 	var runs []stsRun
 	cur := stsRun{lo: -1}
 	flush := func(next int) { // next: the position after the run, or -1
-		if cur.lo >= 0 && c[cur.hi].TS.Sub(c[cur.lo].TS) >= STSMinDuration {
+		if cur.lo >= 0 {
 			cur.tail = next < 0
 			cur.left = next >= 0 && !c[next].Slow && c[next].TS.Sub(c[cur.hi].TS) <= STSMaxGap
 			runs = append(runs, cur)

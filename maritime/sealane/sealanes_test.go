@@ -392,3 +392,43 @@ func ExampleRoute() {
 	fmt.Printf("%s to %s: %.0f nm via %v\n", r.From, r.To, math.Round(r.DistanceNM/100)*100, r.Via[:2])
 	// Output: port-hedland to qingdao: 3600 nm via [Lombok Strait Makassar Strait]
 }
+
+// The navigable channels are the canal and river edges, and a point on a
+// channel (a canal transit, a ship up the Mississippi) is near one while
+// the open sea and the land beside it are not.
+func TestChannels(t *testing.T) {
+	canals, rivers := 0, 0
+	for _, c := range Channels() {
+		if c.Canal {
+			canals++
+		} else {
+			rivers++
+		}
+		if len(c.Points) < 2 {
+			t.Errorf("channel %s-%s: %d points", c.From, c.To, len(c.Points))
+		}
+	}
+	if canals != 2 || rivers < 20 {
+		t.Errorf("%d canals and %d river edges", canals, rivers)
+	}
+	for _, c := range []struct {
+		name     string
+		lat, lon float64
+		near     bool
+	}{
+		{"Suez Canal at Ismailia", 30.58, 32.30, true},
+		{"Suez Canal between two shape points", 30.715, 32.31, true},
+		{"Panama Canal, Gatun", 9.27, -79.92, true},
+		{"the Mississippi below New Orleans", 29.95, -90.02, true},
+		{"Cairo", 30.05, 31.25, false},
+		{"Mediterranean off Port Said", 31.9, 32.3, false},
+		{"Texas", 31.0, -97.0, false},
+	} {
+		if got := NearChannel(c.lat, c.lon, 5); got != c.near {
+			t.Errorf("%s: near a channel %v, want %v", c.name, got, c.near)
+		}
+	}
+	if NearChannel(math.NaN(), 32.3, 5) {
+		t.Error("NaN is near a channel")
+	}
+}

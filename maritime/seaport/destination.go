@@ -2,6 +2,7 @@ package seaport
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -47,7 +48,13 @@ import (
 //     spaces removed (PARANAG, BAHIAB, NEWCA, RIOGR, PORTH, SAOLU), that
 //     names one port only and, for a name of several words, is longer than
 //     its first word (BAHIA is a Brazilian state, PONTA and TANJUNG begin
-//     many ports' names). PARANA and PARAN are refused: they are the river,
+//     many ports' names) or is a cut of at least 6 letters of a first word
+//     of 7 letters or more that is no such common beginning (RICHAR for
+//     Richards Bay: crews cut names to fit). The name as listed counts with
+//     the part in parentheses, so that a name cut at AIS's 20 characters
+//     still names its port ("JAKARTA (TANJUNG PRI", "DAMMAM (KING ABDULAZ"),
+//     with a country after it too ("JAKARTA (TANJUNG PRI ID", rule 4).
+//     PARANA and PARAN are refused: they are the river,
 //     the Argentine river port and the Brazilian state as much as Paranaguá;
 //  4. otherwise, trailing words are dropped one at a time and the rules
 //     retried: a country (ISO code, alpha-3 code or name: BR, BRA, BRAZIL,
@@ -179,10 +186,16 @@ var destinationNoPort = []string{"ORDERS", "TBA", "TBN", "TBC", "TBD", "SEA", "A
 // destinationRefused are prefixes that rule 3 must not resolve.
 var destinationRefused = []string{"PARAN", "PARANA"}
 
+// destinationGeneric are first words that begin many places' names: no cut
+// of them names a port (TANJUN is not Tanjung Priok).
+var destinationGeneric = []string{"TANJUNG"}
+
 const (
 	destMaxLen   = 64
 	destMaxWords = 12
 	destMinPref  = 5
+	destCutWord  = 7 // a first word this long or longer...
+	destCutMin   = 6 // ...may be cut to this many letters or more
 )
 
 // destText is a destination after normalisation: its letters and digits
@@ -279,18 +292,25 @@ func newDestIndex(ports []Port) *destIndex {
 		}
 		ix.exact[k] = destEntry{port: i, qualified: qualified}
 	}
+	prefix := func(i int, k string) {
+		if p, ok := ix.prefix[k]; ok && p != i {
+			ix.prefix[k] = -1
+		} else {
+			ix.prefix[k] = i
+		}
+	}
 	name := func(i int, s string) {
 		exact(i, s, false)
 		k, first := compactOf(s)
 		if first == len(k) {
 			first = 0 // one word: any prefix of destMinPref letters or more
+		} else if first >= destCutWord && !slices.Contains(destinationGeneric, k[:first]) {
+			for l := destCutMin; l < first; l++ {
+				prefix(i, k[:l]) // the first word cut to fit (RICHAR)
+			}
 		}
 		for l := max(destMinPref, first+1); l <= len(k); l++ {
-			if p, ok := ix.prefix[k[:l]]; ok && p != i {
-				ix.prefix[k[:l]] = -1
-			} else {
-				ix.prefix[k[:l]] = i
-			}
+			prefix(i, k[:l])
 		}
 	}
 	suffix := func(i int, s string) {
@@ -301,6 +321,7 @@ func newDestIndex(ports []Port) *destIndex {
 		ix.slugs = append(ix.slugs, p.Slug)
 		exact(i, p.LOCODE, false)
 		exact(i, p.Name, false)
+		name(i, p.Name) // and its beginnings: a name cut to AIS's 20 characters
 		base, paren, _ := strings.Cut(p.Name, "(")
 		name(i, base)
 		if paren = strings.TrimSuffix(paren, ")"); paren != "" {

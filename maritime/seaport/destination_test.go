@@ -183,6 +183,41 @@ func TestPortOfDestinationAmbiguity(t *testing.T) {
 	}
 }
 
+// TestPortOfDestinationCut: names cut to fit AIS's 20 characters (a long
+// name with its country after it, as the simulator's crews type them) or
+// cut short by hand (issue 17: RICHAR, TIANJI, JAKARTA (TANJUNG PRI ID and
+// DAMMAM (KING ABDULAZ SA named no port).
+func TestPortOfDestinationCut(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[string]string{
+		"RICHAR": "richards-bay", "RICHARD": "richards-bay", "TIANJI": "tianjin", "ROSARI": "rosario",
+		"JAKARTA (TANJUNG PRI": "jakarta", "JAKARTA (TANJUNG PRI ID": "jakarta",
+		"DAMMAM (KING ABDULAZ": "dammam", "DAMMAM (KING ABDULAZ SA": "dammam",
+		"NEW ORLEANS (LOWER M US": "new-orleans", "PONTA DA MADEIRA (SA BR": "ponta-da-madeira",
+		"ROSARIO (UP-RIVER PA AR": "rosario", "GLADSTONE (CURTIS IS AU": "gladstone-curtis-island",
+	} {
+		if got, ok := OfDestination(s); !ok || got != want {
+			t.Errorf("PortOfDestination(%q) = %q, %v; want %q", s, got, ok, want)
+		}
+	}
+	for _, p := range All() {
+		name := strings.ToUpper(foldName.Replace(p.Name))
+		if len(name) > 20 {
+			name = name[:20]
+		}
+		for _, s := range []string{name, name + " " + p.Country} {
+			if got, ok := OfDestination(s); !ok || got != p.Slug {
+				t.Errorf("%s: PortOfDestination(%q) = %q, %v", p.Slug, s, got, ok)
+			}
+		}
+	}
+	for _, s := range []string{"TANJUN", "RICHA", "PARANA", "JAKARTA (TANJUNG PRI US"} {
+		if got, ok := OfDestination(s); ok {
+			t.Errorf("PortOfDestination(%q) = %q, want no port", s, got)
+		}
+	}
+}
+
 func TestDestinationIndex(t *testing.T) {
 	t.Parallel()
 	ix := newDestIndex(All())

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"overwatch/maritime/geo"
@@ -117,10 +118,11 @@ func BySlug(slug string) (Port, bool) {
 	return Port{}, false
 }
 
-// ByRef returns the port named by its slug or by its stable UUID.
+// ByRef returns the port named by its slug or by its stable UUID (in any
+// letter case).
 func ByRef(ref string) (Port, bool) {
 	for _, p := range All() {
-		if p.Slug == ref || p.ID == ref {
+		if p.Slug == ref || strings.EqualFold(p.ID, ref) {
 			return p, true
 		}
 	}

@@ -450,6 +450,9 @@ func TestReferencePortsLookup(t *testing.T) {
 		if got, ok := ByRef(p.ID); !ok || got.Slug != p.Slug {
 			t.Errorf("port %s: rule: PortByRef finds it by ID %s; got %q, %v", p.Slug, p.ID, got.Slug, ok)
 		}
+		if got, ok := ByRef(strings.ToUpper(p.ID)); !ok || got.Slug != p.Slug {
+			t.Errorf("port %s: rule: PortByRef finds it by ID in capitals; got %q, %v", p.Slug, got.Slug, ok)
+		}
 		if _, ok := BySlug(p.ID); ok {
 			t.Errorf("port %s: rule: PortBySlug takes slugs only; it found the port by ID", p.Slug)
 		}

@@ -58,20 +58,25 @@ func (f *AISHub) Run(ctx context.Context) error {
 	if f.Client == nil {
 		f.Client = &http.Client{Timeout: 30 * time.Second}
 	}
-	t := time.NewTicker(every)
-	defer t.Stop()
+	// Each call starts at least every after the previous one started (a
+	// ticker would not hold that: a tick buffered during a slow call
+	// starts the next call at once).
+	timer := time.NewTimer(0)
+	defer timer.Stop()
 	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-timer.C:
+		}
+		started := time.Now()
 		n, err := f.Poll(ctx)
 		if err != nil && ctx.Err() == nil {
 			logger(f.Log).Warn("AISHub poll failed", "feed", f.Name(), "err", err)
 		} else {
 			logger(f.Log).Debug("AISHub polled", "feed", f.Name(), "records", n)
 		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-		}
+		timer.Reset(time.Until(started.Add(every)))
 	}
 }
 

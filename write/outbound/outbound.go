@@ -2,8 +2,10 @@
 // endpoints, chat webhooks): it connects only to public unicast addresses,
 // checked on the address actually dialled, so that a name resolving (or
 // re-resolving, DNS rebinding) to a loopback, private, link-local,
-// multicast or cloud-metadata address is refused at connect time; it
-// follows no redirects, times out quickly and reads a bounded response.
+// multicast or cloud-metadata address is refused at connect time (and, for
+// registration, CheckResolved refuses such a name up front); it follows no
+// redirects, times out quickly and reads a bounded response. Users are
+// told only a generic Reason of a failure; the detail is logged.
 package outbound
 
 import (
@@ -11,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -38,6 +41,10 @@ type Options struct {
 	// Allow exempts these prefixes from the address rules: only tests set
 	// it, to reach an httptest server on 127.0.0.1.
 	Allow []netip.Prefix
+	// Log receives the detail of every failed request and refused URL
+	// (addresses, the resolver's answers), which callers never show: they
+	// show Reason. Nil: discarded.
+	Log *slog.Logger
 }
 
 // RefusedError is the refusal of an address: the caller may show Reason.
@@ -129,6 +136,9 @@ func New(opts Options) *Client {
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = DefaultMaxBody
 	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
 	c := &Client{opts: opts}
 	dialer := &net.Dialer{Timeout: opts.ConnectTimeout, Control: c.control}
 	transport := &http.Transport{
@@ -157,7 +167,13 @@ func (c *Client) control(_, address string, _ syscall.RawConn) error {
 	if err != nil {
 		return fmt.Errorf("outbound: unexpected address %q", address)
 	}
-	a := ap.Addr().Unmap()
+	return c.refuse(ap.Addr())
+}
+
+// refuse is the refusal of an address (nil when it may be reached): the
+// address rules, less the prefixes of Allow.
+func (c *Client) refuse(a netip.Addr) error {
+	a = a.Unmap()
 	for _, p := range c.opts.Allow {
 		if p.Contains(a) {
 			return nil
@@ -171,42 +187,39 @@ func (c *Client) control(_, address string, _ syscall.RawConn) error {
 
 // Check validates a user-supplied URL before it is stored: absolute,
 // https (http only with AllowHTTP), a host, no user information, and, when
-// the host is an IP literal, an address that may be reached. Names are
-// checked again at every connection.
+// the host is an IP literal, an address that may be reached (else a
+// *RefusedError; the other refusals are *URLError). Names are checked
+// again at every connection.
 func (c *Client) Check(raw string) (*url.URL, error) {
 	if len(raw) > 2048 {
-		return nil, errors.New("url must be at most 2048 characters")
+		return nil, &URLError{"url must be at most 2048 characters"}
 	}
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || !u.IsAbs() || u.Host == "" || u.Opaque != "" {
-		return nil, errors.New("url must be an absolute https:// URL")
+		return nil, &URLError{"url must be an absolute https:// URL"}
 	}
 	switch u.Scheme {
 	case "https":
 	case "http":
 		if !c.opts.AllowHTTP {
-			return nil, errors.New("url must use https")
+			return nil, &URLError{"url must use https"}
 		}
 	default:
-		return nil, errors.New("url must be an absolute https:// URL")
+		return nil, &URLError{"url must be an absolute https:// URL"}
 	}
 	if u.User != nil {
-		return nil, errors.New("url must not carry a user name or password")
+		return nil, &URLError{"url must not carry a user name or password"}
 	}
 	host := u.Hostname()
 	if host == "" {
-		return nil, errors.New("url must name a host")
+		return nil, &URLError{"url must name a host"}
 	}
 	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
-		allowed := false
-		for _, p := range c.opts.Allow {
-			allowed = allowed || p.Contains(a.Unmap())
-		}
-		if reason := Refusal(a); reason != "" && !allowed {
-			return nil, &RefusedError{Addr: a.Unmap(), Reason: reason}
+		if err := c.refuse(a); err != nil {
+			return nil, err
 		}
 	} else if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") || strings.HasSuffix(strings.ToLower(strings.TrimSuffix(host, ".")), ".localhost") {
-		return nil, errors.New("url must not name localhost")
+		return nil, &URLError{"url must not name localhost"}
 	}
 	return u, nil
 }
@@ -221,8 +234,17 @@ type Response struct {
 // Do sends req (its URL checked with Check) and reads at most MaxBody
 // bytes of the answer. A 3xx answer is returned with ErrRedirect; a
 // longer body with ErrTooLarge; a refused address as a *RefusedError
-// (errors.As).
+// (errors.As). Errors carry details (addresses, the resolver's answers)
+// that are logged here and must not be shown: show Reason.
 func (c *Client) Do(ctx context.Context, req *http.Request) (*Response, error) {
+	resp, err := c.do(ctx, req)
+	if err != nil {
+		c.opts.Log.Warn("outbound request failed", "host", req.URL.Host, "reason", Reason(resp, err), "err", err)
+	}
+	return resp, err
+}
+
+func (c *Client) do(ctx context.Context, req *http.Request) (*Response, error) {
 	if _, err := c.Check(req.URL.String()); err != nil {
 		return nil, err
 	}

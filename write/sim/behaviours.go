@@ -11,25 +11,27 @@ import (
 	"overwatch/maritime/seaport"
 )
 
-// darkPeriod switches AIS off for 12-48 hours of the leg, starting and
-// ending at least offshoreNM from shore. For the dark fleet, a transfer at
-// sea on the leg is hidden in the dark period when possible, so that the
-// draught changes across the gap.
+// darkPeriod switches AIS off for 6-48 hours of the leg, starting and
+// ending at least offshoreNM from shore: an AIS gap from 12 hours, an
+// off/on event below. For the dark fleet, a transfer at sea on the leg is
+// hidden in a dark period of 6-24 hours or more when possible, so that the
+// draught changes across the silence.
 func (p *Planner) darkPeriod(t *track, segs []Segment, stsStart, stsEnd time.Time) []Segment {
 	start, end := segs[0].Start, segs[len(segs)-1].End
 	if t.v.DarkFleet && !stsStart.IsZero() && t.r.IntN(2) == 0 {
+		least := time.Duration(between(t.r, 6, 24) * float64(time.Hour))
 		from, to := stsStart, stsEnd
 		for from.After(start.Add(time.Hour)) && !offshoreAt(segs, from) && stsStart.Sub(from) < 40*time.Hour {
 			from = from.Add(-30 * time.Minute)
 		}
-		for to.Before(end.Add(-time.Hour)) && (!offshoreAt(segs, to) || to.Sub(from) < 12*time.Hour) && to.Sub(stsEnd) < 40*time.Hour {
+		for to.Before(end.Add(-time.Hour)) && (!offshoreAt(segs, to) || to.Sub(from) < least) && to.Sub(stsEnd) < 40*time.Hour {
 			to = to.Add(30 * time.Minute)
 		}
-		if offshoreAt(segs, from) && offshoreAt(segs, to) && to.Sub(from) >= 12*time.Hour {
+		if offshoreAt(segs, from) && offshoreAt(segs, to) && to.Sub(from) >= least {
 			return setDark(segs, from, to)
 		}
 	}
-	d := time.Duration(between(t.r, 12, 48) * float64(time.Hour))
+	d := time.Duration(between(t.r, 6, 48) * float64(time.Hour))
 	window := end.Sub(start) - d - 12*time.Hour
 	if window <= 0 {
 		return segs
@@ -105,8 +107,15 @@ func (p *Planner) misreport(t *track, segs []Segment, laden bool) []Segment {
 		wrong := round1(v.DesignDraftM * between(t.r, 1.6, 2.2))
 		to := at.Add(time.Duration(between(t.r, 2, 6) * float64(time.Hour)))
 		segs = setReported(segs, at, to, wrong)
-		p.truth.write(Truth{Type: "draught_mismatch", Subtype: "magnitude", Vessels: []overwatch.IMO{v.IMO}, Start: tp(at), End: tp(to),
-			Position: &Position{Lat: lat, Lon: lon}, Detail: map[string]any{"reported_from": old, "reported_to": wrong, "design_draft": v.DesignDraftM}})
+		// Written when a static report carrying it is received (a feed that
+		// keeps one in three hours may carry none of two hours of it).
+		pt := &pending{tr: Truth{Type: "draught_mismatch", Subtype: "magnitude", Vessels: []overwatch.IMO{v.IMO}, Start: tp(at), End: tp(to),
+			Position: &Position{Lat: lat, Lon: lon}, Detail: map[string]any{"reported_from": old, "reported_to": wrong, "design_draft": v.DesignDraftM}}}
+		for i := range segs {
+			if !segs[i].Start.Before(at) && !segs[i].End.After(to) {
+				segs[i].Misreport = pt
+			}
+		}
 	}
 	return segs
 }
@@ -167,12 +176,16 @@ func (p *Planner) spoof(t *track, segs []Segment) {
 		if sLat > 80 || sLat < -75 || geo.OnLand(sLat, sLon) {
 			continue
 		}
-		d := time.Duration(between(t.r, 10, 40) * float64(time.Minute))
+		// Whole minutes: a spoofed position each minute, the last ending
+		// at the truth's End.
+		d := time.Duration(between(t.r, 10, 40)) * time.Minute
+		// Written when a spoofed position is received: a feed that keeps
+		// a position every half hour may carry none of a 10-minute spoof.
+		pt := &pending{tr: Truth{Type: "spoofing", Vessels: []overwatch.IMO{t.v.IMO}, Start: tp(at), End: tp(at.Add(d)),
+			Position: &Position{Lat: lat, Lon: lon}, Detail: map[string]any{"reported": Position{Lat: sLat, Lon: sLon}, "jump_km": math.Round(dist / 1000)}}}
 		for k := time.Duration(0); k < d; k += time.Minute {
-			s.Spoofs = append(s.Spoofs, Spoof{At: at.Add(k), Lat: sLat, Lon: sLon})
+			s.Spoofs = append(s.Spoofs, Spoof{At: at.Add(k), Lat: sLat, Lon: sLon, truth: pt})
 		}
-		p.truth.write(Truth{Type: "spoofing", Vessels: []overwatch.IMO{t.v.IMO}, Start: tp(at), End: tp(at.Add(d)),
-			Position: &Position{Lat: lat, Lon: lon}, Detail: map[string]any{"reported": Position{Lat: sLat, Lon: sLon}, "jump_km": math.Round(dist / 1000)}})
 		return
 	}
 }

@@ -14,4 +14,20 @@
 // cadence, applies reception (terrestrial providers near the coast,
 // satellite providers everywhere, outages in open ocean) and noise, and
 // merges the vessels' reports in time order.
+//
+// Two opt-in options (zero values: off, and the simulation of a seed the
+// same byte for byte) serve the trade analytics over years of history.
+// Config.Trade (seasons.go, trade_truths.go, deceptions.go) gives grain and
+// oilseed origins harvest export seasons and a yearly trend, every origin
+// preferred lanes, and injects route shifts, port-volume anomalies,
+// deceptive destinations and honest late changes of orders, written to
+// the truth as route_shift, volume_anomaly, deceptive_destination and
+// destination_change lines. Config.Coarse (history.go) is cheap older
+// history: before Coarse.Until, a coarser report cadence (every 30
+// minutes in and near port areas, up to every 3 hours at sea, every 2
+// hours at anchor or alongside and once just after getting under way),
+// from which the port calls are still derived, by the same code, with
+// their arrival, berth, departure and draughts (about 8 positions per
+// vessel and day instead of about 200). README (Seasons, years and trade
+// truths) has the measured figures.
 package sim

@@ -20,14 +20,47 @@ type Report struct {
 }
 
 // Reception (per report, per provider): terrestrial networks hear vessels
-// within terrestrialNM of the coast; satellite providers hear everywhere,
-// less reliably; open-ocean reception drops out now and then.
+// within terrestrialNM of the coast; satellite providers hear everywhere
+// else, less reliably, and only while a satellite is overhead (between
+// passes, the revisit interval, nothing is heard: longer in the tropics,
+// where the orbits' tracks lie farther apart); and nobody hears the
+// coverage holes.
 const terrestrialNM = 40
 
 var (
 	coastal = [4]float64{0.85, 0.70, 0.15, 0.35} // aishub, aisstream, satellite, spire
 	ocean   = [4]float64{0, 0, 0.40, 0.60}
 )
+
+// coverageHoles are stretches of open ocean that none of the providers
+// hears (the satellites' receivers saturated or blind there), the same for
+// every seed: a vessel crossing one is silent from edge to edge, 12 to 20
+// hours across the middle.
+var coverageHoles = []struct{ lat, lon, radiusKM float64 }{
+	{10, -30, 250},  // the mid-Atlantic, on the lanes from Europe and West Africa to South America
+	{-25, -25, 250}, // the South Atlantic, between Brazil and the Cape
+	{-2, 75, 250},   // the equatorial Indian Ocean, south of the Maldives
+}
+
+// inCoverageHole reports whether nobody hears a vessel at the position.
+func inCoverageHole(lat, lon float64) bool {
+	for _, h := range coverageHoles {
+		if math.Abs(lat-h.lat) < 3 && geo.DistanceKM(lat, lon, h.lat, h.lon) < h.radiusKM {
+			return true
+		}
+	}
+	return false
+}
+
+// revisitInterval draws how long until the next satellite pass hears a
+// vessel at the latitude: 1–5 hours, up to 8 in the tropics.
+func (e *emitter) revisitInterval(lat float64) time.Duration {
+	hi := 5.0
+	if math.Abs(lat) < 20 {
+		hi = 8
+	}
+	return time.Duration(between(e.r, 1, hi) * float64(time.Hour))
+}
 
 // emitter walks one vessel's timeline at the AIS cadence.
 type emitter struct {
@@ -43,8 +76,8 @@ type emitter struct {
 	static     time.Duration
 	gap        gapTracker
 	shore      map[[2]int32]float64
-	pending    Report // the next report, while queued
-	spoofed    bool   // the report being built carries a spoofed position
+	pending    Report   // the next report, while queued
+	spoofed    *pending // the report being built carries a spoofed position: the spoofing's truth
 }
 
 func newEmitter(p *Planner, t *track, start time.Time, shore map[[2]int32]float64) *emitter {
@@ -98,6 +131,9 @@ func (e *emitter) next(limit time.Time) (Report, bool) {
 		} else {
 			e.nextPos = at.Add(e.jitter(e.stationary))
 		}
+		if at.Before(e.p.cfg.Coarse.Until) {
+			e.coarsen(s, at, isStatic)
+		}
 		if s.Dark {
 			e.gap.dark(s)
 			continue
@@ -112,15 +148,19 @@ func (e *emitter) next(limit time.Time) (Report, bool) {
 			lat, lon = m.Lat, m.Lon
 		}
 		providers := e.receive(at, lat, lon)
-		if e.spoofed {
+		if e.spoofed != nil {
 			// A spoofed position is what someone wants seen: it reaches a
 			// satellite provider at least (and the ground truth can be
 			// checked against the sentences).
 			providers |= 1 << 3
-			e.spoofed = false
+			e.p.truth.writeOnce(e.spoofed)
+			e.spoofed = nil
 		}
 		if providers == 0 {
 			continue
+		}
+		if isStatic {
+			e.p.truth.writeOnce(s.Misreport)
 		}
 		if !isStatic {
 			e.gap.received(at, s, m.Lat, m.Lon)
@@ -166,7 +206,7 @@ func (e *emitter) positionMessage(s *Segment, at time.Time) ais.Message {
 	for _, sp := range s.Spoofs {
 		if !at.Before(sp.At) && at.Before(sp.At.Add(time.Minute)) {
 			lat, lon = sp.Lat, sp.Lon
-			e.spoofed = true
+			e.spoofed = sp.truth
 		}
 	}
 	m := ais.Message{Type: 1, MMSI: id.MMSI, NavStatus: nav, Lat: lat, Lon: lon, SOG: round1(sog), COG: round1(math.Mod(cog, 360)),
@@ -212,17 +252,25 @@ func (e *emitter) eta(at time.Time) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// receive draws which providers hear a report at the position.
+// receive draws which providers hear a report at the position, and tells
+// the gap tracker why none did.
 func (e *emitter) receive(at time.Time, lat, lon float64) uint8 {
 	probs := &coastal
 	if e.shoreNM(lat, lon) > terrestrialNM {
 		probs = &ocean
-		if at.Before(e.outage) {
+		if inCoverageHole(lat, lon) {
+			e.gap.lost(CauseCoverageHole)
 			return 0
 		}
-		// An outage of 1-5 hours starts about once a day and a half.
-		if e.r.Float64() < float64(e.underway)/float64(36*time.Hour) {
-			e.outage = at.Add(time.Duration(between(e.r, 1, 5) * float64(time.Hour)))
+		if at.Before(e.outage) {
+			e.gap.lost(CauseSatelliteRevisit)
+			return 0
+		}
+		// The satellites pass out of reach about once a day and a half,
+		// not within the hour after they came back (a pass lasts that long).
+		if e.r.Float64() < float64(e.underway)/float64(36*time.Hour) && !at.Before(e.outage.Add(time.Hour)) {
+			e.outage = at.Add(e.revisitInterval(lat))
+			e.gap.lost(CauseSatelliteRevisit)
 			return 0
 		}
 	}
@@ -230,6 +278,13 @@ func (e *emitter) receive(at time.Time, lat, lon float64) uint8 {
 	for i, pr := range probs {
 		if e.r.Float64() < pr {
 			mask |= 1 << i
+		}
+	}
+	if mask == 0 {
+		if probs == &ocean {
+			e.gap.lost(CauseSatelliteRevisit)
+		} else {
+			e.gap.lost(CauseReception)
 		}
 	}
 	return mask

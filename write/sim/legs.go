@@ -30,6 +30,9 @@ func (p *Planner) departFrom(t *track, port seaport.Port, commodity, op string, 
 	default:
 		t.loading, next, ok = p.trade.nextLoad(t.r, v, port.Slug)
 	}
+	if p.world != nil {
+		next, ok = p.tradeNext(t, port.Slug, next, ok, depart)
+	}
 	if !ok {
 		return fmt.Errorf("sim: no next port for %s (%s) from %s", v.Name, v.Class, port.Slug)
 	}
@@ -98,7 +101,11 @@ func (p *Planner) planLeg(t *track, from, to string, depart time.Time, lat, lon 
 		segs = p.darkTail(t, segs)
 		t.darkCall, t.darkHead = true, true
 	}
+	b.writeSTSTruth(segs)
 	segs = p.misreport(t, segs, laden)
+	if p.world != nil {
+		segs = p.deceive(t, segs, from, to)
+	}
 	if t.r.Float64() < p.cfg.Rates.Spoof {
 		p.spoof(t, segs)
 	}
@@ -121,6 +128,7 @@ type legBuilder struct {
 	at               time.Time
 	segs             []Segment
 	stsStart, stsEnd time.Time
+	stsTruth         *Truth // the leg's transfer, written by writeSTSTruth
 }
 
 func (b *legBuilder) draft() float64 {

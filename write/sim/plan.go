@@ -13,7 +13,7 @@ import (
 
 // Rates set how often the injected behaviours happen.
 type Rates struct {
-	Gap         float64 // per open-ocean leg: AIS off for 12-48 h (five times as often in the dark fleet)
+	Gap         float64 // per open-ocean leg: AIS off for 6-48 h (five times as often in the dark fleet)
 	DarkCall    float64 // per loading call of a dark-fleet tanker: the call and its approach made dark
 	STS         float64 // per tanker leg passing a transfer area: a ship-to-ship transfer there
 	Loiter      float64 // per leg: an offshore stop of 4-30 h, stationary or rolling slowly
@@ -37,6 +37,8 @@ type Config struct {
 	Sanctioned int           // vessels under sanctioned IMOs (default 12)
 	DarkFleet  int           // tankers of the dark fleet (default 40), 8 of them STS shuttles
 	Rates      Rates
+	Trade      Trade  // seasons, trend, lanes and injected trade truths (zero: off; seasons.go)
+	Coarse     Coarse // cheaper cadence for older history (zero: off; history.go)
 }
 
 func (c *Config) defaults() {
@@ -111,6 +113,7 @@ type Planner struct {
 	clock   time.Time // arrivals up to here are planned
 	areas   []*stsArea
 	usedMMS map[uint32]bool
+	world   *tradeWorld // set when cfg.Trade is on
 }
 
 // NewPlanner builds the fleet and places every vessel at the start of the
@@ -123,6 +126,7 @@ func NewPlanner(cfg Config, truth *truthWriter) (*Planner, error) {
 	}
 	p := &Planner{cfg: cfg, fleet: fleet, berths: map[string][]time.Time{}, routes: newRouteCache(), harbour: newHarbourPaths(), truth: truth, usedMMS: map[uint32]bool{}}
 	p.trade = newTrade(p.routes.distanceNM)
+	p.initTrade()
 	for _, port := range seaport.All() {
 		for _, b := range port.Berths {
 			p.berths[b.ID] = make([]time.Time, b.Capacity)

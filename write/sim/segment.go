@@ -32,12 +32,15 @@ type Segment struct {
 	Partner        int    // STS: index of the other vessel
 	SlowRoll       bool   // Drift: moving at 0.5-2 kn rather than stopped
 	Spoofs         []Spoof
+	Misreport      *pending // the truth of an implausible draught reported here, written once one is received
 }
 
-// Spoof is a position report placed somewhere the vessel is not.
+// Spoof is a position report placed somewhere the vessel is not; truth is
+// the spoofing's truth, written once one of its positions is received.
 type Spoof struct {
 	At       time.Time
 	Lat, Lon float64
+	truth    *pending
 }
 
 func (s *Segment) duration() time.Duration { return s.End.Sub(s.Start) }

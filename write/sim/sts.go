@@ -56,8 +56,22 @@ type reservation struct {
 	tonnes     float64 // into the shuttle; negative out of it
 }
 
+// shuttleSpacingM is the least distance between the stations of an area's
+// shuttles: ships at anchor keep their swing circles apart, and a tanker
+// alongside one shuttle (alongsideM off) then lies well beyond the
+// transfer detector's reach (500 m) of every other.
+const shuttleSpacingM = 1500
+
+// addShuttle stations the vessel in the area, within 2 km of its centre and
+// shuttleSpacingM or more from the area's other shuttles.
 func (a *stsArea) addShuttle(t *track, from time.Time) {
-	lat, lon := offset(a.Lat, a.Lon, (t.r.Float64()-0.5)*4000, (t.r.Float64()-0.5)*4000)
+	var lat, lon float64
+	for try := 0; try < 50; try++ {
+		lat, lon = offset(a.Lat, a.Lon, (t.r.Float64()-0.5)*4000, (t.r.Float64()-0.5)*4000)
+		if a.spaced(lat, lon) {
+			break
+		}
+	}
 	s := &shuttle{t: t, area: a, lat: lat, lon: lon, fill: t.v.capacity() * 0.5, built: from, idle: from}
 	t.shuttle = s
 	t.commodity, t.cargo = t.v.class.Cargo[0], s.fill
@@ -67,28 +81,51 @@ func (a *stsArea) addShuttle(t *track, from time.Time) {
 	a.shuttles = append(a.shuttles, s)
 }
 
-// reserve finds a shuttle of the area free from start to end (with an hour
-// either side) and books it.
-func (a *stsArea) reserve(start, end time.Time, lat, lon float64, partner int, tonnes float64) *shuttle {
+// spaced reports whether a station at lat, lon lies shuttleSpacingM or
+// more from every shuttle of the area.
+func (a *stsArea) spaced(lat, lon float64) bool {
 	for _, s := range a.shuttles {
-		if start.Before(s.built) {
-			continue
+		if geo.DistanceKM(lat, lon, s.lat, s.lon)*1000 < shuttleSpacingM {
+			return false
 		}
-		free := true
-		for _, r := range s.res {
-			if start.Before(r.end.Add(time.Hour)) && r.start.Before(end.Add(time.Hour)) {
-				free = false
-				break
-			}
-		}
-		if free {
-			s.res = append(s.res, reservation{start: start, end: end, lat: lat, lon: lon, partner: partner, tonnes: tonnes})
-			s.fill += tonnes
+	}
+	return true
+}
+
+// freeShuttle finds a shuttle of the area free from start to end (with an
+// hour either side).
+func (a *stsArea) freeShuttle(start, end time.Time) *shuttle {
+	for _, s := range a.shuttles {
+		if s.free(start, end) {
 			return s
 		}
 	}
 	return nil
 }
+
+// free reports whether the shuttle is free from start to end (with an
+// hour either side).
+func (s *shuttle) free(start, end time.Time) bool {
+	if start.Before(s.built) {
+		return false
+	}
+	for _, r := range s.res {
+		if start.Before(r.end.Add(time.Hour)) && r.start.Before(end.Add(time.Hour)) {
+			return false
+		}
+	}
+	return true
+}
+
+// book reserves the shuttle for a transfer with the partner, who lies at
+// lat, lon (alongside the shuttle's station).
+func (s *shuttle) book(start, end time.Time, lat, lon float64, partner int, tonnes float64) {
+	s.res = append(s.res, reservation{start: start, end: end, lat: lat, lon: lon, partner: partner, tonnes: tonnes})
+	s.fill += tonnes
+}
+
+// alongsideM is how far west of a shuttle's station its partner lies.
+const alongsideM = 150
 
 // materialize writes the shuttles' timelines up to until: waiting in the
 // area between transfers (each wait of four hours or more is loitering in
@@ -106,7 +143,8 @@ func (a *stsArea) materialize(p *Planner, until time.Time) {
 			after := math.Max(0, math.Min(t.v.capacity(), t.cargo+r.tonnes))
 			t.cargo = after
 			draft := t.v.draftFor(after)
-			t.segs = append(t.segs, Segment{Kind: STS, Start: r.start, End: r.end, Lat: r.lat, Lon: r.lon + 0.0015,
+			lat, lon := offset(r.lat, r.lon, 0, alongsideM) // the shuttle stays at its station
+			t.segs = append(t.segs, Segment{Kind: STS, Start: r.start, End: r.end, Lat: lat, Lon: lon,
 				Draft0: t.draft, Draft1: draft, Reported: t.reported, Dest: t.declared, Partner: r.partner})
 			t.draft, t.reported = draft, round1(draft)
 			s.built, s.idle = r.end, r.end
@@ -168,19 +206,13 @@ func (p *Planner) nearestArea(pa *path) (*stsArea, int, float64) {
 }
 
 // sts detours the leg from the route point via to a shuttle of the area
-// and back: 3-8 hours alongside, within a few hundred metres, both stopped.
-// A laden tanker passes part of its cargo to the shuttle; one in ballast
-// takes cargo from a shuttle that has some (and tops up at its loading
-// port). Nothing happens if the detour would cross land or no shuttle is
-// free.
+// and back: 3-8 hours alongside the shuttle at its station, 150 m off,
+// both stopped. A laden tanker passes part of its cargo to the shuttle;
+// one in ballast takes cargo from a shuttle that has some (and tops up at
+// its loading port). Nothing happens if the detour would cross land or no
+// shuttle is free.
 func (b *legBuilder) sts(area *stsArea, via [2]float64, laden bool) {
-	t, p := b.t, b.p
-	spotLat, spotLon := offset(area.Lat, area.Lon, (t.r.Float64()-0.5)*5000, (t.r.Float64()-0.5)*5000)
-	if geo.CrossesLand(via[0], via[1], spotLat, spotLon) {
-		return
-	}
-	out := line(via[0], via[1], spotLat, spotLon)
-	arrive := b.at.Add(sailTime(out.lengthKM(), b.speed))
+	t := b.t
 	d := time.Duration(between(t.r, 3, 8) * float64(time.Hour))
 	var tonnes float64
 	if laden {
@@ -188,15 +220,23 @@ func (b *legBuilder) sts(area *stsArea, via [2]float64, laden bool) {
 	} else {
 		tonnes = -t.v.capacity() * between(t.r, 0.3, 0.5)
 	}
-	sh := area.reserve(arrive, arrive.Add(d), spotLat, spotLon, t.v.Index, tonnes)
-	if sh == nil {
+	// A shuttle free about when the tanker gets to the area (within an hour
+	// of its sailing to the area's centre: the stations lie within 3 km).
+	guess := b.at.Add(sailTime(line(via[0], via[1], area.Lat, area.Lon).lengthKM(), b.speed))
+	sh := area.freeShuttle(guess.Add(-time.Hour), guess.Add(d+time.Hour))
+	if sh == nil || !laden && sh.fill+tonnes < 0 { // in ballast, from a shuttle with too little
 		return
 	}
-	if !laden && sh.fill < 0 {
-		sh.fill -= tonnes // the shuttle had too little: undo
-		sh.res = sh.res[:len(sh.res)-1]
+	spotLat, spotLon := offset(sh.lat, sh.lon, 0, -alongsideM)
+	if geo.CrossesLand(via[0], via[1], spotLat, spotLon) {
 		return
 	}
+	out := line(via[0], via[1], spotLat, spotLon)
+	arrive := b.at.Add(sailTime(out.lengthKM(), b.speed))
+	if !sh.free(arrive, arrive.Add(d)) {
+		return
+	}
+	sh.book(arrive, arrive.Add(d), spotLat, spotLon, t.v.Index, tonnes)
 	b.sail(out)
 	if laden {
 		t.cargo -= tonnes
@@ -215,7 +255,31 @@ func (b *legBuilder) sts(area *stsArea, via [2]float64, laden bool) {
 	if !laden {
 		direction = "from_partner"
 	}
-	p.truth.write(Truth{Type: "sts_transfer", Vessels: []overwatch.IMO{t.v.IMO, sh.t.v.IMO}, Start: tp(seg.Start), End: tp(seg.End),
+	// Written once the leg's dark periods are known (writeSTSTruth).
+	b.stsTruth = &Truth{Type: "sts_transfer", Vessels: []overwatch.IMO{t.v.IMO, sh.t.v.IMO}, Start: tp(seg.Start), End: tp(seg.End),
 		Position: &Position{Lat: spotLat, Lon: spotLon}, Detail: map[string]any{"area": area.Name, "tonnes": math.Round(math.Abs(tonnes)),
-			"direction": direction, "commodity": sh.t.commodity}})
+			"direction": direction, "commodity": sh.t.commodity}}
+}
+
+// writeSTSTruth writes the leg's transfer, if any, once its dark periods are
+// set: detail "dark" is true when the tanker's AIS was off throughout the
+// transfer (a dark-fleet transfer hidden in a silence: there is no
+// encounter in the data, only the draught changed across the silence).
+func (b *legBuilder) writeSTSTruth(segs []Segment) {
+	tr := b.stsTruth
+	if tr == nil {
+		return
+	}
+	b.stsTruth = nil
+	dark := true
+	for _, s := range segs {
+		if s.End.After(*tr.Start) && s.Start.Before(*tr.End) && !s.Dark {
+			dark = false
+			break
+		}
+	}
+	if dark {
+		tr.Detail.(map[string]any)["dark"] = true
+	}
+	b.p.truth.write(*tr)
 }

@@ -80,3 +80,21 @@ func (w *truthWriter) write(t Truth) {
 }
 
 func tp(t time.Time) *time.Time { return &t }
+
+// pending is a truth line written once what it records is first received:
+// a spoofed position or an implausible draught lasts minutes or hours,
+// which a feed that keeps one report in half an hour (or three hours) may
+// never carry, and then there is nothing in the data to detect.
+type pending struct {
+	tr      Truth
+	written bool
+}
+
+// writeOnce writes the pending truth the first time; nil is nothing.
+func (w *truthWriter) writeOnce(p *pending) {
+	if p == nil || p.written {
+		return
+	}
+	p.written = true
+	w.write(p.tr)
+}

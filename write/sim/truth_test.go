@@ -155,6 +155,9 @@ func evidence(t *testing.T, tr Truth, vessels map[overwatch.IMO][]observation) b
 		return len(inside) == 0 && len(positions(obs, start, start)) > 0 && len(positions(obs, end, end)) > 0
 	case "sts_transfer":
 		a, b := positions(obs, start, end), positions(vessels[tr.Vessels[1]], start, end)
+		if dark, _ := detail["dark"].(bool); dark {
+			return len(a) == 0 // hidden: the tanker was silent throughout
+		}
 		for _, x := range a {
 			for _, y := range b {
 				if math.Abs(x.Time.Sub(y.Time).Minutes()) <= 20 && geo.DistanceKM(x.Lat, x.Lon, y.Lat, y.Lon) <= 0.5 && x.SOG < 2 && y.SOG < 2 {

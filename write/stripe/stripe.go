@@ -174,7 +174,7 @@ func (c *Client) ParseEvent(payload []byte, header string, now time.Time) (write
 		} `json:"data"`
 	}
 	if err := json.NewDecoder(bytes.NewReader(payload)).Decode(&e); err != nil || e.ID == "" || e.Type == "" {
-		return write.PaymentEvent{}, errors.New("stripe: the event is not a JSON event object")
+		return write.PaymentEvent{}, fmt.Errorf("stripe: %w", write.ErrMalformedEvent)
 	}
 	o := e.Data.Object
 	out := write.PaymentEvent{ID: e.ID, Type: e.Type, Paid: o.PaymentStatus == "paid" || o.PaymentStatus == "no_payment_required"}

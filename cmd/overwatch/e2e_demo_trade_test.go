@@ -1,0 +1,84 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"overwatch"
+	"overwatch/clickhouse/chtest"
+)
+
+// `overwatch run` with the demo's default trade world (seasons, trade
+// truths, cheap older history): after its derivations, every trade
+// endpoint answers with rows (each response validated against the OpenAPI
+// document by s.do). A small fleet over the default span keeps it to a
+// couple of minutes; OVERWATCH_DEMO_TRADE_VESSELS changes the fleet.
+func TestRunDemoTradeEndpoints(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a demo backfill of over a year")
+	}
+	vessels := "150"
+	if v := os.Getenv("OVERWATCH_DEMO_TRADE_VESSELS"); v != "" {
+		vessels = v
+	}
+	env := map[string]string{
+		"CLICKHOUSE_URL": chtest.URL(t, "e2e_demo_trade"), "OVERWATCH_DATA_DIR": t.TempDir(), "OVERWATCH_SPOOL_DIR": t.TempDir(),
+		"OVERWATCH_DEMO_VESSELS": vessels, "OVERWATCH_PUBLIC_LIMIT_PER_MINUTE": "100000", "OVERWATCH_KEYED_LIMIT_PER_MINUTE": "100000",
+	}
+	began := time.Now()
+	out := &syncWriter{}
+	s := startDemo(t, env, out)
+	eventually(t, 600*time.Second, "the demo's history", func() bool { return strings.Contains(out.String(), "Public latest position") })
+	ready := time.Since(began)
+	eventually(t, 600*time.Second, "the derivations after the backfill", func() bool {
+		return strings.Contains(s.logs.String(), "derivations done after the backfill")
+	})
+	t.Logf("%s vessels: history ready in %s, derived in %s", vessels, ready.Round(time.Second), time.Since(began).Round(time.Second))
+	key, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
+	for _, c := range []struct{ path, root string }{
+		{"/v1/routes/flows", "flows"},
+		{"/v1/routes/shifts", "shifts"},
+		{"/v1/routes/deceptions", "deceptions"},
+		{"/v1/forecasts?method=pipeline", "forecasts"},
+		{"/v1/forecasts?method=statistical", "forecasts"},
+		{"/v1/forecasts?method=ml", "forecasts"},
+		{"/v1/forecasts/accuracy", "accuracy"},
+		{"/v1/anomalies", "anomalies"},
+		{"/v1/anomalies/maturity", "maturity"},
+		{"/v1/calibration", "calibration"},
+	} {
+		r := s.do(t, request{path: c.path, key: key, ip: freshIP()})
+		if r.StatusCode != 200 {
+			t.Errorf("%s: %d %s", c.path, r.StatusCode, r.body)
+			continue
+		}
+		var body map[string]json.RawMessage
+		if err := json.Unmarshal(r.body, &body); err != nil {
+			t.Fatalf("%s: %v", c.path, err)
+		}
+		if n := rowsIn(body[c.root]); n == 0 {
+			t.Errorf("%s: no rows in %q: %.300s", c.path, c.root, r.body)
+		} else {
+			t.Logf("%s: %d rows", c.path, n)
+		}
+	}
+}
+
+// rowsIn counts a response's rows: a list's items, or an object's ports
+// (the calibration summary).
+func rowsIn(raw json.RawMessage) int {
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) == nil {
+		return len(list)
+	}
+	var obj struct {
+		Ports []json.RawMessage `json:"ports"`
+	}
+	if json.Unmarshal(raw, &obj) == nil {
+		return len(obj.Ports)
+	}
+	return 0
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"overwatch/jobs"
+	"overwatch/write"
+)
+
+// Limits of a fetch of the USDA grain inspections report: the body at
+// most write.MaxInspectionsBytes, fetched within grainInspectionsTimeout.
+const grainInspectionsTimeout = 60 * time.Second
+
+// printDropped says, for a WA_GR101 report, when its week is and which
+// port areas were not imported (they are not our ports).
+func printDropped(w io.Writer, path string, rows []write.ActualRow, dropped []write.DroppedArea) {
+	if len(rows) > 0 && !rows[0].Published.IsZero() {
+		fmt.Fprintf(w, "%s: %s, published %s, ISO week of %s\n", path, rows[0].Source,
+			rows[0].Published.Format(time.DateOnly), rows[0].Week.Format(time.DateOnly))
+	}
+	for _, d := range dropped {
+		fmt.Fprintf(w, "%s: dropped %s / %s (%d t): %s\n", path, d.Region, d.Area, d.Tonnes, d.Reason)
+	}
+}
+
+// fetchGrainInspections downloads the WA_GR101 report from url and parses
+// it: anything but a 200 (a 429 or 5xx included), a body over the size
+// limit, a timeout, or a body that is not a whole report (an HTML error
+// page, a truncated download: write.ParseGrainInspections) is an error.
+func fetchGrainInspections(ctx context.Context, url string) ([]write.ActualRow, error) {
+	if !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
+		return nil, fmt.Errorf("grain inspections URL %q must be http:// or https://", url)
+	}
+	ctx, cancel := context.WithTimeout(ctx, grainInspectionsTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", "overwatch grain inspections refresh")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("grain inspections: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("grain inspections: GET %s: %s", url, resp.Status)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, write.MaxInspectionsBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("grain inspections: GET %s: %w", url, err)
+	}
+	if len(body) > write.MaxInspectionsBytes {
+		return nil, fmt.Errorf("grain inspections: GET %s: larger than %d MB", url, write.MaxInspectionsBytes>>20)
+	}
+	if !write.IsGrainInspections(body) {
+		return nil, fmt.Errorf("grain inspections: GET %s: not a WA_GR101 report (%s)", url, resp.Header.Get("Content-Type"))
+	}
+	rep, err := write.ParseGrainInspections(bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", url, err)
+	}
+	rows, _ := write.InspectionActuals(rep, "")
+	return rows, nil
+}
+
+// grainInspectionsJob is the scheduled import of the WA_GR101 report from
+// OVERWATCH_GRAIN_INSPECTIONS_URL every OVERWATCH_GRAIN_INSPECTIONS_REFRESH:
+// a failed fetch writes nothing, so the figures last imported stay, and
+// counts as a failed run (overwatch_job_failures_total{job="grain_inspections"}).
+func grainInspectionsJob(store write.ActualsStore, url string, every time.Duration) jobs.Job {
+	return jobs.Job{Name: "grain_inspections", Every: every, Writes: []string{"export_actuals"}, Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+		if url == "" {
+			return jobs.Result{}, errors.New("grain_inspections: no OVERWATCH_GRAIN_INSPECTIONS_URL")
+		}
+		rows, err := fetchGrainInspections(ctx, url)
+		if err != nil {
+			return jobs.Result{}, err
+		}
+		if err := store.InsertActuals(ctx, rows); err != nil {
+			return jobs.Result{}, err
+		}
+		res := jobs.Result{Rows: len(rows), Watermark: time.Now().UTC()}
+		if len(rows) > 0 {
+			res.From, res.To = rows[0].Week, rows[0].Week.AddDate(0, 0, 7)
+			res.Detail = map[string]any{"published": rows[0].Published.Format(time.DateOnly), "source": rows[0].Source}
+		}
+		return res, nil
+	}}
+}

@@ -1,0 +1,171 @@
+package trade
+
+import (
+	"sort"
+	"time"
+
+	"overwatch"
+
+	"overwatch/maritime/portcall"
+	"overwatch/maritime/portstats"
+	"overwatch/maritime/seaport"
+)
+
+// MaxTransitDays is the longest a loading call may wait for its
+// discharging call: a discharge later than this after the departure from
+// the loading port is not the same voyage (the vessel's track was lost,
+// or it lay idle).
+const MaxTransitDays = 70
+
+// Unknown is the commodity of a voyage whose loading berth and port name
+// none the vessel carries.
+const Unknown = "unknown"
+
+// Declaration is a destination a vessel declared in AIS: its text, when it
+// was first and last seen (within the voyage), and the port it names
+// (seaport.OfDestination; "" when it names none of the reference ports).
+type Declaration struct {
+	Text        string
+	Port        string
+	First, Last time.Time
+}
+
+// Voyage is a completed laden voyage: a published loading call (its
+// cargo estimate is the voyage's tonnes) and the vessel's next published
+// discharging call at another port, within MaxTransitDays.
+type Voyage struct {
+	IMO                 overwatch.IMO
+	Name                string
+	Origin, Destination string // port slugs
+	Departure, Arrival  time.Time
+	TransitDays         float64
+	Tonnes              float64
+	Commodity           string
+	// Declared is the destination declared on the way into the discharging
+	// port (port_calls.declared), DeclaredPort the port it names.
+	Declared, DeclaredPort string
+	// EnRoute is what the calls' own records say was declared during the
+	// voyage: the destination declared on the way into each call between
+	// the two (a bunkering stop, a canal) and into the discharging port, in
+	// time order. The deceptions use it when no position history reaches
+	// the voyage.
+	EnRoute []Declaration
+	// Via are the ports of the calls between the two, in time order.
+	Via []string
+}
+
+// Week is the ISO week (its Monday) of the voyage's departure.
+func (v *Voyage) Week() time.Time { return portstats.Monday(v.Departure) }
+
+// BuildVoyages pairs, vessel by vessel, each published loading call that
+// has departed with the vessel's next published discharging call at
+// another port that has departed too (so that its operation is final),
+// arriving within MaxTransitDays of the departure. Calls in between (a
+// bunkering stop, a second loading port) do not end the voyage; a second
+// loading call starts a voyage of its own. Voyages come out by vessel,
+// then departure.
+func BuildVoyages(calls []portcall.Call) []Voyage {
+	by := map[overwatch.IMO][]*portcall.Call{}
+	var imos []overwatch.IMO
+	for i := range calls {
+		c := &calls[i]
+		if !c.Published() {
+			continue
+		}
+		if _, ok := by[c.IMO]; !ok {
+			imos = append(imos, c.IMO)
+		}
+		by[c.IMO] = append(by[c.IMO], c)
+	}
+	sort.Slice(imos, func(i, j int) bool { return imos[i] < imos[j] })
+	var out []Voyage
+	for _, imo := range imos {
+		cs := by[imo]
+		sort.SliceStable(cs, func(i, j int) bool { return cs[i].Arrival.Before(cs[j].Arrival) })
+		for i, load := range cs {
+			if load.Operation != portcall.OpLoad || load.Departure == nil {
+				continue
+			}
+			if v, ok := voyageFrom(load, cs[i+1:]); ok {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// voyageFrom finds the discharging call that ends the voyage of load among
+// the vessel's later calls.
+func voyageFrom(load *portcall.Call, later []*portcall.Call) (Voyage, bool) {
+	dep := *load.Departure
+	limit := dep.Add(MaxTransitDays * 24 * time.Hour)
+	var enRoute []Declaration
+	var via []string
+	for _, c := range later {
+		if c.Arrival.Before(dep) {
+			continue
+		}
+		if c.Arrival.After(limit) {
+			return Voyage{}, false
+		}
+		if c.Declared != "" {
+			enRoute = append(enRoute, Declaration{Text: c.Declared, Port: declaredPort(c), First: c.Arrival, Last: c.Arrival})
+		}
+		if c.Operation != portcall.OpDischarge || c.Port == load.Port || c.Departure == nil {
+			via = append(via, c.Port)
+			continue
+		}
+		return Voyage{
+			IMO: load.IMO, Name: load.Name, Origin: load.Port, Destination: c.Port,
+			Departure: dep, Arrival: c.Arrival, TransitDays: c.Arrival.Sub(dep).Hours() / 24,
+			Tonnes: load.CargoTonnes, Commodity: CommodityOf(load),
+			Declared: c.Declared, DeclaredPort: declaredPort(c), EnRoute: enRoute, Via: via,
+		}, true
+	}
+	return Voyage{}, false
+}
+
+// declaredPort is the port a call's declared destination names: the one
+// stored with the call, else the normaliser's.
+func declaredPort(c *portcall.Call) string {
+	if c.DeclaredPort != "" || c.Declared == "" {
+		return c.DeclaredPort
+	}
+	p, _ := seaport.OfDestination(c.Declared)
+	return p
+}
+
+// tankerCargo lists the commodities tankers carry; other vessels carry the rest.
+var tankerCargo = map[string]bool{overwatch.CommodityLNG: true, overwatch.CommodityCrude: true, overwatch.CommodityProducts: true}
+
+// CommodityOf is the commodity loaded by a call: the first commodity of
+// its berth zone that the vessel's kind carries (tankers: LNG, crude oil,
+// refined products; other vessels the rest), else the first of the port's
+// commodities that it carries, else Unknown. A vessel of unknown type
+// (ship type 0) is taken as a dry-bulk carrier.
+func CommodityOf(c *portcall.Call) string {
+	p, ok := seaport.BySlug(c.Port)
+	if !ok {
+		return Unknown
+	}
+	tanker := c.ShipType >= 80 && c.ShipType <= 89
+	pick := func(list []string) string {
+		for _, x := range list {
+			if tankerCargo[x] == tanker {
+				return x
+			}
+		}
+		return ""
+	}
+	for _, z := range p.Berths {
+		if z.ID == c.BerthZone {
+			if x := pick(z.Cargo); x != "" {
+				return x
+			}
+		}
+	}
+	if x := pick(p.Commodities); x != "" {
+		return x
+	}
+	return Unknown
+}
