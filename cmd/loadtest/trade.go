@@ -46,7 +46,8 @@ var tradeEndpoints = []string{
 // runTrade measures the trade analytics (issue 18) on a simulated store of
 // -days (730) of -vessels (800) with seasons and the injected trade truths
 // (`overwatch simulate` with -sim-flags, into -database, filled once and
-// kept; -fill refills it): every trade derivation from scratch (their
+// kept; -fill refills it), with the official actuals of -actuals imported
+// for the calibration: every trade derivation from scratch (their
 // tables and job state emptied first, each job run through `overwatch
 // jobs --job`), then a daily incremental run (the same jobs again: the
 // trade-routes job recomputes its trailing windows, the forecasts and
@@ -65,6 +66,7 @@ func runTrade(ctx context.Context, args []string, out io.Writer) error {
 	simFlags := fs.String("sim-flags", "--seasons --trade-truths", "further `overwatch simulate` options of the store (seasons, truths, cheap older history)")
 	addr := fs.String("addr", "127.0.0.1:18091", "address for the server under test")
 	requests := fs.Int("requests", 2000, "requests per endpoint (under the Pro daily quota of 10,000)")
+	actuals := fs.String("actuals", "../shared/data/exports", "directory of official export figures (the USDA weekly inspections, *.txt) imported first, for the calibration (empty: none)")
 	maxFull := fs.Duration("max-full", 60*time.Second, "target: every trade derivation from scratch")
 	maxIncr := fs.Duration("max-incremental", 5*time.Second, "target: a daily incremental run of the trade derivations")
 	maxP99 := fs.Duration("max-p99", 20*time.Millisecond, "target: p99 of each endpoint")
@@ -120,6 +122,17 @@ func runTrade(ctx context.Context, args []string, out io.Writer) error {
 		}
 		fmt.Fprintf(out, "  every derivation from scratch (jobs --once, port calls included): %s\n%s", took.Round(time.Millisecond), indent(base))
 		if calls, err = storeCalls(ctx, *chServer, *database); err != nil {
+			return err
+		}
+	}
+	if *actuals != "" {
+		files, err := filepath.Glob(filepath.Join(*actuals, "*.txt"))
+		if err != nil || len(files) == 0 {
+			return fmt.Errorf("-actuals %s: no *.txt file (%v)", *actuals, err)
+		}
+		// export_actuals keeps the latest import of a port, week and
+		// commodity: importing again changes nothing.
+		if _, _, err := command(append([]string{"import", "actuals"}, files...)...); err != nil {
 			return err
 		}
 	}

@@ -235,7 +235,7 @@ func scoreForecasts(tt *tradeTruth, acc []read.AccuracyItem, start, dataEnd time
 		if m == forecast.MethodStatistical {
 			r.goal, r.met = "below the baseline", mape < base
 		} else {
-			r.goal, r.met = "(information)", true
+			r.goal, r.met, r.info = "(information)", true, true
 		}
 		rows = append(rows, r)
 	}

@@ -188,6 +188,8 @@ func tradeTable(rows []tradeRow, markdown bool) string {
 		switch {
 		case !r.scored:
 			return "nothing in scope"
+		case r.info:
+			return "—"
 		case r.met:
 			return "met"
 		}
@@ -211,7 +213,9 @@ func tradeTable(rows []tradeRow, markdown bool) string {
 // the rows with at least minTruth truths, and the precision of the
 // deceptions with at least minTruth detections (a small fleet's weekly
 // volumes are a few vessels, whose ordinary swings the anomaly types
-// flag: their precision is the full run's to judge).
+// flag: their precision is the full run's to judge), but nothing of the
+// shifts (a small fleet's origins never reach the detector's minimum
+// voyages).
 func tradeMisses(rows []tradeRow, p tradePlan) []string {
 	var out []string
 	for _, r := range rows {
@@ -222,6 +226,9 @@ func tradeMisses(rows []tradeRow, p tradePlan) []string {
 			if !r.met {
 				out = append(out, fmt.Sprintf("%s: %s, goal %s", r.name, r.figure, r.goal))
 			}
+			continue
+		}
+		if r.noSmoke {
 			continue
 		}
 		if r.truth >= p.minTruth && ratio(r.found, r.truth) < p.floor || r.smokeP && r.detected >= p.minTruth && ratio(r.right, r.detected) < p.floor {

@@ -96,6 +96,17 @@ func TestTradeScoreShifts(t *testing.T) {
 	if got = scoreShifts(tt, rows[:2], dataEnd); !got.met {
 		t.Errorf("the right rows only: %+v", got)
 	}
+	// A shift that started 10 weeks before the window, its first voyages
+	// arriving in it: in scope, found by the week of arrival.
+	far := shift("santos", cur.Add(-10*7*24*time.Hour))
+	far.Detail.(map[string]any)["first_arrival"] = cur.Add(-7 * 24 * time.Hour).Format(time.DateOnly)
+	tt = newTradeTruth([]sim.Truth{far})
+	if got = scoreShifts(tt, rows[:1], dataEnd); got.truth != 1 || got.found != 1 || got.right != 1 {
+		t.Errorf("by first arrival: %+v", got)
+	}
+	if got = scoreShifts(newTradeTruth([]sim.Truth{shift("santos", cur.Add(-10*7*24*time.Hour))}), rows[:1], dataEnd); got.truth != 0 || got.right != 0 {
+		t.Errorf("without first arrival, 10 weeks before: %+v", got)
+	}
 }
 
 func TestTradeScoreDeceptions(t *testing.T) {
@@ -217,5 +228,27 @@ func TestTradeScoreForecasts(t *testing.T) {
 	rows[2].met = false
 	if m := tradeMisses(rows, full); len(m) != 1 {
 		t.Errorf("misses %v", m)
+	}
+}
+
+func TestTradeMissesSmoke(t *testing.T) {
+	smoke := tradePlan{minTruth: 5, floor: 0.5}
+	rows := []tradeRow{
+		prRow("deceptions", 10, 6, 10, 4, nil),          // precision 0.4: asserted
+		prRow("anomalies trailing", 10, 6, 100, 3, nil), // recall 0.6, precision not asserted
+		prRow("anomalies yoy", 4, 0, 50, 0, nil),        // 4 truths: too few
+		{name: "flows", scored: true},
+	}
+	rows[0].smokeP = true
+	shifts := prRow("shifts", 10, 0, 10, 0, nil)
+	shifts.noSmoke = true
+	rows = append(rows, shifts)
+	m := tradeMisses(rows, smoke)
+	if len(m) != 1 || !strings.HasPrefix(m[0], "deceptions") {
+		t.Errorf("smoke misses %v", m)
+	}
+	rows[1].found = 4
+	if m = tradeMisses(rows, smoke); len(m) != 2 {
+		t.Errorf("smoke misses with a recall of 0.4: %v", m)
 	}
 }

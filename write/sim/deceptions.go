@@ -7,8 +7,8 @@ import (
 	"overwatch/maritime/seaport"
 )
 
-// deceive draws, on a laden leg from a loading port whose destination is
-// declared truly, at the Trade rates: a deceptive destination (another
+// deceive draws, on a laden leg from a loading port (not a liner's) whose
+// destination is declared truly, after the warm-up, at the Trade rates: a deceptive destination (another
 // port declared from the departure, kept until the arrival or changed 12-48
 // hours before it to the real port, in another country), or an honest late
 // change of orders (a port of the same country declared, changed 24-96
@@ -21,14 +21,17 @@ func (p *Planner) deceive(t *track, segs []Segment, from, to string) []Segment {
 	if w == nil || w.cfg.Deceptive <= 0 && w.cfg.Honest <= 0 || len(segs) == 0 {
 		return segs
 	}
-	if t.commodity == "" || t.darkCall || segs[0].Dark || !p.trade.isExporter(from, t.commodity) {
+	// Liner calls (containers) load and discharge at every port: no voyage
+	// from a loading to a discharging call to judge.
+	if t.commodity == "" || t.v.class.Name == "container" || t.darkCall || segs[0].Dark || !p.trade.isExporter(from, t.commodity) {
 		return segs
 	}
 	if slug, ok := seaport.OfDestination(t.declared); !ok || slug != to {
 		return segs
 	}
 	depart, arrive := segs[0].Start, segs[len(segs)-1].End
-	if arrive.Sub(depart) < 72*time.Hour {
+	// Not in the warm-up, whose loading calls nobody sees.
+	if depart.Before(p.cfg.Start) || arrive.Sub(depart) < 72*time.Hour {
 		return segs
 	}
 	actual, _ := seaport.BySlug(to)

@@ -181,8 +181,8 @@ func (p *Planner) eta(v *Vessel, from, port string, depart time.Time) time.Time 
 
 // tradeNext replaces the next port chosen by departFrom when the trade
 // options are on: the loading choice follows seasons, trend and injected
-// anomalies, the discharge choice the lanes and injected shifts. Container
-// ships keep their choice.
+// anomalies, the discharge choice (and a container ship's next port) the
+// lanes and injected shifts.
 func (p *Planner) tradeNext(t *track, from, next string, ok bool, depart time.Time) (string, bool) {
 	if t.v.class.Name == "container" {
 		if dest, found := p.tradeDischarge(t, from, overwatch.CommodityContainers, 0.5, t.v.DesignDraftM, depart); found {

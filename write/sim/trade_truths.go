@@ -58,12 +58,17 @@ func monday(t time.Time) time.Time {
 }
 
 // planShifts places the route shifts where the shifts' windows of
-// docs/trade-routes.md see them whole: starting 4 to 6 weeks (in turn)
-// before the week holding the end of the run, so the current window (the 4
-// complete weeks before that week) is shifted and the baseline (the 12
-// before) is mostly not; none earlier than 16 weeks after the start. Each
-// moves the grain of a distinct origin (the busiest in the window, with
-// Seasons) from its top lane to another importer as deep.
+// docs/trade-routes.md see them whole. Those count voyages by week of
+// arrival, so a shift starting (by departure) at start shows in the
+// arrivals a transit later: each starts, on a Monday, 4 to 6 weeks (in
+// turn) plus its lanes' transit before the week holding the end of the
+// run, so the current window (the arrivals of the 4 complete weeks before
+// that week) is shifted whole and the baseline (the 12 before) mostly not;
+// none earlier than 16 weeks after the start. Each moves the grain of a
+// distinct origin (the busiest in the window, with Seasons, and with the
+// most concentrated lanes) from its top lane to another importer as deep.
+// The detail's first_arrival is when the first shifted voyages arrive
+// (start + the transit to the new destination).
 func (p *Planner) planShifts(r *rand.Rand) {
 	w := p.world
 	n := w.cfg.Shifts
@@ -74,10 +79,8 @@ func (p *Planner) planShifts(r *rand.Rand) {
 	used := map[string]bool{}
 	last := monday(w.end.Add(-time.Second))
 	for i := 0; i < n; i++ {
-		start := last.Add(-time.Duration(4+i%3) * week)
-		if start.Before(w.start.Add(16 * week)) {
-			return
-		}
+		lead := time.Duration(4+i%3) * week
+		around := last.Add(-lead - 5*week) // a typical transit earlier, to weigh the seasons
 		origin, best := "", -1.0
 		for _, o := range p.trade.exporters[c] {
 			if used[o] {
@@ -85,7 +88,7 @@ func (p *Planner) planShifts(r *rand.Rand) {
 			}
 			score := 0.0
 			for k := -12; k < 4; k++ {
-				score += w.loadFactor(o, c, start.Add(time.Duration(k)*week))
+				score += w.loadFactor(o, c, around.Add(time.Duration(k)*week))
 			}
 			_, share := p.topLane(o, c)
 			score *= share * (1 + 0.2*r.Float64())
@@ -111,12 +114,25 @@ func (p *Planner) planShifts(r *rand.Rand) {
 			continue
 		}
 		to := others[r.IntN(len(others))]
+		transitTo := transit(p.routes.distanceNM(origin, to))
+		longest := max(transit(p.routes.distanceNM(origin, from)), transitTo)
+		start := monday(last.Add(-lead - longest))
+		if start.Before(w.start.Add(16 * week)) {
+			continue
+		}
 		s := routeShift{origin: origin, commodity: c, from: from, to: to, start: start}
 		w.shifts = append(w.shifts, s)
 		area := p.trade.ports[origin].Area
 		p.truth.write(Truth{Type: "route_shift", Vessels: []overwatch.IMO{}, Start: tp(start), Position: &Position{Lat: area.Lat, Lon: area.Lon},
-			Detail: map[string]any{"origin": origin, "commodity": c, "from": from, "to": to}})
+			Detail: map[string]any{"origin": origin, "commodity": c, "from": from, "to": to,
+				"first_arrival": start.Add(transitTo).Format(time.DateOnly)}})
 	}
+}
+
+// transit is how long a laden bulk carrier takes over the distance: 12.5
+// knots, and two days in port before the departure is counted.
+func transit(nm float64) time.Duration {
+	return time.Duration((nm/12.5 + 48) * float64(time.Hour))
 }
 
 // planAnomalies places the port-volume anomalies in complete weeks of the
