@@ -70,10 +70,16 @@ type Deception struct {
 // ReasonKept too; otherwise suspicious when the real port is in another
 // country (ReasonOtherCountry), not when it is in the same one
 // (ReasonChangeOfOrders). Destinations that name no port (FOR ORDERS)
-// never make a voyage a deception. Rows come out by arrival, newest first.
+// never make a voyage a deception, nor does a container liner's voyage
+// (Voyage.Liner: a liner loads and discharges at every call, so the
+// pairing of a loading call with a discharge weeks later is no voyage a
+// declaration belongs to). Rows come out by arrival, newest first.
 func Deceptions(voyages []Voyage, history map[overwatch.IMO][]Declaration) []Deception {
 	var out []Deception
 	for i := range voyages {
+		if voyages[i].Liner {
+			continue
+		}
 		if d, ok := deception(&voyages[i], history[voyages[i].IMO]); ok {
 			out = append(out, d)
 		}

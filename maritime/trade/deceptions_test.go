@@ -91,3 +91,20 @@ func declaredOf(text string) string {
 	}
 	return ""
 }
+
+// TestDeceptionsLeaveOutLiners: a container liner's voyage is never a
+// deception, whatever it declared; the same voyage of a bulk carrier is.
+func TestDeceptionsLeaveOutLiners(t *testing.T) {
+	t.Parallel()
+	dep := T0.Add(10 * time.Hour)
+	v := Voyage{IMO: imoOf(1), Name: "V", Origin: "busan", Destination: "fremantle", Departure: dep, Arrival: dep.Add(20 * 24 * time.Hour),
+		Declared: "ROTTERDAM", DeclaredPort: "rotterdam"}
+	if d := Deceptions([]Voyage{v}, nil); len(d) != 1 || !d[0].Suspicious {
+		t.Fatalf("a bulk carrier's voyage: %+v, want one suspicious row", d)
+	}
+	v.Liner = true
+	history := map[overwatch.IMO][]Declaration{imoOf(1): {{Text: "ROTTERDAM", First: dep, Last: v.Arrival}}}
+	if d := Deceptions([]Voyage{v}, history); len(d) != 0 {
+		t.Errorf("a liner's voyage: %+v, want none", d)
+	}
+}

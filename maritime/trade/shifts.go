@@ -29,6 +29,13 @@ const (
 	// MoverChange is the change of share from which a destination is
 	// listed among those gaining or losing.
 	MoverChange = 0.05
+	// MinZ is the significance a shift needs: the two-proportion z of the
+	// destination's share after its change point against before it.
+	MinZ = 2.0
+	// LeadWeeks is how far before the current window the change point may
+	// lie: a shift whose first voyages arrived up to this many weeks before
+	// it is still reported, as started then.
+	LeadWeeks = 4
 	// AllCommodities is the commodity of the shifts of an origin's flows
 	// of every commodity together.
 	AllCommodities = "all"
@@ -62,7 +69,7 @@ type Mover struct {
 }
 
 // Shift is a row of route_shifts: a destination whose share of an
-// origin's flows moved by ModerateChange or more.
+// origin's flows moved by ModerateChange or more, significantly (MinZ).
 type Shift struct {
 	AsOf                        time.Time // the Monday of the current window's last week
 	Origin, Commodity           string
@@ -73,10 +80,9 @@ type Shift struct {
 	// The origin's voyages and tonnes in each window (of the commodity).
 	BaselineVoyages, CurrentVoyages int
 	BaselineTonnes, CurrentTonnes   float64
-	// Started is the first week of the run of weeks, ending in the current
-	// window, in which the destination's weekly share stood beyond half the
-	// change from the baseline share, in its direction (weeks without
-	// voyages from the origin do not break the run).
+	// Started is the destination's change point: the week, from LeadWeeks
+	// before the current window on, from which its share differs most
+	// significantly from the weeks before (changePoint).
 	Started time.Time
 	// Gaining and Losing are the origin's destinations whose share rose or
 	// fell by MoverChange or more, by change (the largest first).
@@ -93,7 +99,10 @@ func Window(end time.Time) (asOf, baselineStart time.Time) {
 // Shifts finds the shifts of the voyages' flows as of the data's end:
 // for every origin, per commodity and for all commodities together, each
 // destination's share of the origin's voyages in the current window
-// against the baseline. Rows come out by severity (critical first), then
+// against the baseline; a change counts when the share after the
+// destination's change point differs from the share before it with a
+// two-proportion z of MinZ or more. Container liners' voyages are left
+// out (Voyage.Liner). Rows come out by severity (critical first), then
 // the size of the change.
 func Shifts(voyages []Voyage, end time.Time) []Shift {
 	asOf, start := Window(end)
@@ -103,7 +112,7 @@ func Shifts(voyages []Voyage, end time.Time) []Shift {
 	groups := map[key][]*Voyage{}
 	for i := range voyages {
 		v := &voyages[i]
-		if v.Arrival.Before(start) || !v.Arrival.Before(stop) {
+		if v.Liner || v.Arrival.Before(start) || !v.Arrival.Before(stop) {
 			continue
 		}
 		groups[key{v.Origin, v.Commodity}] = append(groups[key{v.Origin, v.Commodity}], v)
@@ -188,32 +197,65 @@ func originShifts(origin, commodity string, vs []*Voyage, start, currentStart, a
 			BaselineShare: float64(baseN[d]) / float64(base), CurrentShare: float64(curN[d]) / float64(cur), Change: changes[d],
 			Severity: sev, BaselineVoyages: base, CurrentVoyages: cur, BaselineTonnes: baseT, CurrentTonnes: curT,
 			Gaining: gaining, Losing: losing}
-		s.Started = started(weekly, d, s.BaselineShare, s.Change, start, currentStart, asOf)
+		var z float64
+		s.Started, z = changePoint(weekly, d, s.Change, start, currentStart, asOf)
+		if z < MinZ-1e-9 {
+			continue // within the swing of a few voyages a week
+		}
 		out = append(out, s)
 	}
 	return out
 }
 
-// started walks back from asOf over the weeks whose share of d stood
-// beyond half the change from the baseline share; the current window's
-// first week when its last week with voyages did not.
-func started(weekly map[time.Time]map[string]int, d string, baseline, change float64, start, currentStart, asOf time.Time) time.Time {
-	first := currentStart // when the last week with voyages is not beyond
-	for w := asOf; !w.Before(start); w = w.AddDate(0, 0, -7) {
-		n := 0
-		for _, k := range weekly[w] {
-			n += k
+// changePoint finds the week the destination's share changed: of the
+// splits of the weeks [start, asOf] at a week from LeadWeeks before the
+// current window to asOf, the one whose two-proportion z (the share of
+// the weeks from the split on against the weeks before it, in the
+// change's direction) is the largest, with at least MinBaselineVoyages
+// before and MinCurrentVoyages from it. It returns that week and the z
+// (0 when no split qualifies).
+func changePoint(weekly map[time.Time]map[string]int, d string, change float64, start, currentStart, asOf time.Time) (time.Time, float64) {
+	var weeks []time.Time
+	var n, k []int
+	for w := start; !w.After(asOf); w = w.AddDate(0, 0, 7) {
+		nw := 0
+		for _, c := range weekly[w] {
+			nw += c
 		}
-		if n == 0 {
-			continue
-		}
-		share := float64(weekly[w][d]) / float64(n)
-		if (share-baseline)*math.Copysign(1, change) < math.Abs(change)/2-1e-9 {
-			break
-		}
-		first = w
+		weeks, n, k = append(weeks, w), append(n, nw), append(k, weekly[w][d])
 	}
-	return first
+	var totN, totK int
+	for i := range n {
+		totN, totK = totN+n[i], totK+k[i]
+	}
+	best, bestZ := currentStart, 0.0
+	var beforeN, beforeK int
+	first := currentStart.AddDate(0, 0, -7*LeadWeeks)
+	for i, w := range weeks {
+		if !w.Before(first) {
+			z := TwoProportionZ(beforeK, beforeN, totK-beforeK, totN-beforeN) * math.Copysign(1, change)
+			if beforeN >= MinBaselineVoyages && totN-beforeN >= MinCurrentVoyages && z > bestZ {
+				best, bestZ = w, z
+			}
+		}
+		beforeN, beforeK = beforeN+n[i], beforeK+k[i]
+	}
+	return best, bestZ
+}
+
+// TwoProportionZ is the pooled two-proportion z statistic of k2 of n2
+// against k1 of n1 (positive when the second share is the larger); 0 when
+// either count is empty or the pooled share is 0 or 1.
+func TwoProportionZ(k1, n1, k2, n2 int) float64 {
+	if n1 <= 0 || n2 <= 0 {
+		return 0
+	}
+	p := float64(k1+k2) / float64(n1+n2)
+	se := math.Sqrt(p * (1 - p) * (1/float64(n1) + 1/float64(n2)))
+	if se == 0 {
+		return 0
+	}
+	return (float64(k2)/float64(n2) - float64(k1)/float64(n1)) / se
 }
 
 func sortMovers(m []Mover) {

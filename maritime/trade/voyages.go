@@ -52,6 +52,11 @@ type Voyage struct {
 	EnRoute []Declaration
 	// Via are the ports of the calls between the two, in time order.
 	Via []string
+	// Liner marks a container liner's voyage (func Liner): its calls load and
+	// discharge at every port, so a loading call paired with a later
+	// discharge is no origin→destination trade; deceptions and shifts
+	// leave such voyages out.
+	Liner bool
 }
 
 // Week is the ISO week (its Monday) of the voyage's departure.
@@ -82,16 +87,43 @@ func BuildVoyages(calls []portcall.Call) []Voyage {
 	for _, imo := range imos {
 		cs := by[imo]
 		sort.SliceStable(cs, func(i, j int) bool { return cs[i].Arrival.Before(cs[j].Arrival) })
+		liner := Liner(cs)
 		for i, load := range cs {
 			if load.Operation != portcall.OpLoad || load.Departure == nil {
 				continue
 			}
 			if v, ok := voyageFrom(load, cs[i+1:]); ok {
+				v.Liner = liner || v.Commodity == overwatch.CommodityContainers
 				out = append(out, v)
 			}
 		}
 	}
 	return out
+}
+
+// Liner reports whether a vessel's calls are a container liner's: a
+// vessel that is not a tanker (AIS types 80–89) and berths at a terminal
+// that handles containers only. (A bulk carrier never berths there; a
+// liner also calls at mixed terminals, where the berth alone does not
+// tell.)
+func Liner(calls []*portcall.Call) bool {
+	for _, c := range calls {
+		if c.ShipType >= 80 && c.ShipType <= 89 {
+			return false
+		}
+	}
+	for _, c := range calls {
+		p, ok := seaport.BySlug(c.Port)
+		if !ok {
+			continue
+		}
+		for _, z := range p.Berths {
+			if z.ID == c.BerthZone && len(z.Cargo) == 1 && z.Cargo[0] == overwatch.CommodityContainers {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // voyageFrom finds the discharging call that ends the voyage of load among

@@ -139,3 +139,42 @@ func TestFlows(t *testing.T) {
 		t.Errorf("flow 3 = %+v", f)
 	}
 }
+
+// TestBuildVoyagesLiner: a vessel that berths at a container-only terminal
+// is a liner, all its voyages too (also those loaded at a mixed or
+// unknown berth); a bulk carrier's voyage from a mixed terminal, and a
+// tanker's, are not.
+func TestBuildVoyagesLiner(t *testing.T) {
+	t.Parallel()
+	tanker := func(c portcall.Call) portcall.Call { c.ShipType = 80; return c }
+	calls := []portcall.Call{
+		// Vessel 1: a liner, loading at Fremantle's grain berth (its
+		// container terminal is fremantle-berth-1) and at Busan's container terminal.
+		call(1, "fremantle", portcall.OpLoad, 0, 20, 30000, "fremantle-berth-2", ""),
+		call(1, "busan", portcall.OpDischarge, 300, 320, 0, "busan-berth-1", ""),
+		call(1, "busan", portcall.OpLoad, 330, 340, 0, "busan-berth-1", ""),
+		call(1, "rotterdam", portcall.OpDischarge, 900, 920, 0, "", ""),
+		// Vessel 2: a bulk carrier, Fremantle's grain berth to Jakarta's grain berth.
+		call(2, "fremantle", portcall.OpLoad, 0, 20, 30000, "fremantle-berth-2", ""),
+		call(2, "jakarta", portcall.OpDischarge, 300, 320, 0, "jakarta-berth-1", ""),
+		// Vessel 3: a product tanker at Busan's products berth.
+		tanker(call(3, "busan", portcall.OpLoad, 0, 20, 30000, "busan-berth-3", "")),
+		tanker(call(3, "jakarta", portcall.OpDischarge, 300, 320, 0, "jakarta-berth-3", "")),
+	}
+	liner := map[overwatch.IMO][]bool{}
+	for _, v := range BuildVoyages(calls) {
+		liner[v.IMO] = append(liner[v.IMO], v.Liner)
+	}
+	for n, want := range map[int][]bool{1: {true, true}, 2: {false}, 3: {false}} {
+		got := liner[imoOf(n)]
+		if len(got) != len(want) {
+			t.Errorf("vessel %d: voyages %v, want %v", n, got, want)
+			continue
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("vessel %d: liner %v, want %v", n, got, want)
+			}
+		}
+	}
+}
