@@ -147,16 +147,17 @@ func TestTradeScoreDeceptions(t *testing.T) {
 }
 
 func TestTradeScoreAnomalies(t *testing.T) {
-	// A port loading 2 × 30,000 t a week for 70 weeks, but 2 × 6,000 t in
-	// week 60 (an injected drop to 0.2).
+	// A port loading 12 vessels of about 30,000 t a week for 70 weeks, but
+	// 2 in week 60 (an injected drop to about 0.2: the anomaly rules also
+	// ask the vessel count to move, significantly).
 	var truth []sim.Truth
 	for w := 0; w < 70; w++ {
-		tonnes := 30000.0
+		vessels := 12
 		if w == 60 {
-			tonnes = 6000
+			vessels = 2
 		}
-		for v := 0; v < 2; v++ {
-			truth = append(truth, tuCall(overwatch.IMO(100+v), "santos", "load", "grain", float64(w*7+v), tonnes+float64(w%3)*1000))
+		for v := 0; v < vessels; v++ {
+			truth = append(truth, tuCall(overwatch.IMO(100+v), "santos", "load", "grain", float64(w*7)+float64(v)*0.4, 30000+float64(w%3)*1000))
 		}
 	}
 	drop := tuStart.Add(60 * 7 * 24 * time.Hour)

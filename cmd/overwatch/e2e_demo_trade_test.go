@@ -38,6 +38,11 @@ func TestRunDemoTradeEndpoints(t *testing.T) {
 	})
 	t.Logf("%s vessels: history ready in %s, derived in %s", vessels, ready.Round(time.Second), time.Since(began).Round(time.Second))
 	key, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
+	// Shifts and anomalies pass significance gates on the voyage and
+	// vessel counts (docs/trade-routes.md, docs/forecasts.md): a small
+	// fleet may hold none, so for them the answer and its key are checked,
+	// not rows.
+	gated := map[string]bool{"/v1/routes/shifts": true, "/v1/anomalies": true}
 	for _, c := range []struct{ path, root string }{
 		{"/v1/routes/flows", "flows"},
 		{"/v1/routes/shifts", "shifts"},
@@ -59,7 +64,10 @@ func TestRunDemoTradeEndpoints(t *testing.T) {
 		if err := json.Unmarshal(r.body, &body); err != nil {
 			t.Fatalf("%s: %v", c.path, err)
 		}
-		if n := rowsIn(body[c.root]); n == 0 {
+		if _, ok := body[c.root]; !ok {
+			t.Errorf("%s: no %q: %.300s", c.path, c.root, r.body)
+		}
+		if n := rowsIn(body[c.root]); n == 0 && !gated[c.path] {
 			t.Errorf("%s: no rows in %q: %.300s", c.path, c.root, r.body)
 		} else {
 			t.Logf("%s: %d rows", c.path, n)

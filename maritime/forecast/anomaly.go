@@ -76,11 +76,12 @@ type Anomaly struct {
 // Detect finds the anomalies of every week of the series that has the
 // history each type needs.
 func Detect(s Series) []Anomaly {
-	y := s.Tonnes()
+	y, v := s.Tonnes(), s.Vessels()
+	phi := Dispersion(v)
 	var out []Anomaly
 	for t := range y {
 		for _, typ := range Types {
-			if a, ok := judge(s.Port, typ, y, t); ok {
+			if a, ok := judge(s.Port, typ, y, v, phi, t); ok {
 				a.Week = s.Weeks[t].Start
 				out = append(out, a)
 			}
@@ -89,41 +90,52 @@ func Detect(s Series) []Anomaly {
 	return out
 }
 
-// seasonalValues are the weeks t-Season·k+d of every prior year k ≥ 1,
-// |d| ≤ SeasonalWindow.
-func seasonalValues(y []float64, t int) []float64 {
-	var v []float64
+// seasonalWeeks are the indices of the weeks t-Season·k+d of every prior
+// year k ≥ 1, |d| ≤ SeasonalWindow.
+func seasonalWeeks(t int) []int {
+	var w []int
 	for k := 1; t-k*Season+SeasonalWindow >= 0; k++ {
 		for d := -SeasonalWindow; d <= SeasonalWindow; d++ {
 			if i := t - k*Season + d; i >= 0 && i < t {
-				v = append(v, y[i])
+				w = append(w, i)
 			}
 		}
 	}
-	return v
+	return w
 }
 
-// judge judges week t by one type.
-func judge(port, typ string, y []float64, t int) (Anomaly, bool) {
+// pick is the values of y at the indices idx.
+func pick(y []float64, idx []int) []float64 {
+	out := make([]float64, len(idx))
+	for j, i := range idx {
+		out[j] = y[i]
+	}
+	return out
+}
+
+// judge judges week t of the tonnes y (and loading vessels v, of
+// dispersion phi) by one type.
+func judge(port, typ string, y, v []float64, phi float64, t int) (Anomaly, bool) {
 	obs := finite(y[t])
 	a := Anomaly{Port: port, Type: typ, Observed: obs, Z: math.NaN(), Lower: math.NaN(), Upper: math.NaN()}
-	var ref []float64
+	var ref, refVessels []float64
 	thresholds := pctThresholds
 	switch typ {
 	case TypeTrailing:
 		if t < TrailingWeeks {
 			return a, false
 		}
-		ref = y[t-TrailingWeeks : t]
+		ref, refVessels = y[t-TrailingWeeks:t], v[t-TrailingWeeks:t]
 		a.Expected = mean(ref)
 	case TypeYoY:
 		if t < Season {
 			return a, false
 		}
-		ref = y[t-Season : t-Season+1]
+		ref, refVessels = y[t-Season:t-Season+1], v[t-Season:t-Season+1]
 		a.Expected = ref[0]
 	case TypeSeasonalAvg, TypeSeasonalRange:
-		ref = seasonalValues(y, t)
+		idx := seasonalWeeks(t)
+		ref, refVessels = pick(y, idx), pick(v, idx)
 		if len(ref) < SeasonalMinValues {
 			return a, false
 		}
@@ -166,6 +178,9 @@ func judge(port, typ string, y []float64, t int) (Anomaly, bool) {
 	a.Direction = "surge"
 	if obs < a.Expected {
 		a.Direction = "drop"
+	}
+	if !countGate(v[t], refVessels, a.Direction == "surge", phi) {
+		return a, false
 	}
 	return a, true
 }

@@ -126,8 +126,12 @@ func TestNewSeriesFillsGaps(t *testing.T) {
 
 func TestDetectInjectedDrop(t *testing.T) {
 	s := synthetic(2*Season, 2000, 5)
+	for i := range s.Weeks { // a busy port: 12 to 20 vessels a week
+		s.Weeks[i].Vessels = math.Round(s.Weeks[i].Tonnes / 5000)
+	}
 	const drop = 90
-	s.Weeks[drop].Tonnes *= 0.4
+	s.Weeks[drop].Tonnes *= 0.2
+	s.Weeks[drop].Vessels = math.Round(s.Weeks[drop].Vessels * 0.2)
 	found := map[string]Anomaly{}
 	for _, a := range Detect(s) {
 		if a.Week.Equal(s.Weeks[drop].Start) {
@@ -136,10 +140,11 @@ func TestDetectInjectedDrop(t *testing.T) {
 			t.Errorf("unexpected %s anomaly: %+v", a.Severity, a)
 		}
 	}
-	want := map[string]string{TypeTrailing: SeverityHigh, TypeYoY: SeverityHigh, TypeSeasonalAvg: SeverityHigh, TypeSeasonalRange: SeverityHigh}
+	want := map[string]string{TypeTrailing: SeverityCritical, TypeYoY: SeverityCritical, TypeSeasonalAvg: SeverityCritical,
+		TypeSeasonalRange: SeverityCritical}
 	for typ, sev := range want {
 		a, ok := found[typ]
-		if !ok || a.Severity != sev || a.Direction != "drop" || !(a.DeviationPct < -50) {
+		if !ok || a.Severity != sev || a.Direction != "drop" || !(a.DeviationPct < -75) {
 			t.Errorf("%s: %+v (want %s)", typ, a, sev)
 		}
 	}

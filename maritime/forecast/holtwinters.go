@@ -110,11 +110,31 @@ func holtWinters(y []float64, h int) ([]float64, float64) {
 	}
 	var errs []float64
 	_, st := hwRun(y, ba, bb, bg, &errs)
+	sigma := rmse(errs)
+	w := seasonalShrink(st.season, sigma, len(y)/Season)
 	f := make([]float64, h)
 	for i := range f {
-		f[i] = nonNegative(st.level + float64(i+1)*st.trend + st.season[(st.n+i)%Season])
+		f[i] = nonNegative(st.level + float64(i+1)*st.trend + w*st.season[(st.n+i)%Season])
 	}
-	return f, rmse(errs)
+	return f, sigma
+}
+
+// seasonalShrink is the weight of the seasonal indices in the forecasts:
+// their variance over that plus the noise of an index estimated from
+// `seasons` years, σ² / seasons (σ the one-step RMSE). Near 1 when the
+// season stands clear of the noise, near 0 when the indices are mostly
+// the noise of a few vessels a week (which the forecasts would otherwise
+// replay a year later).
+func seasonalShrink(season []float64, sigma float64, seasons int) float64 {
+	vs := 0.0
+	for _, v := range season {
+		vs += v * v / float64(len(season))
+	}
+	noise := sigma * sigma / float64(max(1, seasons))
+	if !(vs > 0) || math.IsInf(vs, 0) || math.IsNaN(noise) || math.IsInf(noise, 0) {
+		return 0
+	}
+	return vs / (vs + noise)
 }
 
 // holtRun runs Holt's linear trend method over y (at least 3 weeks),
