@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools test accuracy accuracy-trade bench-trade vet tidy lint-arch bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean
+.PHONY: all build run services tools test accuracy accuracy-trade bench-trade bench-market vet tidy lint-arch bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean
 
 all: build
 
@@ -84,7 +84,10 @@ ACCURACY_OUT ?= bin/accuracy.md
 accuracy: services tools
 	@mkdir -p $(dir $(ACCURACY_OUT))
 	OVERWATCH_ACCURACY=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_OUT)) $(GO) test -count=1 -timeout 120m -v -run '^TestAccuracy$$' ./cmd/overwatch
+	$(MAKE) accuracy-trade
 
+## (make accuracy also runs accuracy-trade below: the trade analytics and
+## the voyage earnings of issue 19 against their truths)
 ## accuracy-trade: the trade analytics of issue 18 (route shifts,
 ## deceptions, each anomaly type, flow tonnes, forecasts) against the truths
 ## the simulator injects, through the API: 800 vessels over two simulated
@@ -99,7 +102,7 @@ accuracy-trade: services
 	OVERWATCH_ACCURACY_TRADE=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_TRADE_OUT)) $(GO) test -count=1 -timeout 60m -v -run '^TestAccuracyTrade$$' ./cmd/overwatch
 
 ## bench: Go benchmarks and the load tests (see docs/benchmarks.md)
-bench: services tools bench-go bench-load bench-ingest bench-history bench-sim bench-derive bench-trade
+bench: services tools bench-go bench-load bench-ingest bench-history bench-sim bench-derive bench-trade bench-market
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
@@ -124,6 +127,11 @@ bench-derive: build
 ## overwatch_bench_trade), then each trade endpoint's p99 under load
 bench-trade: build
 	$(GO) run ./cmd/loadtest trade -bin $(BIN)
+
+## bench-market: the market imports' memory on growing files (flat: they
+## stream) and each market endpoint's p99 under load (issue 19)
+bench-market: build
+	$(GO) run ./cmd/loadtest market -bin $(BIN)
 
 ## bench-ingest: replay 10 million AIS messages into ClickHouse (messages/s, peak RSS)
 bench-ingest: build

@@ -15,6 +15,7 @@ require (
 	github.com/oasdiff/yaml v0.1.1
 	github.com/prometheus/client_golang v1.25.0
 	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/thedatashed/xlsxreader v1.2.8
 	github.com/valyala/fasthttp v1.51.0
 	golang.org/x/term v0.47.0
 )

@@ -12,7 +12,7 @@ import (
 var derivedTables = []string{"port_calls", "congestion_daily", "berth_weekly", "fleet_age_weekly", "estimates_weekly", "destination_reliability",
 	"risk_events", "vessel_risk", "risk_hotspots", "risk_baselines",
 	"voyage_emissions", "route_flows_weekly", "route_shifts", "route_deceptions",
-	"forecasts", "forecast_accuracy", "anomalies", "forecast_maturity"}
+	"forecasts", "forecast_accuracy", "anomalies", "forecast_maturity", "voyage_earnings", "port_revenue_weekly"}
 
 // derivedBatch writes rows to a derived table in one batch; fill appends
 // them through add.

@@ -34,6 +34,8 @@ type Deps struct {
 	// anomalies jobs (the same analytics store).
 	Forecasts ForecastStore
 	Anomalies AnomalyStore
+	// Earnings is the store of the earnings job (the same analytics store).
+	Earnings EarningsStore
 
 	// Calibration is the store of the calibration job (the same analytics
 	// store); nil: no calibration job.
@@ -59,6 +61,7 @@ type Deps struct {
 //	anomalies                every port's weekly anomalies and history maturity, whole history
 //	destination_reliability  the whole history
 //	trade_routes             weeks of departure from 77 days, of arrival from 21 days before the watermark; the shifts whole
+//	earnings                 weeks of departure from 77 days before the watermark (voyage TCE, port revenue)
 //	risk_events              whole days from 3 days before the watermark
 //	risk_scores              every vessel's score, the hotspots
 //	risk_baselines           the last 30 days
@@ -79,6 +82,7 @@ func All(d Deps) []Job {
 		{Name: "anomalies", Every: time.Hour, Writes: []string{"anomalies", "forecast_maturity"}, Run: Anomalies(d.Anomalies)},
 		{Name: "destination_reliability", Every: time.Hour, Writes: []string{"destination_reliability"}, Run: DestinationReliability(d.Store)},
 		{Name: "trade_routes", Every: time.Hour, Writes: []string{"route_flows_weekly", "route_deceptions", "route_shifts"}, Run: TradeRoutes(d.Trade)},
+		{Name: "earnings", Every: time.Hour, Writes: []string{"voyage_earnings", "port_revenue_weekly"}, Run: Earnings(d.Earnings)},
 		{Name: "risk_events", Every: 30 * time.Minute, Writes: []string{"risk_events"}, Run: RiskEvents(d.Risk, d.Ports)},
 		{Name: "risk_scores", Every: 30 * time.Minute, Writes: []string{"vessel_risk", "risk_hotspots"}, Run: RiskScores(d.Risk)},
 		{Name: "risk_baselines", Every: 6 * time.Hour, Writes: []string{"risk_baselines"}, Run: RiskBaselines(d.Risk)},
@@ -102,5 +106,5 @@ func All(d Deps) []Job {
 // Derivations are the jobs that derive tables from the position history,
 // in dependency order (what `overwatch jobs --once` and the refresh
 // endpoint run).
-var Derivations = []string{"port_calls", "emissions", "congestion", "berth_utilization", "fleet_age", "export_estimates", "forecasts", "anomalies", "destination_reliability", "trade_routes",
+var Derivations = []string{"port_calls", "emissions", "congestion", "berth_utilization", "fleet_age", "export_estimates", "forecasts", "anomalies", "destination_reliability", "trade_routes", "earnings",
 	"risk_events", "risk_scores", "risk_baselines"}

@@ -37,6 +37,9 @@ type Analytics interface {
 	RouteStore
 	ForecastStore
 	AnomalyStore
+	MarketStore
+	FreightDatasetStore
+	EarningsStore
 }
 
 // Accounts is what the read side asks of the account store (PostgreSQL).
@@ -46,6 +49,7 @@ type Accounts interface {
 	AlertQuery
 	WebhookQuery
 	ManualCalibrationStore
+	FreightRateQuery
 }
 
 // Deps are what the read routes work with.
@@ -78,6 +82,9 @@ func Routes(r Router, d Deps) {
 	tradeRoutes(r, d.Analytics, d.Cache, d.Now)
 	forecastRoutes(r, d.Analytics, d.Cache)
 	anomalyRoutes(r, d.Analytics, d.Cache, d.Now)
+	earningsRoutes(r, d.Analytics, d.Cache, d.Now)
+	marketRoutes(r, d.Analytics, d.Cache)
+	freightRoutes(r, d.Analytics, d.Accounts, d.Cache, d.Now)
 	keyRoutes(r, d.Accounts)
 	alertRoutes(r, d.Accounts, d.Now)
 	webhookRoutes(r, d.Accounts)

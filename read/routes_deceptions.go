@@ -64,8 +64,8 @@ func NewDeception(d trade.Deception) Deception {
 // (default 100, max 500, clamped by the tier). Completed voyages whose
 // declared AIS destination named another port than the one reached
 // (trade.Deceptions), newest arrival first; arrivals before the tier's
-// history floor are left out.
-func RouteDeceptions(q Query[DeceptionsRequest, []trade.Deception], now func() time.Time) fiber.Handler {
+// history floor are left out. q answers the encoded body (Encoded).
+func RouteDeceptions(q Query[DeceptionsRequest, []byte], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		var f DeceptionsRequest
 		imo, _, err := imoParam(c, "vessel", false)
@@ -85,14 +85,10 @@ func RouteDeceptions(q Query[DeceptionsRequest, []trade.Deception], now func() t
 			return err
 		}
 		f.From = Minute(overwatch.CallerFrom(c.UserContext()).HistoryFloor(now()))
-		rows, err := q(c.UserContext(), f)
+		body, err := q(c.UserContext(), f)
 		if err != nil {
 			return err
 		}
-		out := make([]Deception, len(rows))
-		for i, r := range rows {
-			out[i] = NewDeception(r)
-		}
-		return c.JSON(fiber.Map{"deceptions": out})
+		return sendJSON(c, body)
 	}
 }

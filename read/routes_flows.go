@@ -49,7 +49,7 @@ func tradeRoutes(r Router, s RouteStore, c *Cache, now func() time.Time) {
 	r.Handle(fiber.MethodGet, "/routes/flows", overwatch.AccessKey, RouteFlows(flows, now))
 	shifts := Cached(c, "route_shifts", []string{tableRouteShifts}, s.RouteShifts)
 	r.Handle(fiber.MethodGet, "/routes/shifts", overwatch.AccessKey, RouteShifts(shifts, now))
-	deceptions := Cached(c, "route_deceptions", []string{tableRouteDeceptions}, s.RouteDeceptions)
+	deceptions := Cached(c, "route_deceptions", []string{tableRouteDeceptions}, Encoded(s.RouteDeceptions, "deceptions", NewDeception))
 	r.Handle(fiber.MethodGet, "/routes/deceptions", overwatch.AccessKey, RouteDeceptions(deceptions, now))
 }
 

@@ -24,6 +24,7 @@ type Accounts interface {
 	WebhookStore
 	PlanChanger
 	RefreshGate
+	FreightRateStore
 }
 
 // Deps are what the write routes work with.
@@ -48,4 +49,5 @@ func Routes(r Router, d Deps) {
 	refreshRoutes(r, d.Refresher, d.Accounts, d.Now)
 	alertRoutes(r, d.Accounts, d.Now)
 	webhookRoutes(r, d.Accounts, d.Outbound, d.CheckURL)
+	freightRoutes(r, d.Accounts, d.Now)
 }

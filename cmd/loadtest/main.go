@@ -30,6 +30,10 @@
 //	                  TSV with clickhouse-client: the import's rows per
 //	                  second over the client's (-min-ratio 0.25) and its
 //	                  peak memory (-max-rss-mb 300)
+//	loadtest market   the market imports' peak memory on synthetic FRED and
+//	                  AgTransport files of -rows and 8 times as many (flat:
+//	                  -max-growth-mb 40), then, on the bundled real samples,
+//	                  each market endpoint's latency (-max-p99 20ms)
 //	loadtest emissions  -voyages 10000 synthetic voyages in voyage_emissions:
 //	                  /v1/emissions pages at random cursors (-max-p99
 //	                  100ms), the report as JSON (-max-json 1s) and PDF
@@ -97,6 +101,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if len(args) > 0 && args[0] == "history" {
 		return runHistory(ctx, args[1:], out)
+	}
+	if len(args) > 0 && args[0] == "market" {
+		return runMarket(ctx, args[1:], out)
 	}
 	if len(args) > 0 && args[0] == "emissions" {
 		return runEmissions(ctx, args[1:], out)

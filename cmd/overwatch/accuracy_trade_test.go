@@ -74,6 +74,7 @@ func TestAccuracyTrade(t *testing.T) {
 		rows := scoreTrade(newTradeTruth(readTruth(t, filepath.Join(dir, "truth.jsonl"))), &kept.API, kept.Start, kept.DataEnd)
 		t.Logf("kept run %s rescored:\n%s", dir, tradeTable(rows, false))
 		logMisses(t, rows)
+		rescoreEarnings(t, dir, kept.DataEnd)
 		return
 	}
 	flags := tradeSimFlags(t)
@@ -103,6 +104,7 @@ func TestAccuracyTrade(t *testing.T) {
 	key, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
 	tt := newTradeTruth(readTruth(t, r.truthPath))
 	api := fetchTradeAPI(t, s, key, r.start, dataEnd)
+	scoreEarningsRun(t, s, key, r.truthPath, mode, dataEnd) // accuracy_earnings_test.go
 	s.stop()
 	if dir := os.Getenv("OVERWATCH_ACCURACY_TRADE_KEEP"); dir != "" {
 		keepTradeRun(t, dir, r.truthPath, keptTradeRun{Start: r.start, DataEnd: dataEnd, API: *api})

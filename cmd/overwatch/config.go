@@ -49,6 +49,7 @@ type config struct {
 	// scheduled import), fetched every GrainInspectionsRefresh.
 	GrainInspectionsURL     string
 	GrainInspectionsRefresh time.Duration
+	Market                  marketConfig
 	Stripe                  stripe.Config
 	OutboundAllow           []netip.Prefix // tests only
 	WebhookLease            time.Duration
@@ -88,6 +89,15 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_SANCTIONS_LIST", "OFAC SDN", "the list_source the refreshed list is stored and matched under"},
 	{"OVERWATCH_GRAIN_INSPECTIONS_URL", "", "URL of the USDA AMS weekly report WA_GR101 \"Grain Inspections for Export\" (e.g. https://www.ams.usda.gov/mnreports/wa_gr101.txt) the scheduler imports into the actuals; empty: no scheduled import"},
 	{"OVERWATCH_GRAIN_INSPECTIONS_REFRESH", "6h", "how often the report is fetched from OVERWATCH_GRAIN_INSPECTIONS_URL (a failed fetch keeps the figures last imported)"},
+	{"OVERWATCH_FRED_URL", "https://fred.stlouisfed.org/graph/fredgraph.csv", "FRED's CSV download; each series of OVERWATCH_FRED_SERIES is fetched as <url>?id=<series>; off: no refresh"},
+	{"OVERWATCH_FRED_SERIES", "PWHEAMTUSDM,PMAIZMTUSDM,PSOYBUSDM,POILBREUSDM,DCOILBRENTEU", "the FRED series the prices refresh fetches (comma-separated)"},
+	{"OVERWATCH_WORLDBANK_URL", "https://thedocs.worldbank.org/en/doc/5d903e848db1d1b83e0ec8f744e55570-0350012021/related/CMO-Historical-Data-Monthly.xlsx", "the World Bank Pink Sheet workbook (monthly prices); off: no refresh"},
+	{"OVERWATCH_AMS_URL", "https://marsapi.ams.usda.gov/services/v1.2/reports/3147", "USDA AMS Market News report 3147 (Gulf export bids), fetched only when OVERWATCH_AMS_API_KEY is set"},
+	{"OVERWATCH_AMS_API_KEY", "", "the MARS API key (HTTP basic user name); empty: no AMS refresh; never logged"},
+	{"OVERWATCH_AGTRANSPORT_URL", "https://agtransport.usda.gov/resource", "USDA AgTransport (Socrata); each dataset of OVERWATCH_AGTRANSPORT_DATASETS is fetched as <url>/<id>.json; off: no refresh"},
+	{"OVERWATCH_AGTRANSPORT_DATASETS", "deqi-uken,7spn-fbua,ehs5-yac3,2n8s-739j", "the AgTransport datasets the transport refresh fetches (comma-separated ids)"},
+	{"OVERWATCH_PRICES_REFRESH", "24h", "how often the price sources (FRED, World Bank, AMS) are fetched; a failed fetch keeps the data last fetched"},
+	{"OVERWATCH_TRANSPORT_REFRESH", "24h", "how often the AgTransport datasets are fetched; a failed fetch keeps the data last fetched"},
 	{"OVERWATCH_OUTBOUND_ALLOW", "", "TESTS ONLY: comma-separated CIDRs that webhook deliveries and the chat test may reach although private or loopback (and over http); never set in production"},
 	{"OVERWATCH_WEBHOOK_LEASE", "1m", "how long a delivery worker holds a claimed webhook delivery: a crashed worker's deliveries are sent again after it; keep it above the 15 s attempt timeout"},
 	{"STRIPE_SECRET_KEY", "", "Stripe secret API key for Checkout Sessions; empty: /v1/billing/checkout answers 503"},
@@ -154,6 +164,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 		GrainInspectionsURL:     strings.TrimSpace(getenv("OVERWATCH_GRAIN_INSPECTIONS_URL")),
 		GrainInspectionsRefresh: duration("OVERWATCH_GRAIN_INSPECTIONS_REFRESH"),
 		WebhookLease:            duration("OVERWATCH_WEBHOOK_LEASE"),
+		Market: marketConfig{FREDURL: sourceURL(get("OVERWATCH_FRED_URL")), FREDSeries: list(get("OVERWATCH_FRED_SERIES")),
+			WorldBankURL: sourceURL(get("OVERWATCH_WORLDBANK_URL")), AMSURL: sourceURL(get("OVERWATCH_AMS_URL")),
+			AMSKey: strings.TrimSpace(getenv("OVERWATCH_AMS_API_KEY")), AgTransportURL: sourceURL(get("OVERWATCH_AGTRANSPORT_URL")),
+			AgTransportDatasets: list(get("OVERWATCH_AGTRANSPORT_DATASETS")),
+			PricesEvery:         duration("OVERWATCH_PRICES_REFRESH"), TransportEvery: duration("OVERWATCH_TRANSPORT_REFRESH")},
 		Stripe: stripe.Config{SecretKey: strings.TrimSpace(getenv("STRIPE_SECRET_KEY")),
 			WebhookSecret: strings.TrimSpace(getenv("STRIPE_WEBHOOK_SECRET")), API: get("STRIPE_API_URL"),
 			Prices: map[overwatch.Plan]string{}},

@@ -90,6 +90,11 @@ func startCommandOut(t *testing.T, command string, env map[string]string, stdout
 		"OVERWATCH_PUBLIC_URL":           "https://overwatch.test",
 		"OVERWATCH_TRUSTED_PROXIES":      "127.0.0.1/32",
 		"OVERWATCH_LATEST_SYNC_INTERVAL": "50ms",
+		// The market sources are on the internet, which tests do not
+		// reach: their refreshes are tested against local servers.
+		"OVERWATCH_FRED_URL":        "off",
+		"OVERWATCH_WORLDBANK_URL":   "off",
+		"OVERWATCH_AGTRANSPORT_URL": "off",
 	}
 	for k, v := range env {
 		vars[k] = v

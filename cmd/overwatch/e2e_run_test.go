@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -73,6 +74,20 @@ func TestRunIngestsAFeedAndExposesMetrics(t *testing.T) {
 	for _, name := range []string{"overwatch_ingest_queued", "overwatch_ingest_spool_files", "overwatch_ingest_store_down", "overwatch_ingest_duplicate_total", "overwatch_ingest_invalid_total", "go_goroutines"} {
 		if !regexp.MustCompile(`(?m)^` + name + ` `).Match(body) {
 			t.Errorf("%s missing from /metrics", name)
+		}
+	}
+
+	// The bundled market samples answer out of the box, dated as published.
+	key, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
+	for path, field := range map[string]string{"/v1/commodity-prices?commodity=wheat": "commodity_prices", "/v1/transport-data?mode=barge": "transport_data"} {
+		resp := s.do(t, request{path: path, ip: freshIP(), key: key})
+		var answer map[string][]map[string]any
+		if resp.StatusCode != 200 || json.Unmarshal(resp.body, &answer) != nil || len(answer[field]) == 0 {
+			t.Errorf("%s: %d %.300s", path, resp.StatusCode, resp.body)
+			continue
+		}
+		if _, dated := answer[field][0]["date"].(string); !dated {
+			t.Errorf("%s: %v has no date", path, answer[field][0])
 		}
 	}
 }

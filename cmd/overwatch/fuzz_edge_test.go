@@ -332,7 +332,9 @@ func FuzzHTTPWrite(f *testing.F) {
 	bodies := []string{`{"name":"ci"}`, `{"vessels":["9321483"],"ports":["rotterdam"]}`, `{"name":"p","vessels":[],"ports":[]}`,
 		`{"alert_id":"overwatch:1","action":"snooze","snooze_until":"2030-01-01T00:00:00Z"}`, `{"url":"https://example.com/h","event_types":["test"]}`,
 		`{"url":"https://hooks.slack.com/services/x","message":"hi"}`, `{"plan":"pro"}`, `{"id":"evt_1","type":"checkout.session.completed","data":{"object":{}}}`,
-		"port,week,commodity,tonnes\nrotterdam,2026-01-05,wheat,1000\n", `{"name":"\u0000"}`, "{\"name\":\"\xff\"}", `[1,[2,[3]]]`, ``}
+		"port,week,commodity,tonnes\nrotterdam,2026-01-05,wheat,1000\n",
+		`{"vessel_type":"panamax","origin":"new-orleans","destination":"rotterdam","rate":45.5,"unit":"usd_per_tonne","date":"2026-01-05","notes":"x"}`,
+		`{"name":"\u0000"}`, "{\"name\":\"\xff\"}", `[1,[2,[3]]]`, ``}
 	for i := range s.ops {
 		for _, b := range bodies {
 			f.Add(uint8(i), "1", "", []byte(b), uint8(0), uint8(3))

@@ -16,7 +16,8 @@ import (
 // [--source S] FILE...` (official export figures: the CSV of
 // write.ParseActuals or USDA WA_GR101 reports, told apart by their content,
 // write.ReadActuals) and `overwatch import sanctions [--list L] [--url
-// U] FILE...` (importSanctions). Each file is parsed whole before anything
+// U] FILE...` (importSanctions), `overwatch import prices|transport
+// FILE...` (market data: importMarket). Each file is parsed whole before anything
 // is written, so a bad row imports nothing of its file.
 func importCommand(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
 	if len(args) < 1 {
@@ -26,6 +27,8 @@ func importCommand(ctx context.Context, cfg config, log *slog.Logger, args []str
 	switch args[0] {
 	case "history":
 		return importHistory(ctx, cfg, log, args[1:], stdout, stderr)
+	case "prices", "transport":
+		return importMarket(ctx, cfg, log, args[0], args[1:], stdout, stderr)
 	case "sanctions":
 		return importSanctions(ctx, cfg, log, args[1:], stdout, stderr)
 	case "actuals":
@@ -60,7 +63,7 @@ func importCommand(ctx context.Context, cfg config, log *slog.Logger, args []str
 		}
 		return nil
 	}
-	fmt.Fprintf(stderr, "overwatch import: unknown kind %q (want history, actuals or sanctions)\n%s", args[0], importUsage)
+	fmt.Fprintf(stderr, "overwatch import: unknown kind %q (want history, actuals, sanctions, prices or transport)\n%s", args[0], importUsage)
 	return errUsage
 }
 
@@ -68,4 +71,6 @@ const importUsage = `usage: overwatch import history [--source PROVIDER] [--form
        overwatch import actuals [--source S] FILE...
        overwatch import sanctions [--list L] SDN.CSV ALT.CSV SDN_COMMENTS.CSV
        overwatch import sanctions [--list L] --url BASE_URL
+       overwatch import prices [--published YYYY-MM-DD] FILE...      (FRED CSV, World Bank xlsx, AMS JSON)
+       overwatch import transport [--dataset ID] [--published YYYY-MM-DD] FILE...   (AgTransport JSON)
 `

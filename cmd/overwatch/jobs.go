@@ -37,10 +37,12 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 		Trade:       ch,
 		Forecasts:   ch,
 		Anomalies:   ch,
+		Earnings:    ch,
 	})
 	if cfg.GrainInspectionsURL != "" {
 		all = append(all, grainInspectionsJob(ch, cfg.GrainInspectionsURL, cfg.GrainInspectionsRefresh))
 	}
+	all = append(all, marketJobs(cfg.Market, ch, ch)...)
 	if cfg.SanctionsURL != "" {
 		all = append(all, sanctionsRefreshJob(ch, cfg.SanctionsURL, cfg.SanctionsList, cfg.SanctionsRefresh))
 	}

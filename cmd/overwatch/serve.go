@@ -69,6 +69,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 	cache := read.NewCache(ch, read.CacheOptions{})
 	sc.OnRun = func(tables []string) { cache.Invalidate(tables...) }
 	if withIngest {
+		loadMarketSamples(ctx, ch, log)
 		sc.Start()
 		log.Info("jobs scheduled", "jobs", sc.Names())
 		defer func() {

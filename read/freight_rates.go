@@ -1,0 +1,322 @@
+package read
+
+import (
+	"context"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"overwatch"
+)
+
+// FreightVesselTypes are the vessel classes of GET /v1/freight-rates's
+// vessel_type: the classes of the service's fleet (the same list as
+// write.FreightVesselTypes; a test holds them equal).
+var FreightVesselTypes = []string{"handysize", "supramax", "panamax", "capesize",
+	"crude_tanker", "product_tanker", "lng_carrier", "container"}
+
+// MinFreightContributors is how many accounts, other than the caller's,
+// must have submitted records of a route and week before their aggregate
+// is shown: no single contributor's rate is ever exposed.
+const MinFreightContributors = 3
+
+// maxOceanRows bounds the published ocean rates read per request (the
+// datasets hold a few hundred rows each).
+const maxOceanRows = 5000
+
+// The source names of GET /v1/freight-rates besides the dataset ids.
+const (
+	FreightSourceContributions = "contributions"
+	FreightSourceOwn           = "own"
+)
+
+// FreightRecord is one of the caller's own freight-rate records.
+type FreightRecord struct {
+	ID          int64
+	VesselType  string
+	Origin      string // port slug
+	Destination string // port slug
+	Rate        float64
+	Unit        string
+	Date        time.Time
+	Notes       string
+	CreatedAt   time.Time
+}
+
+// FreightAggregate is the contributions of other accounts to one route
+// (vessel type, origin, destination, unit) in one ISO week.
+type FreightAggregate struct {
+	VesselType   string
+	Origin       string
+	Destination  string
+	Unit         string
+	Week         time.Time // its Monday
+	Median       float64
+	Min          float64
+	Max          float64
+	Count        int // records
+	Contributors int // distinct accounts
+}
+
+// FreightAggregateRequest selects aggregates: of the records of accounts
+// other than AccountID, of one vessel type ("" any), dated on or after
+// Since, of the routes and weeks with at least MinContributors accounts,
+// newest week first, at most Limit.
+type FreightAggregateRequest struct {
+	AccountID       int64
+	VesselType      string
+	Since           time.Time
+	MinContributors int
+	Limit           int
+}
+
+// FreightRateQuery reads the submitted freight rates (PostgreSQL).
+type FreightRateQuery interface {
+	// OwnFreightRates returns the account's records of one vessel type (""
+	// any), newest date first, at most limit.
+	OwnFreightRates(ctx context.Context, accountID int64, vesselType string, limit int) ([]FreightRecord, error)
+	// FreightAggregates returns the other accounts' contributions per
+	// route and week.
+	FreightAggregates(ctx context.Context, r FreightAggregateRequest) ([]FreightAggregate, error)
+}
+
+// OceanRate is a published ocean freight rate (the transport_rates
+// table, mode 'ocean').
+type OceanRate struct {
+	Dataset     string // the AgTransport dataset id
+	Commodity   string
+	Origin      string
+	Destination string
+	VesselSize  string // the published cargo-size band in tonnes ("25,000-30,000"), or ""
+	Date        time.Time
+	Frequency   string
+	Rate        float64
+	Unit        string
+	USDPerTonne float64 // NaN when not convertible
+}
+
+// OceanRateRequest selects the published ocean rates (all of them, newest
+// first, at most Limit): the handler maps them to vessel classes.
+type OceanRateRequest struct {
+	Limit int
+}
+
+// FreightDatasetStore reads the published ocean rates (ClickHouse).
+type FreightDatasetStore interface {
+	OceanRates(ctx context.Context, r OceanRateRequest) ([]OceanRate, error)
+}
+
+// freightRoutes mounts GET /v1/freight-rates (POST and DELETE are the
+// write side's).
+func freightRoutes(r Router, a FreightDatasetStore, s FreightRateQuery, c *Cache, now func() time.Time) {
+	datasets := Cached(c, "ocean_rates", []string{"transport_rates"}, a.OceanRates)
+	r.Handle(fiber.MethodGet, "/freight-rates", overwatch.AccessKey, FreightRates(datasets, s, now))
+}
+
+// FreightRate is an item of GET /v1/freight-rates: a published rate
+// (source: its dataset id), the aggregate of other accounts'
+// contributions to a route in a week (source "contributions": rate is
+// their median, with count, contributors, min and max), or one of the
+// caller's own records (source "own", with id, notes and created_at).
+type FreightRate struct {
+	Source       string     `json:"source"`
+	VesselType   string     `json:"vessel_type"`
+	Origin       string     `json:"origin"`
+	Destination  string     `json:"destination"`
+	Date         string     `json:"date"`
+	Period       string     `json:"period"`
+	Rate         float64    `json:"rate"`
+	Unit         string     `json:"unit"`
+	Count        *int       `json:"count,omitempty"`
+	Contributors *int       `json:"contributors,omitempty"`
+	Min          *float64   `json:"min,omitempty"`
+	Max          *float64   `json:"max,omitempty"`
+	Commodity    string     `json:"commodity,omitempty"`
+	CargoSize    string     `json:"cargo_size,omitempty"`
+	Attribution  string     `json:"attribution,omitempty"`
+	ID           *int64     `json:"id,omitempty"`
+	Notes        *string    `json:"notes,omitempty"`
+	CreatedAt    *time.Time `json:"created_at,omitempty"`
+}
+
+// FreightClassOf maps a published ocean rate to a vessel class: by the
+// upper bound of its cargo-size band where the dataset publishes one
+// (under 10,000 t: none of the service's classes; up to 40,000 t
+// handysize; up to 60,000 t supramax; up to 100,000 t panamax; above,
+// capesize), else by dataset: ehs5-yac3, heavy grain from the U.S. Gulf
+// and the Pacific Northwest to Japan, is taken as panamax. ok is false
+// for rates of no class.
+func FreightClassOf(r OceanRate) (string, bool) {
+	if band := strings.TrimSpace(r.VesselSize); band != "" {
+		parts := strings.Split(strings.ReplaceAll(band, ",", ""), "-")
+		t, err := strconv.ParseFloat(strings.TrimSpace(parts[len(parts)-1]), 64)
+		switch {
+		case err != nil || t < 10_000:
+			return "", false
+		case t <= 40_000:
+			return "handysize", true
+		case t <= 60_000:
+			return "supramax", true
+		case t <= 100_000:
+			return "panamax", true
+		}
+		return "capesize", true
+	}
+	if r.Dataset == "ehs5-yac3" {
+		return "panamax", true
+	}
+	return "", false
+}
+
+// periodOf names the period a published frequency covers.
+func periodOf(frequency string) string {
+	switch frequency {
+	case "daily":
+		return "day"
+	case "weekly":
+		return "week"
+	case "monthly":
+		return "month"
+	case "quarterly":
+		return "quarter"
+	case "annual", "yearly":
+		return "year"
+	}
+	return "day"
+}
+
+// datasetRates presents the published rates of a class ("" any) within
+// depth of each series' newest observation (0: all).
+func datasetRates(rates []OceanRate, vesselType string, depth time.Duration) []FreightRate {
+	type series struct{ dataset, commodity, origin, destination, size string }
+	newest := map[series]time.Time{}
+	for _, r := range rates {
+		k := series{r.Dataset, r.Commodity, r.Origin, r.Destination, r.VesselSize}
+		if r.Date.After(newest[k]) {
+			newest[k] = r.Date
+		}
+	}
+	var out []FreightRate
+	for _, r := range rates {
+		class, ok := FreightClassOf(r)
+		if !ok || vesselType != "" && class != vesselType || r.Origin == "" || r.Destination == "" {
+			continue
+		}
+		k := series{r.Dataset, r.Commodity, r.Origin, r.Destination, r.VesselSize}
+		if depth > 0 && r.Date.Before(newest[k].Add(-depth)) {
+			continue
+		}
+		rate, unit := r.Rate, r.Unit
+		if unit != "usd_per_tonne" {
+			if math.IsNaN(r.USDPerTonne) || r.USDPerTonne <= 0 {
+				continue
+			}
+			rate, unit = r.USDPerTonne, "usd_per_tonne"
+		}
+		if math.IsNaN(rate) || math.IsInf(rate, 0) || rate <= 0 {
+			continue
+		}
+		attribution := "USDA AMS, Agricultural Transportation Open Data, dataset " + r.Dataset
+		if r.Dataset == "ehs5-yac3" {
+			attribution += "; rates: O'Neil Commodity Consulting"
+		}
+		out = append(out, FreightRate{Source: r.Dataset, VesselType: class, Origin: r.Origin, Destination: r.Destination,
+			Date: r.Date.UTC().Format(time.DateOnly), Period: periodOf(r.Frequency), Rate: rate, Unit: unit,
+			Commodity: r.Commodity, CargoSize: r.VesselSize, Attribution: attribution})
+	}
+	return out
+}
+
+// aggregateRates presents the contributions' aggregates.
+func aggregateRates(aggs []FreightAggregate) []FreightRate {
+	out := make([]FreightRate, 0, len(aggs))
+	for _, a := range aggs {
+		count, contributors, lo, hi := a.Count, a.Contributors, a.Min, a.Max
+		out = append(out, FreightRate{Source: FreightSourceContributions, VesselType: a.VesselType, Origin: a.Origin,
+			Destination: a.Destination, Date: a.Week.UTC().Format(time.DateOnly), Period: "week", Rate: a.Median, Unit: a.Unit,
+			Count: &count, Contributors: &contributors, Min: &lo, Max: &hi})
+	}
+	return out
+}
+
+// ownRates presents the caller's records.
+func ownRates(recs []FreightRecord) []FreightRate {
+	out := make([]FreightRate, 0, len(recs))
+	for _, r := range recs {
+		id, notes, created := r.ID, r.Notes, r.CreatedAt.UTC()
+		out = append(out, FreightRate{Source: FreightSourceOwn, VesselType: r.VesselType, Origin: r.Origin,
+			Destination: r.Destination, Date: r.Date.UTC().Format(time.DateOnly), Period: "day", Rate: r.Rate, Unit: r.Unit,
+			ID: &id, Notes: &notes, CreatedAt: &created})
+	}
+	return out
+}
+
+// sourceRank orders the sources of one date: own, contributions, datasets.
+func sourceRank(s string) int {
+	switch s {
+	case FreightSourceOwn:
+		return 0
+	case FreightSourceContributions:
+		return 1
+	}
+	return 2
+}
+
+// FreightRates serves GET /v1/freight-rates: vessel_type (one of
+// FreightVesselTypes), limit (default 50, max 200, clamped by the tier).
+// The published ocean rates mapped to a class (FreightClassOf; the plan's
+// history depth counts back from each series' newest observation), the
+// other accounts' contributions per route and ISO week where at least
+// MinFreightContributors accounts contributed (median, count, min, max;
+// weeks before the plan's history floor left out), and the caller's own
+// records; newest first (own, contributions, datasets on one date), at
+// most limit.
+func FreightRates(datasets Query[OceanRateRequest, []OceanRate], store FreightRateQuery, now func() time.Time) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		vt, err := enumParam(c, "vessel_type", FreightVesselTypes...)
+		if err != nil {
+			return err
+		}
+		limit, err := limitParam(c, 50, 200)
+		if err != nil {
+			return err
+		}
+		ctx := c.UserContext()
+		caller := overwatch.CallerFrom(ctx)
+		at := now()
+		own, err := store.OwnFreightRates(ctx, caller.AccountID, vt, limit)
+		if err != nil {
+			return err
+		}
+		aggs, err := store.FreightAggregates(ctx, FreightAggregateRequest{AccountID: caller.AccountID, VesselType: vt,
+			Since: caller.HistoryFloor(at), MinContributors: MinFreightContributors, Limit: limit})
+		if err != nil {
+			return err
+		}
+		published, err := datasets(ctx, OceanRateRequest{Limit: maxOceanRows})
+		if err != nil {
+			return err
+		}
+		var depth time.Duration
+		if floor := caller.HistoryFloor(at); !floor.IsZero() {
+			depth = at.Sub(floor).Round(time.Hour)
+		}
+		out := append(ownRates(own), aggregateRates(aggs)...)
+		out = append(out, datasetRates(published, vt, depth)...)
+		sort.SliceStable(out, func(i, j int) bool {
+			a, b := out[i], out[j]
+			if a.Date != b.Date {
+				return a.Date > b.Date
+			}
+			return sourceRank(a.Source) < sourceRank(b.Source)
+		})
+		if len(out) > limit {
+			out = out[:limit]
+		}
+		return c.JSON(fiber.Map{"freight_rates": out})
+	}
+}

@@ -1,0 +1,184 @@
+package read
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"overwatch"
+)
+
+// fakeFreight is a FreightRateQuery and a FreightDatasetStore.
+type fakeFreight struct {
+	own       []FreightRecord
+	aggs      []FreightAggregate
+	published []OceanRate
+
+	ownReqs recorder[string]
+	aggReqs recorder[FreightAggregateRequest]
+}
+
+func (f *fakeFreight) OwnFreightRates(_ context.Context, _ int64, vesselType string, limit int) ([]FreightRecord, error) {
+	f.ownReqs.add(vesselType)
+	var out []FreightRecord
+	for _, r := range f.own {
+		if vesselType == "" || r.VesselType == vesselType {
+			out = append(out, r)
+		}
+	}
+	return out[:min(len(out), limit)], nil
+}
+
+func (f *fakeFreight) FreightAggregates(_ context.Context, r FreightAggregateRequest) ([]FreightAggregate, error) {
+	f.aggReqs.add(r)
+	var out []FreightAggregate
+	for _, a := range f.aggs {
+		if r.VesselType == "" || a.VesselType == r.VesselType {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+func (f *fakeFreight) OceanRates(context.Context, OceanRateRequest) ([]OceanRate, error) {
+	return f.published, nil
+}
+
+func day(s string) time.Time {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// The published rows of the AgTransport ocean datasets map to classes by
+// their cargo-size band (the bands of dataset 2n8s-739j), or by dataset.
+func TestFreightClassOf(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		dataset, size, want string
+	}{
+		{"2n8s-739j", "25,000-30,000", "handysize"},
+		{"2n8s-739j", "50,000-55,000", "supramax"},
+		{"2n8s-739j", "60,000-70,000", "panamax"},
+		{"2n8s-739j", "5,000-6,000", ""},
+		{"2n8s-739j", "3,000", ""},
+		{"2n8s-739j", "150,000-180,000", "capesize"},
+		{"2n8s-739j", "large", ""},
+		{"ehs5-yac3", "", "panamax"},
+		{"other", "", ""},
+	} {
+		got, ok := FreightClassOf(OceanRate{Dataset: c.dataset, VesselSize: c.size})
+		if got != c.want || ok != (c.want != "") {
+			t.Errorf("%s %q: %q %v, want %q", c.dataset, c.size, got, ok, c.want)
+		}
+	}
+}
+
+func TestFreightRatesParams(t *testing.T) {
+	t.Parallel()
+	f := &fakeFreight{}
+	routes := mount(t, func(r Router) { freightRoutes(r, f, f, nil, fixedNow) })
+	if routes.access["GET /freight-rates"] != overwatch.AccessKey {
+		t.Error("GET /freight-rates is not keyed")
+	}
+	expectErrors(t, routes.get("/freight-rates"), "/v1/freight-rates", map[string]errCase{
+		"vessel_type=submarine": {400, "vessel_type must be one of handysize, supramax, panamax"},
+		"vessel_type=Panamax":   {400, "vessel_type must be one of"},
+		"limit=0":               {400, "limit must be a positive integer"},
+		"limit=x":               {400, "limit must be a positive integer"},
+	})
+	if f.ownReqs.count()+f.aggReqs.count() != 0 {
+		t.Error("a bad request reached the store")
+	}
+}
+
+// Own records, aggregates and published rates in one list, newest first,
+// each with its source; the vessel type filters the published rows by
+// class; the plan's depth counts back from each series' newest row.
+func TestFreightRatesCombined(t *testing.T) {
+	t.Parallel()
+	created := testNow.Add(-time.Hour)
+	f := &fakeFreight{
+		own: []FreightRecord{{ID: 7, VesselType: "panamax", Origin: "new-orleans", Destination: "rotterdam", Rate: 45.5,
+			Unit: "usd_per_tonne", Date: day("2026-03-16"), Notes: "fixture", CreatedAt: created}},
+		aggs: []FreightAggregate{{VesselType: "panamax", Origin: "santos", Destination: "qingdao", Unit: "usd_per_tonne",
+			Week: day("2026-03-09"), Median: 40, Min: 38, Max: 44, Count: 4, Contributors: 3}},
+		published: []OceanRate{
+			{Dataset: "ehs5-yac3", Commodity: "grain", Origin: "U.S. Gulf", Destination: "Japan", Date: day("2026-02-01"),
+				Frequency: "monthly", Rate: 68.95, Unit: "usd_per_tonne", USDPerTonne: 68.95},
+			{Dataset: "ehs5-yac3", Commodity: "grain", Origin: "U.S. Gulf", Destination: "Japan", Date: day("2026-01-01"),
+				Frequency: "monthly", Rate: 71.19, Unit: "usd_per_tonne", USDPerTonne: 71.19},
+			{Dataset: "2n8s-739j", Commodity: "wheat", Origin: "Odesa", Destination: "Alexandria,Egypt", VesselSize: "25,000-30,000",
+				Date: day("2025-10-01"), Frequency: "quarterly", Rate: 20.43, Unit: "usd_per_tonne", USDPerTonne: 20.43},
+			{Dataset: "2n8s-739j", Commodity: "wheat", Origin: "Izmail", Destination: "Alexandria,Egypt", VesselSize: "5,000-6,000",
+				Date: day("2025-10-01"), Frequency: "quarterly", Rate: 30, Unit: "usd_per_tonne", USDPerTonne: 30},
+			{Dataset: "ehs5-yac3", Commodity: "grain", Origin: "", Destination: "", Date: day("2026-02-01"),
+				Frequency: "monthly", Rate: 33, Unit: "usd_per_tonne", USDPerTonne: math.NaN()}, // a spread, no route
+		},
+	}
+	routes := mount(t, func(r Router) { freightRoutes(r, f, f, nil, fixedNow) })
+	h := routes.get("/freight-rates")
+
+	status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/freight-rates")
+	var got struct {
+		FreightRates []FreightRate `json:"freight_rates"`
+	}
+	decode(t, body, &got)
+	if status != 200 || len(got.FreightRates) != 5 {
+		t.Fatalf("%d %s", status, body)
+	}
+	want := []struct{ source, vt, date string }{
+		{"own", "panamax", "2026-03-16"}, {"contributions", "panamax", "2026-03-09"}, {"ehs5-yac3", "panamax", "2026-02-01"},
+		{"ehs5-yac3", "panamax", "2026-01-01"}, {"2n8s-739j", "handysize", "2025-10-01"},
+	}
+	for i, w := range want {
+		r := got.FreightRates[i]
+		if r.Source != w.source || r.VesselType != w.vt || r.Date != w.date {
+			t.Errorf("row %d: %+v, want %v", i, r, w)
+		}
+	}
+	own, agg, pub := got.FreightRates[0], got.FreightRates[1], got.FreightRates[2]
+	if own.ID == nil || *own.ID != 7 || own.Notes == nil || *own.Notes != "fixture" || own.Period != "day" || own.Count != nil {
+		t.Errorf("own: %+v", own)
+	}
+	if agg.Rate != 40 || *agg.Count != 4 || *agg.Contributors != 3 || *agg.Min != 38 || *agg.Max != 44 || agg.Period != "week" || agg.ID != nil {
+		t.Errorf("aggregate: %+v", agg)
+	}
+	if pub.Rate != 68.95 || pub.Period != "month" || pub.Attribution == "" || pub.Origin != "U.S. Gulf" || pub.ID != nil {
+		t.Errorf("published: %+v", pub)
+	}
+	if r := f.aggReqs.all()[0]; r.MinContributors != MinFreightContributors || !r.Since.IsZero() || r.Limit != 50 {
+		t.Errorf("aggregate request %+v", r)
+	}
+
+	// vessel_type filters; limit cuts the newest first.
+	status, body, _ = serve(t, overwatch.PlanPro, h, "/v1/freight-rates?vessel_type=handysize")
+	decode(t, body, &got)
+	if status != 200 || len(got.FreightRates) != 1 || got.FreightRates[0].CargoSize != "25,000-30,000" || got.FreightRates[0].Period != "quarter" {
+		t.Errorf("handysize: %d %s", status, body)
+	}
+	_, body, _ = serve(t, overwatch.PlanPro, h, "/v1/freight-rates?limit=2")
+	decode(t, body, &got)
+	if len(got.FreightRates) != 2 {
+		t.Errorf("limit 2: %s", body)
+	}
+
+	// The free plan (7 days) sees each series' newest month only, and
+	// aggregates from its history floor.
+	_, body, _ = serve(t, overwatch.PlanFree, h, "/v1/freight-rates")
+	decode(t, body, &got)
+	var dates []string
+	for _, r := range got.FreightRates {
+		dates = append(dates, r.Source+" "+r.Date)
+	}
+	if len(got.FreightRates) != 4 || got.FreightRates[3].Date != "2025-10-01" {
+		t.Errorf("free plan: %v", dates)
+	}
+	reqs := f.aggReqs.all()
+	if r := reqs[len(reqs)-1]; !r.Since.Equal(testNow.AddDate(0, 0, -7)) {
+		t.Errorf("free plan aggregate request %+v", r)
+	}
+}
