@@ -42,9 +42,9 @@ type EarningsStore interface {
 
 // earningsRoutes mounts the earnings endpoints.
 func earningsRoutes(r Router, s EarningsStore, c *Cache, now func() time.Time) {
-	voyages := Cached(c, "voyage_earnings", []string{tableVoyageEarnings}, s.VoyageEarnings)
+	voyages := Cached(c, "voyage_earnings", []string{tableVoyageEarnings}, Encoded(s.VoyageEarnings, "earnings", NewVoyageEarning))
 	r.Handle(fiber.MethodGet, "/earnings", overwatch.AccessKey, Earnings(voyages, now))
-	revenue := Cached(c, "port_revenue", []string{tablePortRevenue}, s.PortRevenue)
+	revenue := Cached(c, "port_revenue", []string{tablePortRevenue}, Encoded(s.PortRevenue, "port_revenue", NewPortRevenueWeek))
 	r.Handle(fiber.MethodGet, "/earnings/port-revenue", overwatch.AccessKey, PortRevenue(revenue, now))
 }
 
@@ -150,7 +150,8 @@ func NewVoyageEarning(r earnings.Result) VoyageEarning {
 // by the tier). Per completed laden voyage, newest departure first, the
 // time-charter equivalent with its bounds and the inputs it was computed
 // from; voyages that departed before the tier's history floor are left out.
-func Earnings(q Query[EarningsRequest, []earnings.Result], now func() time.Time) fiber.Handler {
+// q answers the encoded body (Encoded).
+func Earnings(q Query[EarningsRequest, []byte], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		var r EarningsRequest
 		var err error
@@ -172,15 +173,11 @@ func Earnings(q Query[EarningsRequest, []earnings.Result], now func() time.Time)
 				r.From = r.From.Add(time.Minute)
 			}
 		}
-		rows, err := q(c.UserContext(), r)
+		body, err := q(c.UserContext(), r)
 		if err != nil {
 			return err
 		}
-		out := make([]VoyageEarning, len(rows))
-		for i, x := range rows {
-			out[i] = NewVoyageEarning(x)
-		}
-		return c.JSON(fiber.Map{"earnings": out})
+		return sendJSON(c, body)
 	}
 }
 
@@ -210,7 +207,8 @@ func NewPortRevenueWeek(w earnings.PortWeek) PortRevenueWeek {
 // ISO week of departure, newest week first, the estimated freight revenue
 // of the departing cargo and the port-cost estimate of those calls, with
 // bounds; weeks that start before the tier's history floor are left out.
-func PortRevenue(q Query[PortRevenueRequest, []earnings.PortWeek], now func() time.Time) fiber.Handler {
+// q answers the encoded body (Encoded).
+func PortRevenue(q Query[PortRevenueRequest, []byte], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		var r PortRevenueRequest
 		port, err := portParam(c, "port", false)
@@ -228,14 +226,10 @@ func PortRevenue(q Query[PortRevenueRequest, []earnings.PortWeek], now func() ti
 				r.From = r.From.AddDate(0, 0, 7)
 			}
 		}
-		rows, err := q(c.UserContext(), r)
+		body, err := q(c.UserContext(), r)
 		if err != nil {
 			return err
 		}
-		out := make([]PortRevenueWeek, len(rows))
-		for i, x := range rows {
-			out[i] = NewPortRevenueWeek(x)
-		}
-		return c.JSON(fiber.Map{"port_revenue": out})
+		return sendJSON(c, body)
 	}
 }

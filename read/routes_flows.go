@@ -46,7 +46,8 @@ type RouteStore interface {
 // tradeRoutes mounts the trade-route endpoints.
 func tradeRoutes(r Router, s RouteStore, c *Cache, now func() time.Time) {
 	flows := Cached(c, "route_flows", []string{tableRouteFlows}, s.RouteFlows)
-	r.Handle(fiber.MethodGet, "/routes/flows", overwatch.AccessKey, RouteFlows(flows, now))
+	flowsBody := Cached(c, "route_flows_body", []string{tableRouteFlows}, Encoded(s.RouteFlows, "flows", NewFlow))
+	r.Handle(fiber.MethodGet, "/routes/flows", overwatch.AccessKey, RouteFlows(flows, flowsBody, now))
 	shifts := Cached(c, "route_shifts", []string{tableRouteShifts}, s.RouteShifts)
 	r.Handle(fiber.MethodGet, "/routes/shifts", overwatch.AccessKey, RouteShifts(shifts, now))
 	deceptions := Cached(c, "route_deceptions", []string{tableRouteDeceptions}, Encoded(s.RouteDeceptions, "deceptions", NewDeception))
@@ -119,7 +120,7 @@ func parseWeek(raw string) (time.Time, bool) {
 // departure, newest week first, then by tonnes; weeks that start before
 // the tier's history floor are left out. CSV needs a plan with CSV export
 // (403 otherwise) and is capped by the plan's CSV rows too.
-func RouteFlows(q Query[FlowsRequest, []trade.Flow], now func() time.Time) fiber.Handler {
+func RouteFlows(q Query[FlowsRequest, []trade.Flow], body Query[FlowsRequest, []byte], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		var f FlowsRequest
 		origin, err := portParam(c, "origin", false)
@@ -155,6 +156,13 @@ func RouteFlows(q Query[FlowsRequest, []trade.Flow], now func() time.Time) fiber
 		if format == "csv" {
 			f.Limit = csvRows(caller, f.Limit)
 		}
+		if format != "csv" {
+			b, err := body(c.UserContext(), f)
+			if err != nil {
+				return err
+			}
+			return sendJSON(c, b)
+		}
 		rows, err := q(c.UserContext(), f)
 		if err != nil {
 			return err
@@ -162,9 +170,6 @@ func RouteFlows(q Query[FlowsRequest, []trade.Flow], now func() time.Time) fiber
 		out := make([]Flow, len(rows))
 		for i, r := range rows {
 			out[i] = NewFlow(r)
-		}
-		if format != "csv" {
-			return c.JSON(fiber.Map{"flows": out})
 		}
 		body, err := csvFile(out, f.Limit, func(f Flow) Flow { return f })
 		if err != nil {

@@ -17,14 +17,14 @@ import (
 	"overwatch/clickhouse"
 )
 
-// tradeJobs are the trade derivations of issue 18, in the order `jobs
-// --once` runs them (after port_calls and export_estimates, which they
-// read).
-var tradeJobs = []string{"forecasts", "anomalies", "trade_routes", "calibration"}
+// tradeJobs are the trade derivations of issue 18 and the voyage
+// earnings of issue 19, in the order `jobs --once` runs them (after
+// port_calls, emissions and export_estimates, which they read).
+var tradeJobs = []string{"forecasts", "anomalies", "trade_routes", "earnings", "calibration"}
 
 // tradeTables are the tables the trade derivations write.
 var tradeTables = []string{"route_flows_weekly", "route_shifts", "route_deceptions", "forecasts", "forecast_accuracy", "anomalies",
-	"forecast_maturity", "calibration_factors"}
+	"forecast_maturity", "calibration_factors", "voyage_earnings", "port_revenue_weekly"}
 
 // tradeEndpoints are the trade endpoints, each at its heaviest parameters.
 var tradeEndpoints = []string{
@@ -41,6 +41,8 @@ var tradeEndpoints = []string{
 	"/v1/anomalies?limit=500",
 	"/v1/anomalies/maturity",
 	"/v1/calibration",
+	"/v1/earnings?limit=200",
+	"/v1/earnings/port-revenue?limit=200",
 }
 
 // runTrade measures the trade analytics (issue 18) on a simulated store of

@@ -13,7 +13,8 @@ import (
 
 // `overwatch run` with the demo's default trade world (seasons, trade
 // truths, cheap older history): after its derivations, every trade
-// endpoint answers with rows (each response validated against the OpenAPI
+// endpoint, and every market one (the bundled real samples, the voyage
+// earnings), answers with rows (each response validated against the OpenAPI
 // document by s.do). A small fleet over the default span keeps it to a
 // couple of minutes; OVERWATCH_DEMO_TRADE_VESSELS changes the fleet.
 func TestRunDemoTradeEndpoints(t *testing.T) {
@@ -54,6 +55,11 @@ func TestRunDemoTradeEndpoints(t *testing.T) {
 		{"/v1/anomalies", "anomalies"},
 		{"/v1/anomalies/maturity", "maturity"},
 		{"/v1/calibration", "calibration"},
+		{"/v1/earnings", "earnings"},
+		{"/v1/earnings/port-revenue", "port_revenue"},
+		{"/v1/commodity-prices", "commodity_prices"},
+		{"/v1/transport-data", "transport_data"},
+		{"/v1/freight-rates", "freight_rates"},
 	} {
 		r := s.do(t, request{path: c.path, key: key, ip: freshIP()})
 		if r.StatusCode != 200 {
