@@ -85,6 +85,7 @@ accuracy: services tools
 	@mkdir -p $(dir $(ACCURACY_OUT))
 	OVERWATCH_ACCURACY=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_OUT)) $(GO) test -count=1 -timeout 120m -v -run '^TestAccuracy$$' ./cmd/overwatch
 	$(MAKE) accuracy-trade
+	OVERWATCH_ACCURACY_CHOKEPOINT=full $(GO) test -count=1 -timeout 10m -v -run '^TestAccuracyChokepoint$$' ./cmd/overwatch
 
 ## (make accuracy also runs accuracy-trade below: the trade analytics and
 ## the voyage earnings of issue 19 against their truths)

@@ -33,8 +33,7 @@ type AlertEvent struct {
 
 // AlertSource produces the platform events of one kind over [from, to).
 // Sources are pluggable: the risk events of this service (RiskAlerts),
-// river gauges once they are ingested (a later issue; tests plug a source
-// of their own until then).
+// the river gauges (RiverAlerts).
 type AlertSource interface {
 	Name() string
 	Events(ctx context.Context, from, to time.Time) ([]AlertEvent, error)

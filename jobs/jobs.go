@@ -40,6 +40,9 @@ type Deps struct {
 	// Calibration is the store of the calibration job (the same analytics
 	// store); nil: no calibration job.
 	Calibration CalibrationStore
+	// Chokepoints is the store of the chokepoints job (the same analytics
+	// store); nil: no chokepoints job.
+	Chokepoints ChokepointStore
 }
 
 // All is the table of every job of the service: its name, how often it
@@ -70,6 +73,7 @@ type Deps struct {
 //	webhook_delivery         sends the due webhook deliveries (retries with backoff)
 //	alerts                   alerts of the events of the last 3 days for their watchers
 //	calibration              self-calibrated factors (estimates against imported actuals), whole history
+//	chokepoints              daily chokepoint transits from 3 days before the watermark, their transit_drop and diversion signals
 func All(d Deps) []Job {
 	all := []Job{
 		{Name: "port_calls", Every: 10 * time.Minute, Writes: []string{"port_calls"}, Run: PortCalls(d.Store, d.Ports)},
@@ -95,6 +99,9 @@ func All(d Deps) []Job {
 	}
 	if d.Calibration != nil {
 		all = append(all, Job{Name: "calibration", Every: 6 * time.Hour, Writes: []string{"calibration_factors"}, Run: Calibration(d.Calibration)})
+	}
+	if d.Chokepoints != nil {
+		all = append(all, Job{Name: "chokepoints", Every: time.Hour, Writes: []string{"chokepoint_transits_daily", "disruption_signals"}, Run: Chokepoints(d.Chokepoints)})
 	}
 	if d.Alerts != nil {
 		sources := append([]AlertSource{RiskAlerts{Store: d.Risk}}, d.AlertSources...)

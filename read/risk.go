@@ -35,6 +35,7 @@ type RiskStore interface {
 	RiskHotspots(ctx context.Context, r HotspotsRequest) ([]risk.Hotspot, error)
 	RiskBaselines(ctx context.Context, r BaselinesRequest) ([]risk.Baseline, error)
 	IdentityTimeline(ctx context.Context, imo overwatch.IMO) ([]vessel.Identity, error)
+	SARGapStore
 }
 
 // riskQueries are the cached queries of the /risk endpoints.
@@ -46,6 +47,7 @@ type riskQueries struct {
 	hotspots  Query[HotspotsRequest, []risk.Hotspot]
 	baselines Query[BaselinesRequest, []risk.Baseline]
 	identity  Query[overwatch.IMO, []vessel.Identity]
+	verify    GapVerifications
 }
 
 // riskRoutes mounts the twelve /risk endpoints (docs/risk-api.md). The
@@ -61,10 +63,11 @@ func riskRoutes(r Router, s RiskStore, c *Cache, now func() time.Time) {
 		baselines: Cached(c, "risk_baselines", []string{tableBaselines}, s.RiskBaselines),
 		identity:  Cached(c, "identity_timeline", []string{tableIdentity}, s.IdentityTimeline),
 	}
+	q.verify = VerifiedGaps(c, s)
 	get := func(path string, h fiber.Handler) { r.Handle(fiber.MethodGet, path, overwatch.AccessKey, h) }
 	get("/risk/vessels", RiskVessels(q.vessels))
-	get("/risk/vessel/:imo", RiskVesselHandler(q.vessels, q.events, now))
-	get("/risk/events", RiskEvents(q.events, now))
+	get("/risk/vessel/:imo", RiskVesselHandler(q.vessels, q.events, q.verify, now))
+	get("/risk/events", RiskEvents(q.events, q.verify, now))
 	get("/risk/stats", RiskStatsHandler(q.stats, now))
 	get("/risk/sts", RiskSTS(q.events, now))
 	get("/risk/sts/stats", RiskSTSStats(q.sts, now))
@@ -149,6 +152,10 @@ type RiskEvent struct {
 	EndPosition *Position       `json:"end_position"`
 	Port        *string         `json:"port"`
 	Detail      json.RawMessage `json:"detail"`
+	// Verification is the SAR verification potential of an ais_gap event
+	// of /risk/events and /risk/vessel/{imo} (GapVerification, or null
+	// when nothing is stored near the gap); absent elsewhere.
+	Verification json.RawMessage `json:"verification,omitempty"`
 }
 
 // EventID is the stable identifier of an event:

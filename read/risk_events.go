@@ -41,12 +41,29 @@ func listEvents(c *fiber.Ctx, events Query[RiskEventsRequest, []RiskEventRow], f
 	return c.JSON(fiber.Map{"events": presentEvents(rows, overwatch.CallerFrom(c.UserContext()))})
 }
 
+// listVerifiedEvents answers an event list whose ais_gap events carry
+// their verification potential (risk_sar.go).
+func listVerifiedEvents(c *fiber.Ctx, events Query[RiskEventsRequest, []RiskEventRow], verify GapVerifications,
+	f RiskEventsRequest, now func() time.Time) error {
+	ctx := c.UserContext()
+	rows, err := events(ctx, f)
+	if err != nil {
+		return err
+	}
+	v, err := verify(ctx, RiskSARKey{Events: f, Now: Minute(now())}, rows)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"events": withVerifications(presentEvents(rows, overwatch.CallerFrom(ctx)), v)})
+}
+
 // RiskEvents serves GET /v1/risk/events: tier (the events' severity),
 // vessel (IMO: its events, and the transfers where it is the other
 // vessel), ongoing ('true': only the AIS gaps that go on), limit
 // (default 100, max 500). Every type of event, newest first; events that
-// started before the plan's history are left out unless they go on.
-func RiskEvents(events Query[RiskEventsRequest, []RiskEventRow], now func() time.Time) fiber.Handler {
+// started before the plan's history are left out unless they go on. Each
+// ais_gap event carries its SAR verification potential.
+func RiskEvents(events Query[RiskEventsRequest, []RiskEventRow], verify GapVerifications, now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		f, err := riskEventsFilter(c, now)
 		if err != nil {
@@ -65,7 +82,7 @@ func RiskEvents(events Query[RiskEventsRequest, []RiskEventRow], now func() time
 		// A transfer is stored once for the pair, under the lower IMO: the
 		// vessel's list holds it whichever side it is on, as /risk/sts does.
 		f.EitherVessel = f.IMO != 0
-		return listEvents(c, events, f)
+		return listVerifiedEvents(c, events, verify, f, now)
 	}
 }
 

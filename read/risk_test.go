@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"overwatch/maritime/risk"
+	"overwatch/maritime/sar"
 	"overwatch/maritime/vessel"
 
 	"overwatch"
@@ -22,6 +23,7 @@ type fakeRisk struct {
 	hotspots  []risk.Hotspot
 	baselines []risk.Baseline
 	identity  []vessel.Identity
+	sar       []sar.Product
 
 	eventReqs    recorder[RiskEventsRequest]
 	statsReqs    recorder[RiskStatsRequest]
@@ -30,6 +32,7 @@ type fakeRisk struct {
 	hotspotReqs  recorder[HotspotsRequest]
 	baselineReqs recorder[BaselinesRequest]
 	identityReqs recorder[overwatch.IMO]
+	sarReqs      recorder[SARGapQuery]
 }
 
 func (f *fakeRisk) RiskEventRows(_ context.Context, r RiskEventsRequest) ([]RiskEventRow, error) {
@@ -71,6 +74,11 @@ func (f *fakeRisk) RiskBaselines(_ context.Context, r BaselinesRequest) ([]risk.
 func (f *fakeRisk) IdentityTimeline(_ context.Context, imo overwatch.IMO) ([]vessel.Identity, error) {
 	f.identityReqs.add(imo)
 	return f.identity, nil
+}
+
+func (f *fakeRisk) SARGapProducts(_ context.Context, q SARGapQuery) ([]sar.Product, error) {
+	f.sarReqs.add(q)
+	return f.sar, nil
 }
 
 // riskRoutesOf mounts the /risk routes on the store, uncached.
@@ -176,7 +184,8 @@ func TestRiskEventBody(t *testing.T) {
 		`"vessel":{"imo":"9321483","name":"DARK","flag":"PA","vessel_type":"tanker"},"other_vessel":null,` +
 		`"start":"2026-03-10T06:00:00Z","end":"2026-03-11T12:00:00Z","ongoing":false,"position":{"lat":10.5,"lon":-20.25},` +
 		`"end_position":{"lat":11,"lon":-21},"port":null,` +
-		`"detail":{"hours":30,"start_position":{"lat":10.5,"lon":-20.25},"end_position":{"lat":11,"lon":-21},"intentional":true}},` +
+		`"detail":{"hours":30,"start_position":{"lat":10.5,"lon":-20.25},"end_position":{"lat":11,"lon":-21},"intentional":true},` +
+		`"verification":null},` +
 		`{"id":"sts_transfer-9321483-20260310T060000Z-1234567","type":"sts_transfer","subtype":"proximity","severity":"medium",` +
 		`"vessel":{"imo":"9321483","name":null,"flag":null,"vessel_type":"tanker"},"other_vessel":{"imo":"1234567","name":"OTHER","flag":null,"vessel_type":null},` +
 		`"start":"2026-03-10T06:00:00Z","end":null,"ongoing":true,"position":{"lat":36.5,"lon":22.8},"end_position":null,"port":null,` +

@@ -152,10 +152,10 @@ const DarkEventsLimit = 100
 // the sanctions-list entries it matched (every match, whatever the plan's
 // history); and its AIS gaps (dark_events), newest first, at most 100 and
 // the plan's results per call, no older than the plan's history unless
-// they go on. A malformed IMO is a 400, a vessel without a score a 404
+// they go on, each with its SAR verification potential. A malformed IMO is a 400, a vessel without a score a 404
 // naming it.
 func RiskVesselHandler(scores Query[VesselRisksRequest, []risk.VesselScore], events Query[RiskEventsRequest, []RiskEventRow],
-	now func() time.Time) fiber.Handler {
+	verify GapVerifications, now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		imo, err := overwatch.ParseIMO(c.Params("imo"))
 		if err != nil {
@@ -175,8 +175,13 @@ func RiskVesselHandler(scores Query[VesselRisksRequest, []risk.VesselScore], eve
 		if err != nil {
 			return err
 		}
-		gaps, err := events(ctx, RiskEventsRequest{Type: risk.EventGap, IMO: imo,
-			Since: Minute(caller.HistoryFloor(now())), Limit: caller.ClampLimit(DarkEventsLimit, DarkEventsLimit)})
+		gapsReq := RiskEventsRequest{Type: risk.EventGap, IMO: imo,
+			Since: Minute(caller.HistoryFloor(now())), Limit: caller.ClampLimit(DarkEventsLimit, DarkEventsLimit)}
+		gaps, err := events(ctx, gapsReq)
+		if err != nil {
+			return err
+		}
+		verified, err := verify(ctx, RiskSARKey{Events: gapsReq, Now: Minute(now())}, gaps)
 		if err != nil {
 			return err
 		}
@@ -198,6 +203,6 @@ func RiskVesselHandler(scores Query[VesselRisksRequest, []risk.VesselScore], eve
 				Since: s.Start.UTC().Format(time.RFC3339),
 			}
 		}
-		return c.JSON(RiskVesselBody{Vessel: v, DarkEvents: presentEvents(gaps, caller)})
+		return c.JSON(RiskVesselBody{Vessel: v, DarkEvents: withVerifications(presentEvents(gaps, caller), verified)})
 	}
 }

@@ -40,6 +40,10 @@ type Analytics interface {
 	MarketStore
 	FreightDatasetStore
 	EarningsStore
+	SARStore
+	CropStore
+	RiverStore
+	DisruptionStore
 }
 
 // Accounts is what the read side asks of the account store (PostgreSQL).
@@ -61,6 +65,7 @@ type Deps struct {
 	Cache     *Cache // nil: nothing cached
 	Now       func() time.Time
 	Log       *slog.Logger
+	SAR       SARCatalogue // the Sentinel-1 catalogue client; nil: the stored products only
 }
 
 // Routes mounts every read route, area by area; each area's file lists its
@@ -84,6 +89,10 @@ func Routes(r Router, d Deps) {
 	anomalyRoutes(r, d.Analytics, d.Cache, d.Now)
 	earningsRoutes(r, d.Analytics, d.Cache, d.Now)
 	marketRoutes(r, d.Analytics, d.Cache)
+	sarRoutes(r, d.Analytics, d.SAR, d.Cache, d.Now)
+	cropRoutes(r, d.Analytics)
+	riverRoutes(r, d.Analytics, d.Now)
+	disruptionRoutes(r, d.Analytics, d.Now)
 	freightRoutes(r, d.Analytics, d.Accounts, d.Cache, d.Now)
 	keyRoutes(r, d.Accounts)
 	alertRoutes(r, d.Accounts, d.Now)

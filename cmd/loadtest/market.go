@@ -105,6 +105,9 @@ func runMarket(ctx context.Context, args []string, out io.Writer) error {
 	var prices, rates []string
 	files, _ := filepath.Glob(filepath.Join(*samples, "*"))
 	for _, f := range files {
+		if st, err := os.Stat(f); err != nil || st.IsDir() {
+			continue // the samples of other sources
+		}
 		switch {
 		case strings.HasPrefix(filepath.Base(f), "agtransport_"):
 			rates = append(rates, f)

@@ -50,6 +50,10 @@ type config struct {
 	GrainInspectionsURL     string
 	GrainInspectionsRefresh time.Duration
 	Market                  marketConfig
+	River                   riverConfig
+	Crop                    cropConfig
+	SAR                     sarConfig
+	News                    newsConfig
 	Stripe                  stripe.Config
 	OutboundAllow           []netip.Prefix // tests only
 	WebhookLease            time.Duration
@@ -98,6 +102,20 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_AGTRANSPORT_DATASETS", "deqi-uken,7spn-fbua,ehs5-yac3,2n8s-739j", "the AgTransport datasets the transport refresh fetches (comma-separated ids)"},
 	{"OVERWATCH_PRICES_REFRESH", "24h", "how often the price sources (FRED, World Bank, AMS) are fetched; a failed fetch keeps the data last fetched"},
 	{"OVERWATCH_TRANSPORT_REFRESH", "24h", "how often the AgTransport datasets are fetched; a failed fetch keeps the data last fetched"},
+	{"OVERWATCH_RIVER_URL", "https://waterservices.usgs.gov/nwis/iv/?format=json&parameterCd=00065,00060&siteStatus=all&period=P2D", "USGS instantaneous values (NWIS IV, WaterML JSON) the river job polls for the gauges of /v1/river-levels (sites=... is added), or a Water Data OGC API collection such as https://api.waterdata.usgs.gov/ogcapi/v0/collections/latest-continuous/items (fetched once per gauge); off: no poll"},
+	{"OVERWATCH_CROP_NDVI_URL", "", "an AppEEARS point-sample CSV of the MODIS vegetation index (MOD13Q1) over the crop regions, fetched by the crop_ndvi_refresh job; empty or off (the default): no fetch, and /v1/satellite/health gives the official USDA view"},
+	{"OVERWATCH_CROP_NDVI_REGIONS", "", "maps the AppEEARS request's Category labels to crop regions: category=region-slug,...; a category equal to a region slug maps to itself"},
+	{"OVERWATCH_CROP_NDVI_REFRESH", "24h", "how often the NDVI series is fetched; a failed fetch keeps the series last stored"},
+	{"OVERWATCH_RIVER_REFRESH", "15m", "how often the river gauges are polled; a failed poll keeps the readings last fetched"},
+	{"OVERWATCH_SAR_URL", "https://api.daac.asf.alaska.edu/services/search/param", "the Sentinel-1 catalogue /v1/sar-coverage asks, once per area and day (the ASF search API; or the Copernicus Data Space OData products URL https://catalogue.dataspace.copernicus.eu/odata/v1/Products with OVERWATCH_SAR_CATALOGUE=cdse); off: the stored products (the bundled samples) answer alone"},
+	{"OVERWATCH_SAR_CATALOGUE", "asf", "which catalogue OVERWATCH_SAR_URL is: asf or cdse"},
+	{"OVERWATCH_SAR_MIN_INTERVAL", "1s", "the least time between two catalogue requests (a 429's Retry-After puts them off further; the cache answers meanwhile)"},
+	{"OVERWATCH_SAR_FRESH", "1h", "how long a catalogue answer for an area and a recent day stays fresh (a day whose window ended two days before the fetch is kept for good); a failed fetch keeps the cache"},
+	{"OVERWATCH_GDELT_URL", "https://api.gdeltproject.org/api/v2/doc/doc", "the GDELT DOC 2.0 API the news_refresh job asks (ArtList, JSON) for disruption news of each chokepoint and port; off: no fetch (without network the job fails, is counted, and /v1/disruptions shows the AIS signals alone)"},
+	{"OVERWATCH_GDELT_REFRESH", "1h", "how often the news queries are asked; a failed or throttled run keeps the signals stored and resumes with the query not answered"},
+	{"OVERWATCH_GDELT_MIN_INTERVAL", "5s", "the least time between two GDELT requests (GDELT asks for one every 5 seconds: a smaller value is raised to 5s)"},
+	{"OVERWATCH_PORTWATCH_URL", "", "IMF PortWatch's Daily_Chokepoints_Data query URL (https://services9.arcgis.com/weJ1QsnbMYJlCHdG/arcgis/rest/services/Daily_Chokepoints_Data/FeatureServer/0/query), fetched by the portwatch_refresh job; empty or off (the default): not fetched, as IMF's terms do not allow redistributing its data: set it only where your use is allowed"},
+	{"OVERWATCH_PORTWATCH_REFRESH", "24h", "how often IMF PortWatch is fetched (it updates weekly); a failed fetch keeps the counts last stored"},
 	{"OVERWATCH_OUTBOUND_ALLOW", "", "TESTS ONLY: comma-separated CIDRs that webhook deliveries and the chat test may reach although private or loopback (and over http); never set in production"},
 	{"OVERWATCH_WEBHOOK_LEASE", "1m", "how long a delivery worker holds a claimed webhook delivery: a crashed worker's deliveries are sent again after it; keep it above the 15 s attempt timeout"},
 	{"STRIPE_SECRET_KEY", "", "Stripe secret API key for Checkout Sessions; empty: /v1/billing/checkout answers 503"},
@@ -169,6 +187,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 			AMSKey: strings.TrimSpace(getenv("OVERWATCH_AMS_API_KEY")), AgTransportURL: sourceURL(get("OVERWATCH_AGTRANSPORT_URL")),
 			AgTransportDatasets: list(get("OVERWATCH_AGTRANSPORT_DATASETS")),
 			PricesEvery:         duration("OVERWATCH_PRICES_REFRESH"), TransportEvery: duration("OVERWATCH_TRANSPORT_REFRESH")},
+		River: riverConfig{URL: sourceURL(get("OVERWATCH_RIVER_URL")), Every: duration("OVERWATCH_RIVER_REFRESH")},
+		Crop:  cropConfig{NDVIURL: sourceURL(get("OVERWATCH_CROP_NDVI_URL")), NDVIEvery: duration("OVERWATCH_CROP_NDVI_REFRESH")},
+		News:  newsConfig{URL: sourceURL(get("OVERWATCH_GDELT_URL")), Every: duration("OVERWATCH_GDELT_REFRESH"), MinInterval: duration("OVERWATCH_GDELT_MIN_INTERVAL"), PortWatchURL: sourceURL(get("OVERWATCH_PORTWATCH_URL")), PortWatchEvery: duration("OVERWATCH_PORTWATCH_REFRESH")},
+		SAR:   sarConfig{URL: sourceURL(get("OVERWATCH_SAR_URL")), Catalogue: get("OVERWATCH_SAR_CATALOGUE"), MinInterval: duration("OVERWATCH_SAR_MIN_INTERVAL"), FreshFor: duration("OVERWATCH_SAR_FRESH")},
 		Stripe: stripe.Config{SecretKey: strings.TrimSpace(getenv("STRIPE_SECRET_KEY")),
 			WebhookSecret: strings.TrimSpace(getenv("STRIPE_WEBHOOK_SECRET")), API: get("STRIPE_API_URL"),
 			Prices: map[overwatch.Plan]string{}},
@@ -214,6 +236,14 @@ func loadConfig(getenv func(string) string) (config, error) {
 			p = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
 		}
 		cfg.TrustedProxies = append(cfg.TrustedProxies, p.Masked())
+	}
+	if cfg.SAR.Catalogue != "asf" && cfg.SAR.Catalogue != "cdse" {
+		errs = append(errs, "OVERWATCH_SAR_CATALOGUE must be asf or cdse")
+	}
+	if m, err := parseCropRegions(get("OVERWATCH_CROP_NDVI_REGIONS")); err != nil {
+		errs = append(errs, err.Error())
+	} else {
+		cfg.Crop.NDVIRegions = m
 	}
 	if err := cfg.LogLevel.UnmarshalText([]byte(get("OVERWATCH_LOG_LEVEL"))); err != nil {
 		errs = append(errs, "OVERWATCH_LOG_LEVEL must be debug, info, warn or error")

@@ -13,8 +13,10 @@ import (
 
 // `overwatch run` with the demo's default trade world (seasons, trade
 // truths, cheap older history): after its derivations, every trade
-// endpoint, and every market one (the bundled real samples, the voyage
-// earnings), answers with rows (each response validated against the OpenAPI
+// endpoint, every market one (the bundled real samples, the voyage
+// earnings) and every external signal (crop health from the bundled USDA
+// files, radar coverage from the bundled catalogue answers, chokepoint
+// transits from the demo's own AIS) answers with rows (each response validated against the OpenAPI
 // document by s.do). A small fleet over the default span keeps it to a
 // couple of minutes; OVERWATCH_DEMO_TRADE_VESSELS changes the fleet.
 func TestRunDemoTradeEndpoints(t *testing.T) {
@@ -43,7 +45,9 @@ func TestRunDemoTradeEndpoints(t *testing.T) {
 	// vessel counts (docs/trade-routes.md, docs/forecasts.md): a small
 	// fleet may hold none, so for them the answer and its key are checked,
 	// not rows.
-	gated := map[string]bool{"/v1/routes/shifts": true, "/v1/anomalies": true}
+	// The river gauges have no bundled sample: their answer is empty,
+	// with a source status saying so.
+	gated := map[string]bool{"/v1/routes/shifts": true, "/v1/anomalies": true, "/v1/river-levels": true}
 	for _, c := range []struct{ path, root string }{
 		{"/v1/routes/flows", "flows"},
 		{"/v1/routes/shifts", "shifts"},
@@ -60,6 +64,12 @@ func TestRunDemoTradeEndpoints(t *testing.T) {
 		{"/v1/commodity-prices", "commodity_prices"},
 		{"/v1/transport-data", "transport_data"},
 		{"/v1/freight-rates", "freight_rates"},
+		{"/v1/satellite/regions", "regions"},
+		{"/v1/satellite/health", "assessments"},
+		{"/v1/satellite/production", "forecasts"},
+		{"/v1/sar-coverage?lat=64.8378&lng=-147.7164&date=2021-01-02", "products"},
+		{"/v1/river-levels", "source"},
+		{"/v1/disruptions?hours=720", "chokepoints"},
 	} {
 		r := s.do(t, request{path: c.path, key: key, ip: freshIP()})
 		if r.StatusCode != 200 {

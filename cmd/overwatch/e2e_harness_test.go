@@ -95,6 +95,9 @@ func startCommandOut(t *testing.T, command string, env map[string]string, stdout
 		"OVERWATCH_FRED_URL":        "off",
 		"OVERWATCH_WORLDBANK_URL":   "off",
 		"OVERWATCH_AGTRANSPORT_URL": "off",
+		"OVERWATCH_RIVER_URL":       "off",
+		"OVERWATCH_GDELT_URL":       "off",
+		"OVERWATCH_SAR_URL":         "off",
 	}
 	for k, v := range env {
 		vars[k] = v

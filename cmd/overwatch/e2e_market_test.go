@@ -36,6 +36,7 @@ func TestMarketEndToEnd(t *testing.T) {
 	var prices, transport []string
 	for _, e := range entries {
 		switch {
+		case e.IsDir(): // the samples of other sources
 		case strings.HasPrefix(e.Name(), "agtransport_"):
 			transport = append(transport, "samples/"+e.Name())
 		case !strings.HasSuffix(e.Name(), ".md"):

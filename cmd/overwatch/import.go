@@ -29,6 +29,8 @@ func importCommand(ctx context.Context, cfg config, log *slog.Logger, args []str
 		return importHistory(ctx, cfg, log, args[1:], stdout, stderr)
 	case "prices", "transport":
 		return importMarket(ctx, cfg, log, args[0], args[1:], stdout, stderr)
+	case "crop":
+		return importCrop(ctx, cfg, log, args[1:], stdout, stderr)
 	case "sanctions":
 		return importSanctions(ctx, cfg, log, args[1:], stdout, stderr)
 	case "actuals":
@@ -63,7 +65,7 @@ func importCommand(ctx context.Context, cfg config, log *slog.Logger, args []str
 		}
 		return nil
 	}
-	fmt.Fprintf(stderr, "overwatch import: unknown kind %q (want history, actuals, sanctions, prices or transport)\n%s", args[0], importUsage)
+	fmt.Fprintf(stderr, "overwatch import: unknown kind %q (want history, actuals, sanctions, prices, transport or crop)\n%s", args[0], importUsage)
 	return errUsage
 }
 
@@ -73,4 +75,5 @@ const importUsage = `usage: overwatch import history [--source PROVIDER] [--form
        overwatch import sanctions [--list L] --url BASE_URL
        overwatch import prices [--published YYYY-MM-DD] FILE...      (FRED CSV, World Bank xlsx, AMS JSON)
        overwatch import transport [--dataset ID] [--published YYYY-MM-DD] FILE...   (AgTransport JSON)
+       overwatch import crop FILE...      (USDA PSD CSV, WASDE report data CSV, AppEEARS point-sample CSV)
 `

@@ -38,11 +38,18 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 		Forecasts:   ch,
 		Anomalies:   ch,
 		Earnings:    ch,
+		Chokepoints: ch,
+
+		// River gauges out of normal raise river_level alerts.
+		AlertSources: []jobs.AlertSource{jobs.RiverAlerts{Store: ch, Resolver: pg}},
 	})
 	if cfg.GrainInspectionsURL != "" {
 		all = append(all, grainInspectionsJob(ch, cfg.GrainInspectionsURL, cfg.GrainInspectionsRefresh))
 	}
 	all = append(all, marketJobs(cfg.Market, ch, ch)...)
+	all = append(all, riverJobs(cfg.River, ch)...)
+	all = append(all, cropJobs(cfg.Crop, ch)...)
+	all = append(all, newsJobs(cfg.News, ch)...)
 	if cfg.SanctionsURL != "" {
 		all = append(all, sanctionsRefreshJob(ch, cfg.SanctionsURL, cfg.SanctionsList, cfg.SanctionsRefresh))
 	}

@@ -33,7 +33,7 @@ func routes(app *fiber.App, d *deps) {
 	e := edge{router: v1, d: d, methods: methods}
 	read.Routes(e, read.Deps{
 		Analytics: d.ch, Accounts: d.pg, Latest: d.latest, Publisher: d.publisher,
-		Cache: d.cache, Now: d.now, Log: d.log,
+		Cache: d.cache, Now: d.now, Log: d.log, SAR: d.sar,
 	})
 	write.Routes(e, write.Deps{
 		Accounts: d.pg, Billing: d.billing, Refresher: d.refresh, Outbound: d.outbound,

@@ -70,6 +70,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 	sc.OnRun = func(tables []string) { cache.Invalidate(tables...) }
 	if withIngest {
 		loadMarketSamples(ctx, ch, log)
+		loadCropSamples(ctx, ch, log)
+		loadSARSamples(ctx, ch, log)
 		sc.Start()
 		log.Info("jobs scheduled", "jobs", sc.Names())
 		defer func() {
@@ -134,6 +136,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 		refresh:      refresher{sc},
 		billing:      stripe.New(cfg.Stripe),
 		outbound:     newOutbound(cfg, log),
+		sar:          newSARCatalogue(ch, cfg.SAR, log, metrics),
 		publicURL:    cfg.PublicURL,
 		limits:       lim,
 		keys:         newKeyGuard(lim, cfg.FailedKeysPerMin, cfg.UnknownKeyTTL),

@@ -35,6 +35,8 @@ type deps struct {
 	keys         *keyGuard     // the failed-key budget and unknown-key cache; nil: none
 	metricsToken string        // when set, /metrics on the API address for this bearer token
 	readTimeout  time.Duration // 0: 15 s
+	// sar is the Sentinel-1 catalogue client (nil: the stored products only).
+	sar read.SARCatalogue
 }
 
 // Compile-time proof that the stores implement the edge's interfaces.

@@ -48,6 +48,7 @@ func simFlags(fs *flag.FlagSet) (*sim.Config, *int) {
 	fs.Float64Var(&c.Rates.Mismatch, "mismatch-rate", c.Rates.Mismatch, "per call: a draught misreport")
 	fs.Float64Var(&c.Rates.Destination, "destination-rate", c.Rates.Destination, "per leg: a false declared destination")
 	fs.Float64Var(&c.Rates.Spoof, "spoof-rate", c.Rates.Spoof, "per leg: spoofed positions")
+	chokepointFlag(fs, c)
 	return c, days
 }
 

@@ -43,7 +43,7 @@ func (p *Planner) departFrom(t *track, port seaport.Port, commodity, op string, 
 // port, with the behaviours drawn for it.
 func (p *Planner) planLeg(t *track, from, to string, depart time.Time, lat, lon float64) error {
 	v := t.v
-	route, err := p.routes.get(from, to)
+	route, err := p.legRoute(from, to, depart, v.SpeedKn)
 	if err != nil {
 		return err
 	}

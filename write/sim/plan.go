@@ -37,8 +37,9 @@ type Config struct {
 	Sanctioned int           // vessels under sanctioned IMOs (default 12)
 	DarkFleet  int           // tankers of the dark fleet (default 40), 8 of them STS shuttles
 	Rates      Rates
-	Trade      Trade  // seasons, trend, lanes and injected trade truths (zero: off; seasons.go)
-	Coarse     Coarse // cheaper cadence for older history (zero: off; history.go)
+	Trade      Trade      // seasons, trend, lanes and injected trade truths (zero: off; seasons.go)
+	Coarse     Coarse     // cheaper cadence for older history (zero: off; history.go)
+	Disruption Disruption // an injected chokepoint disruption (zero: off; chokepoint.go)
 }
 
 func (c *Config) defaults() {
@@ -154,6 +155,7 @@ func NewPlanner(cfg Config, truth *truthWriter) (*Planner, error) {
 		heap.Push(&p.queue, t)
 	}
 	p.scheduleIdentityChanges()
+	p.writeDisruptionTruth()
 	return p, nil
 }
 

@@ -1,0 +1,263 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"overwatch/jobs"
+	"overwatch/maritime/chokepoint"
+	"overwatch/maritime/seaport"
+	"overwatch/write/gdelt"
+	"overwatch/write/portwatch"
+)
+
+// newsConfig is where the GDELT DOC API is asked and how often. An empty
+// URL turns the job off ("off" in the environment).
+type newsConfig struct {
+	URL         string
+	Every       time.Duration
+	MinInterval time.Duration // between two requests; never below gdeltMinInterval
+	// PortWatchURL is IMF PortWatch's Daily_Chokepoints_Data query URL,
+	// fetched every PortWatchEvery; empty (the default): not fetched.
+	PortWatchURL   string
+	PortWatchEvery time.Duration
+}
+
+// gdeltMinInterval is GDELT's rule: one request every 5 seconds.
+const gdeltMinInterval = 5 * time.Second
+
+// gdeltTimespan and gdeltMaxRecords bound each query: the articles of the
+// last day, newest first.
+const (
+	gdeltTimespan   = "1d"
+	gdeltMaxRecords = 75
+)
+
+// chokepointNames are the names GDELT is asked for, per chokepoint.
+var chokepointNames = map[string][]string{
+	chokepoint.Suez:         {"Suez Canal"},
+	chokepoint.BabElMandeb:  {"Bab el-Mandeb", "Bab al-Mandab"},
+	chokepoint.Hormuz:       {"Strait of Hormuz"},
+	chokepoint.Malacca:      {"Strait of Malacca", "Malacca Strait"},
+	chokepoint.Panama:       {"Panama Canal"},
+	chokepoint.Bosporus:     {"Bosporus", "Bosphorus"},
+	chokepoint.Gibraltar:    {"Strait of Gibraltar"},
+	chokepoint.CapeGoodHope: {"Cape of Good Hope"},
+}
+
+// newsSubjects are the queries of the news job: one per chokepoint, then
+// one per reference port ("port of <name>").
+func newsSubjects() []gdelt.Subject {
+	var out []gdelt.Subject
+	for _, c := range chokepoint.All() {
+		out = append(out, gdelt.Subject{Chokepoint: c.Slug, Names: chokepointNames[c.Slug]})
+	}
+	for _, p := range seaport.All() {
+		out = append(out, gdelt.Subject{Port: p.Slug, Names: []string{"port of " + p.Name}})
+	}
+	return out
+}
+
+// NewsWriter stores the news signals (clickhouse.DB).
+type NewsWriter interface {
+	InsertDisruptions(ctx context.Context, rows []chokepoint.Disruption) error
+}
+
+// fetchGDELT asks one ArtList query. GDELT answers its query errors and,
+// sometimes, its rate-limit notice as plain text with HTTP 200 (and
+// Content-Type text/html): gdelt.Parse tells them apart. A 429 is an
+// errRetryAfter; any other status than 200 an error.
+func fetchGDELT(ctx context.Context, rawURL string) ([]gdelt.Article, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("GDELT URL must be an absolute http:// or https:// URL")
+	}
+	shown := u.Scheme + "://" + u.Host + u.Path
+	ctx, cancel := context.WithTimeout(ctx, sourceTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", "overwatch news refresh")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("GET %s: %w", shown, errUnreachable{err})
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusTooManyRequests {
+		return nil, fmt.Errorf("GET %s: %w: %w", shown, gdelt.ErrRateLimited, errRetryAfter{status: resp.Status, wait: resp.Header.Get("Retry-After")})
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: %w", shown, errRetryAfter{status: resp.Status, wait: resp.Header.Get("Retry-After")})
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, gdelt.MaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", shown, err)
+	}
+	arts, _, err := gdelt.Parse(body)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", shown, err)
+	}
+	return arts, nil
+}
+
+// errUnreachable is a request that got no HTTP answer at all (no network,
+// DNS, refused, timeout): the run stops there.
+type errUnreachable struct{ err error }
+
+func (e errUnreachable) Error() string { return e.err.Error() }
+func (e errUnreachable) Unwrap() error { return e.err }
+
+// newsJob is the GDELT refresh: each run asks the subjects' queries in
+// turn, one request every interval at most (never faster than GDELT's one
+// in 5 seconds in production), and stores each answer's articles once per
+// URL, with the subject matched. A query error (plain text with HTTP 200)
+// fails that query and the run goes on; a rate-limit answer (429, or the
+// notice with 200) or an unreachable service stops the run, and the next
+// run resumes with the query that was not answered. Whatever fails, the
+// signals stored stay, and a run with a failure counts on /metrics as
+// overwatch_job_failures_total{job="news_refresh"}.
+func newsJob(store NewsWriter, base string, subjects []gdelt.Subject, every, interval time.Duration) jobs.Job {
+	var mu sync.Mutex
+	next := 0
+	var last time.Time
+	return jobs.Job{Name: "news_refresh", Every: every, Writes: []string{"disruption_signals"},
+		Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
+			var errs []error
+			for n := 0; n < len(subjects); n++ {
+				if wait := time.Until(last.Add(interval)); wait > 0 {
+					select {
+					case <-ctx.Done():
+						return res, errors.Join(append(errs, ctx.Err())...)
+					case <-time.After(wait):
+					}
+				}
+				s := subjects[next]
+				last = time.Now()
+				arts, err := fetchGDELT(ctx, gdelt.URL(base, gdelt.Query(s), gdeltTimespan, gdeltMaxRecords))
+				var unreachable errUnreachable
+				if errors.Is(err, gdelt.ErrRateLimited) || errors.As(err, &unreachable) {
+					// Back off: the next run starts with this query.
+					last = time.Now().Add(interval)
+					errs = append(errs, fmt.Errorf("%s: %w", subjectName(s), err))
+					break
+				}
+				next = (next + 1) % len(subjects)
+				if err == nil {
+					err = store.InsertDisruptions(ctx, newsSignals(s, arts))
+				}
+				if err != nil {
+					errs = append(errs, fmt.Errorf("%s: %w", subjectName(s), err))
+					continue
+				}
+				res.Rows += len(arts)
+				res.Detail[subjectName(s)] = len(arts)
+			}
+			return res, errors.Join(errs...)
+		}}
+}
+
+func subjectName(s gdelt.Subject) string {
+	if s.Port != "" {
+		return "port " + s.Port
+	}
+	return "chokepoint " + s.Chokepoint
+}
+
+// newsSignals are a query's articles as signals of its subject. GDELT's
+// ArtList carries no tone: it stays unknown (NaN, shown as null).
+func newsSignals(s gdelt.Subject, arts []gdelt.Article) []chokepoint.Disruption {
+	out := make([]chokepoint.Disruption, 0, len(arts))
+	for _, a := range arts {
+		title := a.Title
+		if title == "" {
+			title = a.URL
+		}
+		out = append(out, chokepoint.Disruption{Kind: chokepoint.KindNews, Source: chokepoint.SourceGDELT, Title: title, URL: a.URL,
+			SourceName: strings.TrimPrefix(a.Domain, "www."), PublishedAt: a.Seen, Tone: math.NaN(), Port: s.Port, Chokepoint: s.Chokepoint,
+			Language: a.Language, Country: a.SourceCountry})
+	}
+	return out
+}
+
+// newsStore is where the news refreshes store (clickhouse.DB).
+type newsStore interface {
+	NewsWriter
+	PortWatchWriter
+}
+
+// newsJobs are the news refreshes the configuration turns on: GDELT, and
+// IMF PortWatch where an operator configured it.
+func newsJobs(cfg newsConfig, store newsStore) []jobs.Job {
+	var out []jobs.Job
+	if cfg.URL != "" {
+		out = append(out, newsJob(store, cfg.URL, newsSubjects(), cfg.Every, max(cfg.MinInterval, gdeltMinInterval)))
+	}
+	if cfg.PortWatchURL != "" {
+		out = append(out, portwatchJob(store, cfg.PortWatchURL, cfg.PortWatchEvery))
+	}
+	return out
+}
+
+// PortWatchWriter stores IMF PortWatch's daily counts (clickhouse.DB).
+type PortWatchWriter interface {
+	InsertPortWatch(ctx context.Context, rows []chokepoint.PortWatchDay) error
+}
+
+// portwatchQuery is added to a PortWatch URL given without a query: the
+// newest 1,000 rows (some five weeks of the 28 chokepoints), as JSON.
+const portwatchQuery = "where=1%3D1&outFields=*&orderByFields=date%20DESC&resultRecordCount=1000&f=json"
+
+// portwatchJob fetches IMF PortWatch's daily chokepoint transits where an
+// operator configured it (its terms do not allow redistributing them:
+// nothing is bundled or fetched by default): the rows of the eight watched
+// chokepoints are stored, the newest fetch of a day winning. A fetch that
+// fails (any status but 200, an HTML page, an {"error": ...} answer sent
+// with 200, a truncated body, no row of a watched chokepoint) keeps what
+// is stored and counts in overwatch_job_failures_total{job="portwatch_refresh"}.
+func portwatchJob(store PortWatchWriter, rawURL string, every time.Duration) jobs.Job {
+	if !strings.Contains(rawURL, "?") {
+		rawURL += "?" + portwatchQuery
+	}
+	return jobs.Job{Name: "portwatch_refresh", Every: every, Writes: []string{"portwatch_chokepoint_daily"},
+		Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+			body, err := fetchSource(ctx, rawURL, "")
+			if err != nil {
+				return jobs.Result{}, err
+			}
+			days, _, err := portwatch.Parse(body)
+			if err != nil {
+				return jobs.Result{}, err
+			}
+			var rows []chokepoint.PortWatchDay
+			for _, d := range days {
+				if slug := portwatch.Slug(d.PortID, d.PortName); slug != "" {
+					rows = append(rows, chokepoint.PortWatchDay{Chokepoint: slug, Day: d.Date, Container: d.Container, DryBulk: d.DryBulk,
+						GeneralCargo: d.GeneralCargo, RoRo: d.RoRo, Tanker: d.Tanker, Total: d.Total})
+				}
+			}
+			if len(rows) == 0 {
+				return jobs.Result{}, errors.New("portwatch: no row of a watched chokepoint in the answer")
+			}
+			if err := store.InsertPortWatch(ctx, rows); err != nil {
+				return jobs.Result{}, err
+			}
+			return jobs.Result{Rows: len(rows), Watermark: time.Now().UTC()}, nil
+		}}
+}
