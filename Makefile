@@ -79,7 +79,8 @@ test: services tools $(STRIPE_MOCK) tidy vet lint-arch
 ## prints the precision/recall table and writes it as markdown to
 ## ACCURACY_OUT (bin/accuracy.md), for the table
 ## docs/risk-detectors.md keeps (make test runs the smoke run: one seed, a
-## small fleet)
+## small fleet); then accuracy-trade (the trade analytics of issue 18 and
+## the voyage earnings of issue 19) and the chokepoint signals of issue 20
 ACCURACY_OUT ?= bin/accuracy.md
 accuracy: services tools
 	@mkdir -p $(dir $(ACCURACY_OUT))
@@ -87,10 +88,9 @@ accuracy: services tools
 	$(MAKE) accuracy-trade
 	OVERWATCH_ACCURACY_CHOKEPOINT=full $(GO) test -count=1 -timeout 10m -v -run '^TestAccuracyChokepoint$$' ./cmd/overwatch
 
-## (make accuracy also runs accuracy-trade below: the trade analytics and
-## the voyage earnings of issue 19 against their truths)
 ## accuracy-trade: the trade analytics of issue 18 (route shifts,
-## deceptions, each anomaly type, flow tonnes, forecasts) against the truths
+## deceptions, each anomaly type, flow tonnes, forecasts) and the voyage
+## earnings of issue 19 against the truths
 ## the simulator injects, through the API: 800 vessels over two simulated
 ## years with seasons, cheap older history and injected trade truths
 ## (OVERWATCH_ACCURACY_TRADE_VESSELS / _DAYS / _SEED change it), 7-10 min

@@ -3,6 +3,8 @@ package portcall
 import (
 	"math"
 
+	"overwatch"
+	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
 )
 
@@ -20,6 +22,61 @@ const (
 	DefaultBallastShare = 0.5
 )
 
+// LNGPayloadShare is the payload of an LNG carrier as a share of its
+// deadweight: its cargo tanks' volume, not the deadweight, limit what it
+// lifts (98.5 % filling at 0.45–0.47 t/m³: a 138,000 m³ Moss carrier of
+// about 70,000 t deadweight lifts some 62,000 t, a 266,000 m³ Q-Max of
+// about 129,000 t some 120,000 t; 0.87–0.95 of the deadweight). It applies
+// at a berth that handles LNG only: only a gas carrier berths there.
+const LNGPayloadShare = 0.90
+
+// BallastBandShare is the ballast band: the lowest tenth of a vessel's
+// range of draughts. The profile's shallowest draught is the lightest
+// ballast condition it ever reported, while the ballast water a vessel
+// carries varies from voyage to voyage (weather, trim, the next port's air
+// draught), so its usual ballast draught lies above it; measured from the
+// lightest, every cargo comes out low. When the light end of a call (the
+// arrival draught of a loading, the departure draught of a discharge) lies
+// in the band, it is taken as the vessel's empty condition for that cargo:
+// the ballast water it held is pumped out as the cargo comes aboard (and
+// taken in as it goes ashore). A light end above the band (a vessel that
+// arrives part-laden, after a transfer at sea or a first loading port) is
+// cargo, and the profile's shallowest stays the reference.
+const BallastBandShare = 0.1
+
+// Plausible draughts. AIS codes the static draught in 0.1 m steps up to
+// 25.5 m, which means "25.5 m or more" (ITU-R M.1371, message 5): no ship
+// afloat draws more than MaxDraughtM (as the draught-mismatch detector of
+// maritime/risk holds), so a deeper draught is an entry error, never a
+// measurement. Nor does any merchant hull draw more than half its beam:
+// beam/draught ratios of cargo ships and tankers lie between about 2.2 and
+// 4 (a Panamax bulk carrier 32.2 m / 14.5 m = 2.2, a Capesize 45 m / 18 m
+// = 2.5, an LNG carrier 47 m / 12 m = 3.9), so a draught over
+// beam/MinBeamDraughtRatio is an error too (a decimal slip, a tank sounding
+// typed into the draught field). Such a draught is left out of the design
+// draught, and a call whose own draught is one has no cargo estimate.
+// An LNG carrier (a vessel at a berth of LNG only) is broader still for its
+// draught, its light cargo carried in tanks above the waterline: beam/draught
+// 3.5–4.5 (a 174,000 m³ carrier 46.4 m / 11.5 m = 4.0, a Q-Max 53.8 m / 12
+// m = 4.5), so beyond beam/GasCarrierMinBeamDraughtRatio its draught is an
+// error.
+const (
+	MaxDraughtM                   = 25.0
+	MinBeamDraughtRatio           = 2.0
+	GasCarrierMinBeamDraughtRatio = 3.0
+)
+
+// PlausibleDraught reports whether a reported draught can be the
+// vessel's: positive, at most MaxDraughtM and, when the beam is known, at
+// most beam/MinBeamDraughtRatio.
+func PlausibleDraught(d float64, v vessel.Profile) bool {
+	return plausible(d, v, MinBeamDraughtRatio)
+}
+
+func plausible(d float64, v vessel.Profile, ratio float64) bool {
+	return d > 0 && d <= MaxDraughtM && (v.BeamM <= 0 || d <= v.BeamM/ratio)
+}
+
 // Cargo quality of a call's estimate.
 const (
 	CargoMeasured  = "measured"        // draught before and after, and the vessel's own draught range
@@ -36,22 +93,49 @@ const (
 )
 
 // EstimateCargo fills the call's operation, cargo (tonnes), cargo quality
-// and deadweight estimate from its draughts and the vessel's profile.
+// and deadweight estimate from its draughts and the vessel's profile. The
+// design draught is the deepest plausible one (PlausibleDraught; at a
+// berth of LNG only, within beam/GasCarrierMinBeamDraughtRatio) of the
+// profile and the call; when the profile's deepest is implausible, the
+// call's own deepest stands for it and the quality is CargoAssumed. The
+// payload is PayloadShare of the deadweight, LNGPayloadShare at a berth of
+// LNG only.
 func EstimateCargo(c *Call, v vessel.Profile) {
 	c.Operation, c.CargoTonnes, c.CargoQuality, c.DWTEstimate = OpUnknown, 0, CargoNoDraught, 0
-	design := math.Max(v.MaxDraftM, math.Max(c.DraftBefore, c.DraftAfter))
+	before, after := c.DraftBefore, c.DraftAfter
+	ratio, lng := MinBeamDraughtRatio, lngBerth(c)
+	if lng {
+		ratio = GasCarrierMinBeamDraughtRatio
+	}
+	if !plausible(before, v, ratio) {
+		before = 0
+	}
+	if !plausible(after, v, ratio) {
+		after = 0
+	}
+	design, known := 0.0, plausible(v.MaxDraftM, v, ratio)
+	if known {
+		design = v.MaxDraftM
+	}
+	design = math.Max(design, math.Max(before, after))
 	if dwt, ok := vessel.EstimateDWT(v.ShipType, v.LengthM, v.BeamM, design); ok {
 		c.DWTEstimate = dwt
 	}
-	if c.DraftBefore <= 0 || c.DraftAfter <= 0 || c.DWTEstimate <= 0 {
+	if before <= 0 || after <= 0 || c.DWTEstimate <= 0 {
 		return
 	}
 	ballast, quality := v.MinDraftM, CargoMeasured
 	if ballast <= 0 || design-ballast < MinRangeShare*design {
 		ballast, quality = DefaultBallastShare*design, CargoAssumed
 	}
+	if !known {
+		quality = CargoAssumed
+	}
+	if light := math.Min(before, after); light > ballast && light-ballast <= BallastBandShare*(design-ballast) {
+		ballast = light // this call's own ballast condition
+	}
 	c.CargoQuality = quality
-	delta := c.DraftAfter - c.DraftBefore
+	delta := after - before
 	if math.Abs(delta) < MinDraftChangeM-1e-9 {
 		c.Operation = OpNone
 		return
@@ -61,5 +145,26 @@ func EstimateCargo(c *Call, v vessel.Profile) {
 		c.Operation = OpDischarge
 	}
 	payload := PayloadShare * c.DWTEstimate
+	if lng {
+		payload = LNGPayloadShare * c.DWTEstimate
+	}
 	c.CargoTonnes = math.Round(math.Min(payload, payload*math.Abs(delta)/(design-ballast)))
+}
+
+// lngBerth reports whether the call berthed at a zone that handles LNG
+// only.
+func lngBerth(c *Call) bool {
+	if c.BerthZone == "" {
+		return false
+	}
+	p, ok := seaport.BySlug(c.Port)
+	if !ok {
+		return false
+	}
+	for _, z := range p.Berths {
+		if z.ID == c.BerthZone {
+			return len(z.Cargo) == 1 && z.Cargo[0] == overwatch.CommodityLNG
+		}
+	}
+	return false
 }

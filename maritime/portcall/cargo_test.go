@@ -139,3 +139,104 @@ func TestEnrich(t *testing.T) {
 		t.Errorf("build year %d estimated %v category %q declared port %q", c.BuildYear, c.BuildYearEstimated, c.Category, c.DeclaredPort)
 	}
 }
+
+// An implausible deepest draught (AIS's 25.5 m "or more", a decimal slip
+// deeper than half the beam) is no design draught: the call's own deepest
+// stands for it, and the quality says the range was assumed.
+func TestEstimateCargoImplausibleProfileDraught(t *testing.T) {
+	t.Parallel()
+	dwt, _ := vessel.EstimateDWT(70, 225, 32.2, 14.1)
+	for _, maxDraft := range []float64{25.5, 22.6, 16.2} { // 16.2 > 32.2/2
+		v := panamax
+		v.MaxDraftM = maxDraft
+		c := Call{DraftBefore: 7.0, DraftAfter: 14.1}
+		EstimateCargo(&c, v)
+		if c.DWTEstimate != dwt || c.Operation != OpLoad || c.CargoQuality != CargoAssumed {
+			t.Errorf("max %.1f m: DWT %.0f op %q quality %q; want %.0f at the call's 14.1 m, load, %q", maxDraft, c.DWTEstimate, c.Operation, c.CargoQuality, dwt, CargoAssumed)
+		}
+		if want := math.Round(0.96 * dwt); c.CargoTonnes != want {
+			t.Errorf("max %.1f m: cargo %.0f, want %.0f", maxDraft, c.CargoTonnes, want)
+		}
+	}
+	// A call whose own draught is implausible has no estimate.
+	c := Call{DraftBefore: 7.0, DraftAfter: 25.5}
+	EstimateCargo(&c, panamax)
+	if c.Operation != OpUnknown || c.CargoTonnes != 0 {
+		t.Errorf("a 25.5 m draught after the call: op %q cargo %.0f; want unknown, 0", c.Operation, c.CargoTonnes)
+	}
+	for d, want := range map[float64]bool{0: false, 14.1: true, 16.1: true, 16.2: false, 25.5: false} {
+		if got := PlausibleDraught(d, panamax); got != want {
+			t.Errorf("PlausibleDraught(%.1f) = %v, want %v", d, got, want)
+		}
+	}
+	if !PlausibleDraught(24.0, vessel.Profile{}) || PlausibleDraught(25.1, vessel.Profile{}) {
+		t.Error("without a beam, the limit is MaxDraughtM")
+	}
+}
+
+// At a berth of LNG only, the payload is LNGPayloadShare of the deadweight
+// (cargo tanks limit a gas carrier); elsewhere PayloadShare.
+func TestEstimateCargoLNGBerth(t *testing.T) {
+	t.Parallel()
+	lng := vessel.Profile{IMO: 9300002, ShipType: 84, LengthM: 290, BeamM: 47, MinDraftM: 9.0, MaxDraftM: 12.0}
+	dwt, _ := vessel.EstimateDWT(84, 290, 47, 12.0)
+	for _, tc := range []struct {
+		port, berth string
+		share       float64
+	}{
+		{"ras-laffan", "ras-laffan-berth-1", LNGPayloadShare},
+		{"ras-laffan", "ras-laffan-berth-3", PayloadShare}, // crude oil and products
+		{"ras-laffan", "", PayloadShare},
+	} {
+		c := Call{Port: tc.port, BerthZone: tc.berth, DraftBefore: 9.0, DraftAfter: 12.0}
+		EstimateCargo(&c, lng)
+		if want := math.Round(tc.share * dwt); c.CargoTonnes != want {
+			t.Errorf("%s %q: cargo %.0f, want %.2f × %.0f = %.0f", tc.port, tc.berth, c.CargoTonnes, tc.share, dwt, want)
+		}
+	}
+}
+
+// A loading that starts in the ballast band (the lowest tenth of the
+// range) measures from its own arrival draught; one that starts above it
+// from the profile's shallowest.
+func TestEstimateCargoBallastBand(t *testing.T) {
+	t.Parallel()
+	dwt, _ := vessel.EstimateDWT(70, 225, 32.2, 14.1)
+	payload := 0.96 * dwt
+	for _, tc := range []struct {
+		name          string
+		before, after float64
+		want          float64
+	}{
+		{"arrives 0.5 m above its lightest: a full cargo", 7.5, 14.1, math.Round(payload)},
+		{"arrives 0.5 m above, loads to 10.8 m", 7.5, 10.8, payload * 3.3 / 6.6},
+		{"discharges to 0.4 m above its lightest", 14.1, 7.4, math.Round(payload)},
+		{"arrives above the band (part-laden): from 7.0 m", 8.0, 14.1, payload * 6.1 / 7.1},
+	} {
+		c := Call{DraftBefore: tc.before, DraftAfter: tc.after}
+		EstimateCargo(&c, panamax)
+		if math.Abs(c.CargoTonnes-tc.want) > 1 {
+			t.Errorf("%s: cargo %.0f, want %.0f", tc.name, c.CargoTonnes, tc.want)
+		}
+	}
+}
+
+// At a berth of LNG only, a deepest draught beyond beam/3 is a gas
+// carrier's error (LNG carriers draw a quarter of their beam): the call's
+// own deepest stands for it. Elsewhere the same draught is within half the
+// beam and stands.
+func TestEstimateCargoLNGImplausible(t *testing.T) {
+	t.Parallel()
+	lng := vessel.Profile{IMO: 9300002, ShipType: 84, LengthM: 290, BeamM: 47, MinDraftM: 9.0, MaxDraftM: 20.1}
+	c := Call{Port: "ras-laffan", BerthZone: "ras-laffan-berth-1", DraftBefore: 9.0, DraftAfter: 12.0}
+	EstimateCargo(&c, lng)
+	dwt, _ := vessel.EstimateDWT(84, 290, 47, 12.0)
+	if c.DWTEstimate != dwt || c.CargoQuality != CargoAssumed {
+		t.Errorf("LNG berth: DWT %.0f quality %q, want %.0f at the call's 12.0 m, %q", c.DWTEstimate, c.CargoQuality, dwt, CargoAssumed)
+	}
+	c = Call{Port: "ras-laffan", BerthZone: "ras-laffan-berth-3", DraftBefore: 9.0, DraftAfter: 12.0}
+	EstimateCargo(&c, lng)
+	if want, _ := vessel.EstimateDWT(84, 290, 47, 20.1); c.DWTEstimate != want || c.CargoQuality != CargoMeasured {
+		t.Errorf("oil berth: DWT %.0f quality %q, want %.0f at 20.1 m, %q", c.DWTEstimate, c.CargoQuality, want, CargoMeasured)
+	}
+}

@@ -55,7 +55,8 @@ type Voyage struct {
 	// Liner marks a container liner's voyage (func Liner): its calls load and
 	// discharge at every port, so a loading call paired with a later
 	// discharge is no origin→destination trade; deceptions and shifts
-	// leave such voyages out.
+	// leave such voyages out, and its commodity is containers (also when
+	// it loaded at a berth of bulk cargoes too).
 	Liner bool
 }
 
@@ -94,6 +95,9 @@ func BuildVoyages(calls []portcall.Call) []Voyage {
 			}
 			if v, ok := voyageFrom(load, cs[i+1:]); ok {
 				v.Liner = liner || v.Commodity == overwatch.CommodityContainers
+				if v.Liner {
+					v.Commodity = overwatch.CommodityContainers // a liner carries containers, also from a mixed berth
+				}
 				out = append(out, v)
 			}
 		}
@@ -170,10 +174,19 @@ func declaredPort(c *portcall.Call) string {
 // tankerCargo lists the commodities tankers carry; other vessels carry the rest.
 var tankerCargo = map[string]bool{overwatch.CommodityLNG: true, overwatch.CommodityCrude: true, overwatch.CommodityProducts: true}
 
+// ProductTankerMaxDWT is the largest product tanker: the AFRA scale's
+// LR1 class ends at 80,000 t deadweight; refined products move in MR
+// (25,000–55,000 t) and LR1 tankers, crude oil in Aframax (80,000–120,000
+// t) and larger ones. (LR2 tankers, of Aframax size, carry both; at a berth
+// of both, a tanker of that size is taken for crude.)
+const ProductTankerMaxDWT = 80000
+
 // CommodityOf is the commodity loaded by a call: the first commodity of
 // its berth zone that the vessel's kind carries (tankers: LNG, crude oil,
 // refined products; other vessels the rest), else the first of the port's
-// commodities that it carries, else Unknown. A vessel of unknown type
+// commodities that it carries, else Unknown. Where both crude oil and
+// refined products are listed, a tanker's deadweight estimate chooses
+// (ProductTankerMaxDWT; crude oil when unknown). A vessel of unknown type
 // (ship type 0) is taken as a dry-bulk carrier.
 func CommodityOf(c *portcall.Call) string {
 	p, ok := seaport.BySlug(c.Port)
@@ -181,13 +194,28 @@ func CommodityOf(c *portcall.Call) string {
 		return Unknown
 	}
 	tanker := c.ShipType >= 80 && c.ShipType <= 89
+	products := tanker && c.DWTEstimate > 0 && c.DWTEstimate < ProductTankerMaxDWT
 	pick := func(list []string) string {
+		first := ""
 		for _, x := range list {
-			if tankerCargo[x] == tanker {
+			if tankerCargo[x] != tanker {
+				continue
+			}
+			if first == "" {
+				first = x
+			}
+			if products && x == overwatch.CommodityProducts {
 				return x
 			}
 		}
-		return ""
+		if first == overwatch.CommodityProducts && tanker && c.DWTEstimate >= ProductTankerMaxDWT {
+			for _, x := range list {
+				if x == overwatch.CommodityCrude {
+					return x
+				}
+			}
+		}
+		return first
 	}
 	for _, z := range p.Berths {
 		if z.ID == c.BerthZone {

@@ -101,6 +101,7 @@ func TestCommodityOf(t *testing.T) {
 		{"santos", "santos-berth-1", 70, "grain"},
 		{"ras-laffan", "ras-laffan-berth-3", 80, "crude_oil"},
 		{"ras-laffan", "", 84, "lng"},
+		{"atlantis", "", 80, Unknown},
 		{"tubarao", "tubarao-berth-2", 70, "coal"},
 		{"tubarao", "", 70, "iron_ore"},
 		{"sabine-pass", "sabine-pass-berth-1", 70, Unknown},
@@ -110,6 +111,23 @@ func TestCommodityOf(t *testing.T) {
 		if got := CommodityOf(&c); got != tc.want {
 			t.Errorf("%s %s type %d: %q, want %q", tc.port, tc.berth, tc.ship, got, tc.want)
 		}
+	}
+}
+
+// TestCommodityOfTankerSize: at a berth of crude oil and refined products,
+// a tanker up to LR1 size loads products, a larger one (or one of unknown
+// size) crude oil.
+func TestCommodityOfTankerSize(t *testing.T) {
+	t.Parallel()
+	for dwt, want := range map[float64]string{0: "crude_oil", 45000: "refined_products", 79900: "refined_products", 80000: "crude_oil", 115000: "crude_oil"} {
+		c := portcall.Call{Port: "novorossiysk", BerthZone: "novorossiysk-berth-2", ShipType: 80, DWTEstimate: dwt}
+		if got := CommodityOf(&c); got != want {
+			t.Errorf("tanker of %.0f t: %q, want %q", dwt, got, want)
+		}
+	}
+	c := portcall.Call{Port: "novorossiysk", BerthZone: "novorossiysk-berth-1", ShipType: 70, DWTEstimate: 45000}
+	if got := CommodityOf(&c); got != "grain" {
+		t.Errorf("bulk carrier: %q, want grain", got)
 	}
 }
 
@@ -164,6 +182,9 @@ func TestBuildVoyagesLiner(t *testing.T) {
 	liner := map[overwatch.IMO][]bool{}
 	for _, v := range BuildVoyages(calls) {
 		liner[v.IMO] = append(liner[v.IMO], v.Liner)
+		if v.Liner != (v.Commodity == overwatch.CommodityContainers) {
+			t.Errorf("vessel %d: liner %v carries %q", v.IMO, v.Liner, v.Commodity)
+		}
 	}
 	for n, want := range map[int][]bool{1: {true, true}, 2: {false}, 3: {false}} {
 		got := liner[imoOf(n)]
