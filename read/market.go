@@ -49,12 +49,12 @@ type MarketStore interface {
 }
 
 // marketRoutes mounts the market-data endpoints.
-func marketRoutes(r Router, s MarketStore, c *Cache) {
+func marketRoutes(r Router, s MarketStore, c *Cache, now func() time.Time) {
 	prices := Cached(c, "commodity_prices", []string{tableCommodityPrices}, Encoded(s.CommodityPrices, "commodity_prices", NewCommodityPrice))
-	r.Handle(fiber.MethodGet, "/commodity-prices", overwatch.AccessKey, CommodityPrices(prices))
+	r.Handle(fiber.MethodGet, "/commodity-prices", overwatch.AccessKey, CommodityPrices(prices, now))
 	rates := Cached(c, "transport_rates", []string{tableTransportRates}, Encoded(s.TransportRates, "transport_data", NewTransportRate))
 	regions := Cached(c, "transport_regions", []string{tableTransportRates}, s.TransportRegions)
-	r.Handle(fiber.MethodGet, "/transport-data", overwatch.AccessKey, TransportData(rates, regions))
+	r.Handle(fiber.MethodGet, "/transport-data", overwatch.AccessKey, TransportData(rates, regions, now))
 }
 
 // CommodityPrice is an item of GET /v1/commodity-prices.
@@ -179,21 +179,21 @@ func planDepth(caller *overwatch.Caller, now time.Time) time.Duration {
 // its unit as published and, where a conversion is published, in USD per
 // tonne; the plan's history depth counts back from each series' newest
 // observation. q answers the encoded body (Encoded).
-func CommodityPrices(q Query[PriceRequest, []byte]) fiber.Handler {
+func CommodityPrices(q Query[PriceRequest, []byte], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		var r PriceRequest
 		var err error
 		if r.Commodity, err = commodityParam(c, "commodity"); err != nil {
 			return err
 		}
-		now := time.Now().UTC()
-		if r.Since, err = sinceParam(c, "since", now); err != nil {
+		t := now().UTC()
+		if r.Since, err = sinceParam(c, "since", t); err != nil {
 			return err
 		}
 		if r.Limit, err = limitParam(c, 100, 500); err != nil {
 			return err
 		}
-		r.Depth = planDepth(overwatch.CallerFrom(c.UserContext()), now)
+		r.Depth = planDepth(overwatch.CallerFrom(c.UserContext()), t)
 		body, err := q(c.UserContext(), r)
 		if err != nil {
 			return err

@@ -23,7 +23,7 @@ var TransportModes = []string{"barge", "rail", "truck", "ocean"}
 // USD per tonne where it converts; the plan's history depth counts back
 // from each series' newest observation. A region that matches nothing is
 // an empty answer, not an error. q answers the encoded body (Encoded).
-func TransportData(q Query[TransportRequest, []byte], regions Query[string, []string]) fiber.Handler {
+func TransportData(q Query[TransportRequest, []byte], regions Query[string, []string], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		var r TransportRequest
 		var err error
@@ -37,14 +37,14 @@ func TransportData(q Query[TransportRequest, []byte], regions Query[string, []st
 		if err != nil {
 			return err
 		}
-		now := time.Now().UTC()
-		if r.Since, err = sinceParam(c, "since", now); err != nil {
+		t := now().UTC()
+		if r.Since, err = sinceParam(c, "since", t); err != nil {
 			return err
 		}
 		if r.Limit, err = limitParam(c, 100, 500); err != nil {
 			return err
 		}
-		r.Depth = planDepth(overwatch.CallerFrom(c.UserContext()), now)
+		r.Depth = planDepth(overwatch.CallerFrom(c.UserContext()), t)
 		if region != "" {
 			names, err := regions(c.UserContext(), r.Mode)
 			if err != nil {

@@ -44,6 +44,8 @@ type Analytics interface {
 	CropStore
 	RiverStore
 	DisruptionStore
+	TerminalStore
+	TradeStore
 }
 
 // Accounts is what the read side asks of the account store (PostgreSQL).
@@ -54,6 +56,7 @@ type Accounts interface {
 	WebhookQuery
 	ManualCalibrationStore
 	FreightRateQuery
+	PICoverageQuery
 }
 
 // Deps are what the read routes work with.
@@ -88,12 +91,15 @@ func Routes(r Router, d Deps) {
 	forecastRoutes(r, d.Analytics, d.Cache)
 	anomalyRoutes(r, d.Analytics, d.Cache, d.Now)
 	earningsRoutes(r, d.Analytics, d.Cache, d.Now)
-	marketRoutes(r, d.Analytics, d.Cache)
+	marketRoutes(r, d.Analytics, d.Cache, d.Now)
 	sarRoutes(r, d.Analytics, d.SAR, d.Cache, d.Now)
 	cropRoutes(r, d.Analytics)
 	riverRoutes(r, d.Analytics, d.Now)
 	disruptionRoutes(r, d.Analytics, d.Now)
+	terminalRoutes(r, d.Analytics, d.Cache, d.Now)
+	tradeFlowRoutes(r, d.Analytics, d.Accounts)
 	freightRoutes(r, d.Analytics, d.Accounts, d.Cache, d.Now)
+	piRoutes(r, d.Accounts, d.Now)
 	keyRoutes(r, d.Accounts)
 	alertRoutes(r, d.Accounts, d.Now)
 	webhookRoutes(r, d.Accounts)

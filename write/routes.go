@@ -25,6 +25,7 @@ type Accounts interface {
 	PlanChanger
 	RefreshGate
 	FreightRateStore
+	PICoverageStore
 }
 
 // Deps are what the write routes work with.
@@ -50,4 +51,5 @@ func Routes(r Router, d Deps) {
 	alertRoutes(r, d.Accounts, d.Now)
 	webhookRoutes(r, d.Accounts, d.Outbound, d.CheckURL)
 	freightRoutes(r, d.Accounts, d.Now)
+	piCoverageRoutes(r, d.Accounts)
 }

@@ -52,6 +52,7 @@ type config struct {
 	Market                  marketConfig
 	River                   riverConfig
 	Crop                    cropConfig
+	Trade                   tradeFlowsConfig
 	SAR                     sarConfig
 	News                    newsConfig
 	Stripe                  stripe.Config
@@ -106,6 +107,9 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_CROP_NDVI_URL", "", "an AppEEARS point-sample CSV of the MODIS vegetation index (MOD13Q1) over the crop regions, fetched by the crop_ndvi_refresh job; empty or off (the default): no fetch, and /v1/satellite/health gives the official USDA view"},
 	{"OVERWATCH_CROP_NDVI_REGIONS", "", "maps the AppEEARS request's Category labels to crop regions: category=region-slug,...; a category equal to a region slug maps to itself"},
 	{"OVERWATCH_CROP_NDVI_REFRESH", "24h", "how often the NDVI series is fetched; a failed fetch keeps the series last stored"},
+	{"OVERWATCH_COMTRADE_URL", "", "UN Comtrade API query URLs (white-space-separated, e.g. https://comtradeapi.un.org/data/v1/get/C/A/HS?reporterCode=76&partnerCode=156&cmdCode=1201&flowCode=X&period=2024) the trade_flows_refresh job fetches into /v1/trade-flows; empty or off (the default): no refresh, the bundled samples and imports answer"},
+	{"OVERWATCH_COMTRADE_API_KEY", "", "the Comtrade subscription key, sent as the Ocp-Apim-Subscription-Key header; never logged"},
+	{"OVERWATCH_COMTRADE_REFRESH", "24h", "how often the Comtrade URLs are fetched; a failed fetch keeps the flows last stored"},
 	{"OVERWATCH_RIVER_REFRESH", "15m", "how often the river gauges are polled; a failed poll keeps the readings last fetched"},
 	{"OVERWATCH_SAR_URL", "https://api.daac.asf.alaska.edu/services/search/param", "the Sentinel-1 catalogue /v1/sar-coverage asks, once per area and day (the ASF search API; or the Copernicus Data Space OData products URL https://catalogue.dataspace.copernicus.eu/odata/v1/Products with OVERWATCH_SAR_CATALOGUE=cdse); off: the stored products (the bundled samples) answer alone"},
 	{"OVERWATCH_SAR_CATALOGUE", "asf", "which catalogue OVERWATCH_SAR_URL is: asf or cdse"},
@@ -189,6 +193,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 			PricesEvery:         duration("OVERWATCH_PRICES_REFRESH"), TransportEvery: duration("OVERWATCH_TRANSPORT_REFRESH")},
 		River: riverConfig{URL: sourceURL(get("OVERWATCH_RIVER_URL")), Every: duration("OVERWATCH_RIVER_REFRESH")},
 		Crop:  cropConfig{NDVIURL: sourceURL(get("OVERWATCH_CROP_NDVI_URL")), NDVIEvery: duration("OVERWATCH_CROP_NDVI_REFRESH")},
+		Trade: tradeFlowsConfig{URLs: parseTradeURLs(get("OVERWATCH_COMTRADE_URL")), Key: strings.TrimSpace(getenv("OVERWATCH_COMTRADE_API_KEY")), Every: duration("OVERWATCH_COMTRADE_REFRESH")},
 		News:  newsConfig{URL: sourceURL(get("OVERWATCH_GDELT_URL")), Every: duration("OVERWATCH_GDELT_REFRESH"), MinInterval: duration("OVERWATCH_GDELT_MIN_INTERVAL"), PortWatchURL: sourceURL(get("OVERWATCH_PORTWATCH_URL")), PortWatchEvery: duration("OVERWATCH_PORTWATCH_REFRESH")},
 		SAR:   sarConfig{URL: sourceURL(get("OVERWATCH_SAR_URL")), Catalogue: get("OVERWATCH_SAR_CATALOGUE"), MinInterval: duration("OVERWATCH_SAR_MIN_INTERVAL"), FreshFor: duration("OVERWATCH_SAR_FRESH")},
 		Stripe: stripe.Config{SecretKey: strings.TrimSpace(getenv("STRIPE_SECRET_KEY")),

@@ -31,6 +31,12 @@ func importCommand(ctx context.Context, cfg config, log *slog.Logger, args []str
 		return importMarket(ctx, cfg, log, args[0], args[1:], stdout, stderr)
 	case "crop":
 		return importCrop(ctx, cfg, log, args[1:], stdout, stderr)
+	case "trade":
+		return importTrade(ctx, cfg, log, args[1:], stdout, stderr)
+	case "river", "sar", "news", "portwatch":
+		return importSignals(ctx, cfg, log, args[0], args[1:], stdout, stderr)
+	case "pi-coverage":
+		return importPICoverage(ctx, cfg, args[1:], stdout, stderr)
 	case "sanctions":
 		return importSanctions(ctx, cfg, log, args[1:], stdout, stderr)
 	case "actuals":
@@ -65,7 +71,7 @@ func importCommand(ctx context.Context, cfg config, log *slog.Logger, args []str
 		}
 		return nil
 	}
-	fmt.Fprintf(stderr, "overwatch import: unknown kind %q (want history, actuals, sanctions, prices, transport or crop)\n%s", args[0], importUsage)
+	fmt.Fprintf(stderr, "overwatch import: unknown kind %q (want history, actuals, sanctions, prices, transport, crop or trade)\n%s", args[0], importUsage)
 	return errUsage
 }
 
@@ -75,5 +81,11 @@ const importUsage = `usage: overwatch import history [--source PROVIDER] [--form
        overwatch import sanctions [--list L] --url BASE_URL
        overwatch import prices [--published YYYY-MM-DD] FILE...      (FRED CSV, World Bank xlsx, AMS JSON)
        overwatch import transport [--dataset ID] [--published YYYY-MM-DD] FILE...   (AgTransport JSON)
+       overwatch import river FILE...     (USGS NWIS instantaneous values JSON, Water Data OGC API JSON)
+       overwatch import sar FILE...       (Sentinel-1 catalogue answers: ASF jsonlite/CSV/GeoJSON/KML, CDSE OData, STAC)
+       overwatch import news --subject SLUG FILE...   (GDELT DOC ArtList JSON about a port or chokepoint)
+       overwatch import portwatch FILE... (IMF PortWatch daily chokepoint transits)
        overwatch import crop FILE...      (USDA PSD CSV, WASDE report data CSV, AppEEARS point-sample CSV)
+       overwatch import trade FILE...     (UN Comtrade API JSON, bulk TSV/CSV, .gz too)
+       overwatch import pi-coverage [--source S] FILE...   (P&I coverage CSV into the shared base: imo, club, ...)
 `

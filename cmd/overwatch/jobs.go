@@ -49,6 +49,7 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 	all = append(all, marketJobs(cfg.Market, ch, ch)...)
 	all = append(all, riverJobs(cfg.River, ch)...)
 	all = append(all, cropJobs(cfg.Crop, ch)...)
+	all = append(all, tradeJobs(cfg.Trade, ch)...)
 	all = append(all, newsJobs(cfg.News, ch)...)
 	if cfg.SanctionsURL != "" {
 		all = append(all, sanctionsRefreshJob(ch, cfg.SanctionsURL, cfg.SanctionsList, cfg.SanctionsRefresh))

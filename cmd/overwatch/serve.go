@@ -71,6 +71,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 	if withIngest {
 		loadMarketSamples(ctx, ch, log)
 		loadCropSamples(ctx, ch, log)
+		loadTradeSamples(ctx, ch, log)
 		loadSARSamples(ctx, ch, log)
 		sc.Start()
 		log.Info("jobs scheduled", "jobs", sc.Names())

@@ -48,8 +48,11 @@ var (
 // The HTTP server's bounds: a body over bodyLimit is a 413, a request
 // line and headers over headerLimit a 431, a request not received within
 // the read timeout (OVERWATCH_READ_TIMEOUT) a 408, each with a JSON body.
+// bodyLimit lets the largest upload through (a P&I coverage CSV of
+// write.MaxPICoverageBody with its multipart framing); each handler holds
+// its own body to its own bound (64 KiB for a freight rate, ...).
 const (
-	bodyLimit   = 4 << 20
+	bodyLimit   = 10<<20 + 64<<10
 	headerLimit = 8 << 10
 )
 

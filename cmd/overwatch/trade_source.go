@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"overwatch/clickhouse"
+	"overwatch/jobs"
+	"overwatch/maritime/tradestats"
+	"overwatch/write/comtrade"
+)
+
+// tradeFlowsConfig is where the trade statistics are refreshed from: UN
+// Comtrade API query URLs (whitespace-separated; empty or off: no
+// refresh, the default), the subscription key sent with them (never
+// logged) and how often.
+type tradeFlowsConfig struct {
+	URLs  []string
+	Key   string
+	Every time.Duration
+}
+
+// parseTradeURLs splits OVERWATCH_COMTRADE_URL: Comtrade queries carry
+// commas (cmdCode=1201,1507), so URLs are separated by white space.
+func parseTradeURLs(v string) []string {
+	if strings.EqualFold(strings.TrimSpace(v), "off") {
+		return nil
+	}
+	return strings.Fields(v)
+}
+
+// TradeWriter stores parsed trade flows (clickhouse.DB).
+type TradeWriter interface {
+	InsertTradeFlows(ctx context.Context, flows []tradestats.Flow) error
+}
+
+// comtradeKeyHeader is the header Comtrade's API gateway reads the
+// subscription key from.
+const comtradeKeyHeader = "Ocp-Apim-Subscription-Key"
+
+// fetchTrade downloads one Comtrade answer with the key in its header,
+// with the rules of fetchSource: only a 200 (a 429 or 503 with its
+// Retry-After is an error), a size cap, no HTML page. Neither the key nor
+// the query (which may carry a subscription-key parameter) appears in an
+// error: only the URL's host and path.
+func fetchTrade(ctx context.Context, rawURL, key string) ([]byte, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, errors.New("a Comtrade URL must be an absolute http:// or https:// URL")
+	}
+	shown := u.Scheme + "://" + u.Host + u.Path
+	ctx, cancel := context.WithTimeout(ctx, sourceTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: bad request", shown)
+	}
+	req.Header.Set("User-Agent", "overwatch trade refresh")
+	if key != "" {
+		req.Header.Set(comtradeKeyHeader, key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("GET %s: %w", shown, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: %w", shown, errRetryAfter{status: resp.Status, wait: resp.Header.Get("Retry-After")})
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, comtrade.MaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", shown, err)
+	}
+	if len(body) > comtrade.MaxBytes {
+		return nil, fmt.Errorf("GET %s: over %d bytes", shown, comtrade.MaxBytes)
+	}
+	head := bytes.ToLower(bytes.TrimSpace(body[:min(len(body), 512)]))
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html")) {
+		return nil, fmt.Errorf("GET %s: an HTML page, not data", shown)
+	}
+	return body, nil
+}
+
+// tradeJob is the scheduled refresh of the trade statistics: each URL's
+// answer is parsed whole and stored, or not at all. An answer that fails
+// (timeout, 429, 5xx, an HTML page, a malformed body, an error in the
+// envelope) keeps the flows last stored and fails the run, counted on
+// /metrics as overwatch_job_failures_total{job="trade_flows_refresh"},
+// after the other URLs are stored. An empty answer ("count":0) is no
+// failure.
+func tradeJob(store TradeWriter, cfg tradeFlowsConfig) jobs.Job {
+	return jobs.Job{Name: "trade_flows_refresh", Every: cfg.Every, Writes: []string{"trade_flows"},
+		Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+			res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
+			var errs []error
+			failed := 0
+			for i, u := range cfg.URLs {
+				body, err := fetchTrade(ctx, u, cfg.Key)
+				var flows []tradestats.Flow
+				if err == nil {
+					flows, err = comtrade.Parse(bytes.NewReader(body), "comtrade api")
+				}
+				if err == nil && len(flows) > 0 {
+					err = store.InsertTradeFlows(ctx, flows)
+				}
+				if err != nil {
+					failed++
+					errs = append(errs, fmt.Errorf("url %d: %w", i+1, err))
+					continue
+				}
+				res.Rows += len(flows)
+			}
+			res.Detail["urls"], res.Detail["failed"], res.Detail["flows"] = len(cfg.URLs), failed, res.Rows
+			return res, errors.Join(errs...)
+		}}
+}
+
+// tradeJobs are the trade refreshes the configuration turns on.
+func tradeJobs(cfg tradeFlowsConfig, store TradeWriter) []jobs.Job {
+	if len(cfg.URLs) == 0 {
+		return nil
+	}
+	return []jobs.Job{tradeJob(store, cfg)}
+}
+
+// importTrade is `overwatch import trade FILE...`: Comtrade API answers
+// (JSON) and bulk files (tab- or comma-separated, gzipped or not). Each
+// file is parsed whole before it is stored: a bad file stores nothing of
+// itself.
+func importTrade(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprint(stderr, "usage: overwatch import trade FILE...   (UN Comtrade API JSON or bulk TSV/CSV, .gz too)\n")
+		return errUsage
+	}
+	ch, pg, err := stores(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer ch.Close()
+	defer pg.Close()
+	for _, path := range args {
+		if err := importTradeFile(ctx, ch, path, stdout); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// importTradeFile parses and stores one trade file.
+func importTradeFile(ctx context.Context, store TradeWriter, path string, stdout io.Writer) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	flows, err := comtrade.Parse(f, "import "+tradeFileName(path))
+	f.Close()
+	if err == nil && len(flows) > 0 {
+		err = store.InsertTradeFlows(ctx, flows)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	fmt.Fprintf(stdout, "%s: %d trade flows imported\n", path, len(flows))
+	return nil
+}
+
+func tradeFileName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// tradeSamples are real UN Comtrade API answers (copied byte for byte
+// from ../shared/data/trade; origins and checksums in
+// samples/trade/README.md): Brazil's 2024 soybean-complex exports to
+// China, China's 2024 soybean imports from Brazil (the mirror pair) and
+// China's 2010 totals with Argentina and Germany. `overwatch run` loads
+// them into an empty trade_flows table so that /v1/trade-flows answers
+// out of the box, dated by their own periods.
+//
+//go:embed samples/trade/*.json
+var tradeSamples embed.FS
+
+// loadTradeSamples stores the bundled samples when trade_flows is empty;
+// a sample that fails to load is logged and skipped.
+func loadTradeSamples(ctx context.Context, ch *clickhouse.DB, log *slog.Logger) {
+	n, err := ch.TradeFlowRows(ctx)
+	if err != nil || n > 0 {
+		if err != nil {
+			log.Warn("trade samples: cannot count trade_flows", "err", err)
+		}
+		return
+	}
+	entries, err := tradeSamples.ReadDir("samples/trade")
+	if err != nil {
+		log.Warn("trade samples", "err", err)
+		return
+	}
+	loaded := 0
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		f, err := tradeSamples.Open("samples/trade/" + e.Name())
+		if err != nil {
+			continue
+		}
+		flows, err := comtrade.Parse(f, "sample "+e.Name())
+		f.Close()
+		if err == nil {
+			err = ch.InsertTradeFlows(ctx, flows)
+		}
+		if err != nil {
+			log.Warn("trade samples: not loaded", "file", e.Name(), "err", err)
+			continue
+		}
+		loaded += len(flows)
+	}
+	if loaded > 0 {
+		log.Info("trade samples loaded (UN Comtrade answers for 2010 and 2024; imports replace them)", "flows", loaded)
+	}
+}

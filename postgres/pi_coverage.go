@@ -1,0 +1,108 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"overwatch"
+	"overwatch/read"
+	"overwatch/write"
+)
+
+var (
+	_ write.PICoverageStore = (*DB)(nil)
+	_ read.PICoverageQuery  = (*DB)(nil)
+)
+
+func piDate(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC()
+}
+
+// ImportPICoverage implements write.PICoverageStore: in one transaction,
+// the rows are copied into a temporary table, and the last row of each
+// vessel, insurer and start is inserted as the account's record (NULL
+// account: the shared base) or replaces the record already there.
+func (db *DB) ImportPICoverage(ctx context.Context, accountID int64, rows []write.PICoverageRow, source string) (int, error) {
+	var account any
+	if accountID != 0 {
+		account = accountID
+	}
+	stored := 0
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE pi_import (ord integer, imo integer, club_id text, club_key text, club_name text,
+			vessel_name text, effective_from date, effective_to date) ON COMMIT DROP`); err != nil {
+			return err
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"pi_import"},
+			[]string{"ord", "imo", "club_id", "club_key", "club_name", "vessel_name", "effective_from", "effective_to"},
+			pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) {
+				r := rows[i]
+				return []any{int32(i), int32(r.IMO), r.ClubID, r.ClubKey, r.ClubName, r.VesselName, piDate(r.From), piDate(r.To)}, nil
+			})); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `INSERT INTO pi_coverage AS p (account_id, imo, club_id, club_key, club_name, vessel_name, effective_from, effective_to, source)
+			SELECT DISTINCT ON (imo, club_key, effective_from) $1::bigint, imo, club_id, club_key, club_name, vessel_name, effective_from, effective_to, $2
+			FROM pi_import ORDER BY imo, club_key, effective_from, ord DESC
+			ON CONFLICT ON CONSTRAINT pi_coverage_unique DO UPDATE SET club_id = EXCLUDED.club_id, club_name = EXCLUDED.club_name,
+				vessel_name = EXCLUDED.vessel_name, effective_to = EXCLUDED.effective_to, source = EXCLUDED.source, created_at = now()`,
+			account, source)
+		if err != nil {
+			return err
+		}
+		stored = int(tag.RowsAffected())
+		return nil
+	})
+	if err != nil {
+		return 0, pgErr(err, "import P&I coverage")
+	}
+	return stored, nil
+}
+
+// PICoverage implements read.PICoverageQuery: the vessel's base records
+// and the account's, never another account's.
+func (db *DB) PICoverage(ctx context.Context, accountID int64, imo overwatch.IMO) ([]read.PICoverageRecord, error) {
+	rows, err := db.pool.Query(ctx, `SELECT account_id IS NOT NULL, club_id, club_key, club_name, vessel_name, effective_from, effective_to, source
+		FROM pi_coverage WHERE imo = $1 AND (account_id IS NULL OR account_id = $2)
+		ORDER BY effective_from DESC NULLS LAST, id LIMIT 5000`, int64(imo), accountID)
+	if err != nil {
+		return nil, pgErr(err, "P&I coverage")
+	}
+	defer rows.Close()
+	out := []read.PICoverageRecord{}
+	for rows.Next() {
+		var r read.PICoverageRecord
+		var from, to *time.Time
+		if err := rows.Scan(&r.Own, &r.ClubID, &r.ClubKey, &r.ClubName, &r.VesselName, &from, &to, &r.Source); err != nil {
+			return nil, pgErr(err, "P&I coverage")
+		}
+		if from != nil {
+			r.From = from.UTC()
+		}
+		if to != nil {
+			r.To = to.UTC()
+		}
+		out = append(out, r)
+	}
+	return out, pgErr(rows.Err(), "P&I coverage")
+}
+
+// PIBaseUnlisted implements read.PICoverageQuery: the unmatched insurer
+// names of the shared base only.
+func (db *DB) PIBaseUnlisted(ctx context.Context, limit int) ([]string, error) {
+	rows, err := db.pool.Query(ctx, `SELECT DISTINCT club_name FROM pi_coverage
+		WHERE account_id IS NULL AND club_id = '' ORDER BY club_name LIMIT $1`, limit)
+	if err != nil {
+		return nil, pgErr(err, "P&I unlisted insurers")
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if names == nil {
+		names = []string{}
+	}
+	return names, pgErr(err, "P&I unlisted insurers")
+}

@@ -1,0 +1,86 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"overwatch"
+	"overwatch/postgres"
+	"overwatch/read"
+	"overwatch/write"
+)
+
+func piRows(t *testing.T, csv string) []write.PICoverageRow {
+	t.Helper()
+	rows, ans, err := write.ParsePICoverageCSV([]byte(csv))
+	if err != nil || ans.RejectedCount != 0 {
+		t.Fatalf("parse: %v %+v", err, ans)
+	}
+	return rows
+}
+
+func piCoverage(t *testing.T, db *postgres.DB, account int64, imo overwatch.IMO) []read.PICoverageRecord {
+	t.Helper()
+	recs, err := db.PICoverage(context.Background(), account, imo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// The shared base is seen by every account, an account's records by it
+// alone; a re-import replaces the record of the same vessel, insurer and
+// start; the account's records go with it.
+func TestPICoverageStoreTenancy(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	a, b := newAccount(t, db), newAccount(t, db)
+	const imo = overwatch.IMO(9321483)
+	base := piRows(t, "imo,club,vessel_name,effective_from,effective_to\n9321483,Gard P. & I.,BASE SHIP,2024-02-20,2025-02-20\n")
+	if n, err := db.ImportPICoverage(ctx, 0, base, "test base"); err != nil || n != 1 {
+		t.Fatalf("base import: %d %v", n, err)
+	}
+	own := piRows(t, "imo,club,effective_from\n9321483,North of England P&I,2025-02-20\n9321483,Acme Cover,2025-02-20\n")
+	if n, err := db.ImportPICoverage(ctx, a, own, write.PICoverageSourceOwn); err != nil || n != 2 {
+		t.Fatalf("own import: %d %v", n, err)
+	}
+	// Again: replaced, not duplicated.
+	if n, err := db.ImportPICoverage(ctx, a, own, write.PICoverageSourceOwn); err != nil || n != 2 {
+		t.Fatalf("re-import: %d %v", n, err)
+	}
+	ra := piCoverage(t, db, a, imo)
+	if len(ra) != 3 {
+		t.Fatalf("account a sees %d records: %+v", len(ra), ra)
+	}
+	owned := 0
+	for _, r := range ra {
+		if r.Own {
+			owned++
+			if r.Source != "own" || r.From != time.Date(2025, 2, 20, 0, 0, 0, 0, time.UTC) || !r.To.IsZero() {
+				t.Errorf("own record %+v", r)
+			}
+		} else if r.ClubID != "gard" || r.VesselName != "BASE SHIP" || r.Source != "test base" || r.To != time.Date(2025, 2, 20, 0, 0, 0, 0, time.UTC) {
+			t.Errorf("base record %+v", r)
+		}
+	}
+	if owned != 2 {
+		t.Errorf("%d own records, want 2", owned)
+	}
+	rb := piCoverage(t, db, b, imo)
+	if len(rb) != 1 || rb[0].Own || rb[0].ClubID != "gard" {
+		t.Errorf("account b sees %+v, want the base record only", rb)
+	}
+	if names, err := db.PIBaseUnlisted(ctx, 10); err != nil || len(names) != 0 {
+		t.Errorf("unlisted insurers of the base %q %v: an account's are never listed", names, err)
+	}
+	if other := piCoverage(t, db, a, overwatch.IMO(9074729)); len(other) != 0 {
+		t.Errorf("another vessel: %+v", other)
+	}
+	if err := db.Exec(ctx, `DELETE FROM accounts WHERE id = $1`, a); err != nil {
+		t.Fatal(err)
+	}
+	if ra := piCoverage(t, db, a, imo); len(ra) != 1 {
+		t.Errorf("after the account is gone: %+v", ra)
+	}
+}
