@@ -58,6 +58,7 @@ type errRetryAfter struct {
 	wait   string
 }
 
+// Error is the status, with the wait the source asked for.
 func (e errRetryAfter) Error() string {
 	if e.wait == "" {
 		return e.status

@@ -33,6 +33,7 @@ var ErrRateLimited = errors.New("gdelt: rate limited (one request every 5 second
 // such as "The specified phrase is too short."
 type QueryError struct{ Text string }
 
+// Error says what GDELT refused.
 func (e *QueryError) Error() string { return "gdelt: query refused: " + e.Text }
 
 // maxRepairs bounds how many invalid characters Parse strips from one
