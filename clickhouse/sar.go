@@ -77,13 +77,21 @@ const sarKnownLimit = 2000
 // bounding box meets the query's box, of any time (each is a known pass
 // of its relative orbit), the nearest in time to the query's first.
 func (db *DB) SARProducts(ctx context.Context, q read.SARQuery) ([]sar.Product, error) {
-	sql := `SELECT name, product_type, platform, mode, start, stop, absolute_orbit, relative_orbit, direction, size_mb, lons, lats, source
+	sql := `SELECT ` + sarProductColumns + `
 		FROM sar_products FINAL
 		WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ?
 		ORDER BY abs(toInt64(start) - ?), name, product_type LIMIT ?`
 	args := []any{q.MinLat, q.MaxLat, q.MinLon, q.MaxLon, q.At.Unix(), sarKnownLimit}
+	return db.sarProducts(ctx, "SAR products", sql, args)
+}
+
+// sarProductColumns are the columns scanSARProduct reads, in its order.
+const sarProductColumns = `name, product_type, platform, mode, start, stop, absolute_orbit, relative_orbit, direction, size_mb, lons, lats, source`
+
+// sarProducts runs a query of sarProductColumns and reads its products.
+func (db *DB) sarProducts(ctx context.Context, what, sql string, args []any) ([]sar.Product, error) {
 	var out []sar.Product
-	err := db.scanAll(ctx, "SAR products", sql, args, func(rows interface{ Scan(...any) error }) error {
+	err := db.scanAll(ctx, what, sql, args, func(rows interface{ Scan(...any) error }) error {
 		var p sar.Product
 		var abs uint32
 		var rel uint16
@@ -94,6 +102,7 @@ func (db *DB) SARProducts(ctx context.Context, q read.SARQuery) ([]sar.Product, 
 		}
 		p.AbsoluteOrbit, p.RelativeOrbit = int(abs), int(rel)
 		p.Start, p.Stop = p.Start.UTC(), p.Stop.UTC()
+		p.Footprint = make(sar.Polygon, 0, min(len(lons), len(lats)))
 		for i := range min(len(lons), len(lats)) {
 			p.Footprint = append(p.Footprint, sar.LonLat{Lon: lons[i], Lat: lats[i]})
 		}

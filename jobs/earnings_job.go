@@ -12,6 +12,7 @@ import (
 	"overwatch/maritime/portstats"
 	"overwatch/maritime/sealane"
 	"overwatch/maritime/trade"
+	"overwatch/maritime/voyage"
 )
 
 // EarningsStore is what the earnings job needs of the analytics store:
@@ -155,7 +156,7 @@ func VoyageEarnings(calls []portcall.Call, legs []earnings.FuelLeg, rates []earn
 		} else {
 			res := emissions.ComputeVoyage(emissions.VoyageInput{IMO: v.IMO, Name: v.Name, ShipType: load.ShipType, Commodity: v.Commodity,
 				From: v.Origin, To: v.Destination, Departure: v.Departure, Arrival: v.Arrival, DWT: ev.DWT, SeaLaneDistanceNM: lane,
-				HoursAtSea: v.Arrival.Sub(v.Departure).Hours(), CargoTonnes: v.Tonnes, CargoQuality: cargoQuality(load.CargoQuality),
+				HoursAtSea: v.Arrival.Sub(v.Departure).Hours(), CargoTonnes: v.Tonnes, CargoQuality: voyage.CargoQuality(load.CargoQuality),
 				SpeedKnots: speedOf(lane, v.Departure, v.Arrival)})
 			ev.FuelTonnes = earnings.Bounds{Low: res.FuelTonnes.Low, Central: res.FuelTonnes.Central, High: res.FuelTonnes.High}
 			ev.DistanceNM, ev.FuelSource = res.DistanceNM, "emissions_model"
@@ -183,16 +184,4 @@ func speedOf(nm float64, from, to time.Time) float64 {
 		return nm / h
 	}
 	return 0
-}
-
-// cargoQuality maps a call's cargo-estimate quality onto the emissions
-// model's (as maritime/voyage does).
-func cargoQuality(q string) emissions.CargoQuality {
-	switch q {
-	case portcall.CargoMeasured:
-		return emissions.CargoHigh
-	case portcall.CargoAssumed:
-		return emissions.CargoMedium
-	}
-	return emissions.CargoLow
 }

@@ -26,13 +26,13 @@ type CropStore interface {
 	CropInputs(ctx context.Context, r CropInputsRequest) (crop.Inputs, error)
 }
 
-// cropRoutes mounts the crop-health endpoints. The inputs are a few
-// thousand rows, read whole per request (not cached: their tables carry
-// no version).
-func cropRoutes(r Router, s CropStore) {
+// cropRoutes mounts the crop-health endpoints. Their inputs (a few
+// thousand rows) are cached until one of their tables changes.
+func cropRoutes(r Router, s CropStore, c *Cache) {
+	inputs := Cached(c, "crop_inputs", []string{"crop_psd", "crop_wasde", "crop_ndvi", "estimates_weekly"}, s.CropInputs)
 	r.Handle(fiber.MethodGet, "/satellite/regions", overwatch.AccessKey, CropRegions())
-	r.Handle(fiber.MethodGet, "/satellite/health", overwatch.AccessKey, CropHealth(s.CropInputs))
-	r.Handle(fiber.MethodGet, "/satellite/production", overwatch.AccessKey, CropProduction(s.CropInputs))
+	r.Handle(fiber.MethodGet, "/satellite/health", overwatch.AccessKey, CropHealth(inputs))
+	r.Handle(fiber.MethodGet, "/satellite/production", overwatch.AccessKey, CropProduction(inputs))
 }
 
 // CropPort is a port a region feeds.

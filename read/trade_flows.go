@@ -77,8 +77,13 @@ const tradeFlowsMax = 1000
 const mirrorScanMax = 200_000
 
 // tradeFlowRoutes mounts GET /v1/trade-flows.
-func tradeFlowRoutes(r Router, s TradeStore, pi PICoverageQuery) {
-	r.Handle(fiber.MethodGet, "/trade-flows", overwatch.AccessKey, TradeFlows(s, pi))
+func tradeFlowRoutes(r Router, s TradeStore, pi PICoverageQuery, c *Cache) {
+	// The sanctions view matches the whole registry: kept until the lists
+	// change, and at most the cache's TTL (the registry's new vessels).
+	matches := Cached(c, "trade_sanctions", []string{"sanctions_entries"}, func(ctx context.Context, _ struct{}) (sanctionsView, error) {
+		return sanctionsMatches(ctx, s)
+	})
+	r.Handle(fiber.MethodGet, "/trade-flows", overwatch.AccessKey, TradeFlows(s, pi, matches))
 }
 
 // TradeFlow is an item of view=flows.
@@ -212,8 +217,8 @@ func tradeFilterParams(c *fiber.Ctx) (TradeFlowsRequest, error) {
 // TradeFlows serves GET /v1/trade-flows: view flows (default), mirror,
 // sanctions or entity (with imo); exporter, importer, commodity, period
 // (year) and limit (default 50, clamped by the tier). pi gives the entity
-// view's P&I coverage.
-func TradeFlows(s TradeStore, pi PICoverageQuery) fiber.Handler {
+// view's P&I coverage, matches the sanctions view's matches.
+func TradeFlows(s TradeStore, pi PICoverageQuery, matches Query[struct{}, sanctionsView]) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		view, err := enumParam(c, "view", tradeViewFlows, tradeViewMirror, tradeViewSanctions, tradeViewEntity)
 		if err != nil {
@@ -225,7 +230,7 @@ func TradeFlows(s TradeStore, pi PICoverageQuery) fiber.Handler {
 		}
 		switch view {
 		case tradeViewSanctions:
-			return tradeSanctions(c, s, limit)
+			return tradeSanctions(c, matches, limit)
 		case tradeViewEntity:
 			return tradeEntity(c, s, pi)
 		}
@@ -281,36 +286,49 @@ type TradeSanctionsMatch struct {
 	Confidence *float64 `json:"confidence"`
 }
 
+// sanctionsView is what the sanctions view shows: the matches and the
+// profiles of the vessels matched.
+type sanctionsView struct {
+	Matches  []sanctions.Match
+	Profiles map[overwatch.IMO]vessel.Profile
+}
+
 // sanctionsMatches runs the risk job's matching (sanctions.MatchVessels)
 // on the current registry, identity history and lists.
-func sanctionsMatches(ctx context.Context, s TradeSanctionsStore) ([]sanctions.Match, map[overwatch.IMO]vessel.Profile, error) {
+func sanctionsMatches(ctx context.Context, s TradeSanctionsStore) (sanctionsView, error) {
 	entries, err := s.SanctionsEntries(ctx)
 	if err != nil || len(entries) == 0 {
-		return nil, nil, err
+		return sanctionsView{}, err
 	}
 	profiles, err := s.VesselProfiles(ctx)
 	if err != nil {
-		return nil, nil, err
+		return sanctionsView{}, err
 	}
 	ids, err := s.IdentityHistory(ctx)
 	if err != nil {
-		return nil, nil, err
+		return sanctionsView{}, err
 	}
 	list := make([]vessel.Profile, 0, len(profiles))
 	for _, p := range profiles {
 		list = append(list, p)
 	}
 	slices.SortFunc(list, func(a, b vessel.Profile) int { return int(int64(a.IMO) - int64(b.IMO)) })
-	return sanctions.MatchVessels(entries, list, ids), profiles, nil
+	ms := sanctions.MatchVessels(entries, list, ids)
+	matched := make(map[overwatch.IMO]vessel.Profile, len(ms))
+	for _, m := range ms {
+		matched[m.IMO] = profiles[m.IMO]
+	}
+	return sanctionsView{Matches: ms, Profiles: matched}, nil
 }
 
 // tradeSanctions answers view=sanctions: matches (by IMO, then
 // confidence) and match_types, the count of every match per type.
-func tradeSanctions(c *fiber.Ctx, s TradeSanctionsStore, limit int) error {
-	ms, profiles, err := sanctionsMatches(c.UserContext(), s)
+func tradeSanctions(c *fiber.Ctx, q Query[struct{}, sanctionsView], limit int) error {
+	v, err := q(c.UserContext(), struct{}{})
 	if err != nil {
 		return err
 	}
+	ms, profiles := v.Matches, v.Profiles
 	types := map[string]int{sanctions.MatchIMO: 0, sanctions.MatchMMSI: 0, sanctions.MatchName: 0}
 	out := []TradeSanctionsMatch{}
 	for _, m := range ms {

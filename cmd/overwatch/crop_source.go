@@ -81,7 +81,7 @@ func cropNDVIJob(store CropStore, cfg cropConfig) jobs.Job {
 	return jobs.Job{Name: "crop_ndvi_refresh", Every: cfg.NDVIEvery, Writes: []string{"crop_ndvi"},
 		Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
 			res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
-			body, err := fetchSource(ctx, cfg.NDVIURL, "")
+			body, err := fetchSource(ctx, cfg.NDVIURL, fetchOptions{})
 			if err != nil {
 				return res, err
 			}

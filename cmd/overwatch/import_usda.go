@@ -6,17 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"strings"
 	"time"
 
 	"overwatch/jobs"
 	"overwatch/write"
 )
-
-// Limits of a fetch of the USDA grain inspections report: the body at
-// most write.MaxInspectionsBytes, fetched within grainInspectionsTimeout.
-const grainInspectionsTimeout = 60 * time.Second
 
 // printDropped says, for a WA_GR101 report, when its week is and which
 // port areas were not imported (they are not our ports).
@@ -30,38 +24,18 @@ func printDropped(w io.Writer, path string, rows []write.ActualRow, dropped []wr
 	}
 }
 
-// fetchGrainInspections downloads the WA_GR101 report from url and parses
-// it: anything but a 200 (a 429 or 5xx included), a body over the size
-// limit, a timeout, or a body that is not a whole report (an HTML error
-// page, a truncated download: write.ParseGrainInspections) is an error.
+// fetchGrainInspections downloads the WA_GR101 report from url
+// (fetchSource: anything but a 200, a 429 or 5xx included, a body over
+// the size limit, a timeout, an HTML error page is an error) and parses
+// it: a body that is not a whole report (a truncated download:
+// write.ParseGrainInspections) is an error too.
 func fetchGrainInspections(ctx context.Context, url string) ([]write.ActualRow, error) {
-	if !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
-		return nil, fmt.Errorf("grain inspections URL %q must be http:// or https://", url)
-	}
-	ctx, cancel := context.WithTimeout(ctx, grainInspectionsTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("User-Agent", "overwatch grain inspections refresh")
-	resp, err := http.DefaultClient.Do(req)
+	body, err := fetchSource(ctx, url, fetchOptions{maxBytes: write.MaxInspectionsBytes})
 	if err != nil {
 		return nil, fmt.Errorf("grain inspections: %w", err)
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("grain inspections: GET %s: %s", url, resp.Status)
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, write.MaxInspectionsBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("grain inspections: GET %s: %w", url, err)
-	}
-	if len(body) > write.MaxInspectionsBytes {
-		return nil, fmt.Errorf("grain inspections: GET %s: larger than %d MB", url, write.MaxInspectionsBytes>>20)
-	}
 	if !write.IsGrainInspections(body) {
-		return nil, fmt.Errorf("grain inspections: GET %s: not a WA_GR101 report (%s)", url, resp.Header.Get("Content-Type"))
+		return nil, fmt.Errorf("grain inspections: GET %s: not a WA_GR101 report", url)
 	}
 	rep, err := write.ParseGrainInspections(bytes.NewReader(body))
 	if err != nil {

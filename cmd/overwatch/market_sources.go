@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -49,70 +47,6 @@ func list(v string) []string {
 	return out
 }
 
-// sourceTimeout bounds one fetch of a market source.
-const sourceTimeout = 60 * time.Second
-
-// errRetryAfter is a source's 429 or 503 with the wait it asked for.
-type errRetryAfter struct {
-	status string
-	wait   string
-}
-
-// Error is the status, with the wait the source asked for.
-func (e errRetryAfter) Error() string {
-	if e.wait == "" {
-		return e.status
-	}
-	return e.status + " (Retry-After " + e.wait + ")"
-}
-
-// fetchSource downloads a source's file: anything but a 200 (a 429 with
-// its Retry-After), a body over marketfile.MaxBytes, an HTML page, a
-// body cut short of its Content-Length or a timeout is an error. user,
-// when set, is sent as the HTTP basic user name (the MARS API key) and
-// never appears in an error.
-func fetchSource(ctx context.Context, rawURL, user string) ([]byte, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("source URL %q must be an absolute http:// or https:// URL", rawURL)
-	}
-	shown := u.Redacted()
-	ctx, cancel := context.WithTimeout(ctx, sourceTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("User-Agent", "overwatch market refresh")
-	if user != "" {
-		req.SetBasicAuth(user, "")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, fmt.Errorf("GET %s: %w", shown, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %w", shown, errRetryAfter{status: resp.Status, wait: resp.Header.Get("Retry-After")})
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, marketfile.MaxBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("GET %s: %w", shown, err)
-	}
-	if len(body) > marketfile.MaxBytes {
-		return nil, fmt.Errorf("GET %s: %w", shown, marketfile.ErrTooLarge)
-	}
-	head := bytes.ToLower(bytes.TrimSpace(body[:min(len(body), 512)]))
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html")) {
-		return nil, fmt.Errorf("GET %s: an HTML page, not data", shown)
-	}
-	return body, nil
-}
-
 // PriceWriter stores price observations (clickhouse.DB).
 type PriceWriter interface {
 	InsertPrices(ctx context.Context, rows []market.Price) error
@@ -126,7 +60,7 @@ type RateWriter interface {
 // fetchParsed fetches one file of a source and parses it whole: nothing
 // of a file that fails is kept.
 func fetchParsed(ctx context.Context, name, rawURL, user, dataset string) (marketfile.Result, error) {
-	body, err := fetchSource(ctx, rawURL, user)
+	body, err := fetchSource(ctx, rawURL, fetchOptions{user: user})
 	if err != nil {
 		return marketfile.Result{}, err
 	}

@@ -176,7 +176,7 @@ func TestMarketRefreshJobs(t *testing.T) {
 			t.Errorf("overwatch_job_failures_total{job=%q} = %v, want %d", j.Name, n, len(failures))
 		}
 	}
-	if _, err := fetchSource(ctx, "file:///etc/passwd", ""); err == nil {
+	if _, err := fetchSource(ctx, "file:///etc/passwd", fetchOptions{}); err == nil {
 		t.Error("a file URL was fetched")
 	}
 	if got := marketJobs(marketConfig{AMSURL: "https://example.org"}, db, db); len(got) != 0 {

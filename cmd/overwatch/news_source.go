@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -71,55 +69,25 @@ type NewsWriter interface {
 	InsertDisruptions(ctx context.Context, rows []chokepoint.Disruption) error
 }
 
-// fetchGDELT asks one ArtList query. GDELT answers its query errors and,
-// sometimes, its rate-limit notice as plain text with HTTP 200 (and
-// Content-Type text/html): gdelt.Parse tells them apart. A 429 is an
-// errRetryAfter; any other status than 200 an error.
+// fetchGDELT asks one ArtList query (fetchSource). GDELT answers its
+// query errors and, sometimes, its rate-limit notice as plain text with
+// HTTP 200 (and Content-Type text/html): gdelt.Parse tells them apart. A
+// 429 is also gdelt.ErrRateLimited.
 func fetchGDELT(ctx context.Context, rawURL string) ([]gdelt.Article, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("GDELT URL must be an absolute http:// or https:// URL")
+	body, err := fetchSource(ctx, rawURL, fetchOptions{maxBytes: gdelt.MaxBytes, allowHTML: true})
+	var ra errRetryAfter
+	if errors.As(err, &ra) && ra.code == http.StatusTooManyRequests {
+		return nil, fmt.Errorf("%w: %w", gdelt.ErrRateLimited, err)
 	}
-	shown := u.Scheme + "://" + u.Host + u.Path
-	ctx, cancel := context.WithTimeout(ctx, sourceTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("User-Agent", "overwatch news refresh")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, fmt.Errorf("GET %s: %w", shown, errUnreachable{err})
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode == http.StatusTooManyRequests {
-		return nil, fmt.Errorf("GET %s: %w: %w", shown, gdelt.ErrRateLimited, errRetryAfter{status: resp.Status, wait: resp.Header.Get("Retry-After")})
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %w", shown, errRetryAfter{status: resp.Status, wait: resp.Header.Get("Retry-After")})
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, gdelt.MaxBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("GET %s: %w", shown, err)
-	}
 	arts, _, err := gdelt.Parse(body)
 	if err != nil {
-		return nil, fmt.Errorf("GET %s: %w", shown, err)
+		return nil, fmt.Errorf("GDELT: %w", err)
 	}
 	return arts, nil
 }
-
-// errUnreachable is a request that got no HTTP answer at all (no network,
-// DNS, refused, timeout): the run stops there.
-type errUnreachable struct{ err error }
-
-func (e errUnreachable) Error() string { return e.err.Error() }
-func (e errUnreachable) Unwrap() error { return e.err }
 
 // newsJob is the GDELT refresh: each run asks the subjects' queries in
 // turn, one request every interval at most (never faster than GDELT's one
@@ -237,7 +205,7 @@ func portwatchJob(store PortWatchWriter, rawURL string, every time.Duration) job
 	}
 	return jobs.Job{Name: "portwatch_refresh", Every: every, Writes: []string{"portwatch_chokepoint_daily"},
 		Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
-			body, err := fetchSource(ctx, rawURL, "")
+			body, err := fetchSource(ctx, rawURL, fetchOptions{})
 			if err != nil {
 				return jobs.Result{}, err
 			}

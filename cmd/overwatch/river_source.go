@@ -71,7 +71,7 @@ func fetchRiver(ctx context.Context, base string) ([]river.Reading, error) {
 	}
 	var out []river.Reading
 	for _, u := range urls {
-		body, err := fetchSource(ctx, u, "")
+		body, err := fetchSource(ctx, u, fetchOptions{})
 		if err != nil {
 			return nil, err
 		}

@@ -228,11 +228,11 @@ func (c *sarCatalogue) get(ctx context.Context, u string) ([]byte, error) {
 			return nil, ctx.Err()
 		}
 	}
-	body, err := fetchSource(ctx, u, "")
+	body, err := fetchSource(ctx, u, fetchOptions{})
 	c.mu.Lock()
 	c.next = c.now().Add(c.cfg.MinInterval)
 	var ra errRetryAfter
-	if errors.As(err, &ra) && (strings.HasPrefix(ra.status, "429") || strings.HasPrefix(ra.status, "503")) {
+	if errors.As(err, &ra) && ra.throttled() {
 		c.next = c.now().Add(retryAfter(ra.wait, c.now()))
 	}
 	c.mu.Unlock()

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -48,51 +46,10 @@ type TradeWriter interface {
 // subscription key from.
 const comtradeKeyHeader = "Ocp-Apim-Subscription-Key"
 
-// fetchTrade downloads one Comtrade answer with the key in its header,
-// with the rules of fetchSource: only a 200 (a 429 or 503 with its
-// Retry-After is an error), a size cap, no HTML page. Neither the key nor
-// the query (which may carry a subscription-key parameter) appears in an
-// error: only the URL's host and path.
+// fetchTrade downloads one Comtrade answer (fetchSource), the API key in
+// its header: never in an error or a log.
 func fetchTrade(ctx context.Context, rawURL, key string) ([]byte, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, errors.New("a Comtrade URL must be an absolute http:// or https:// URL")
-	}
-	shown := u.Scheme + "://" + u.Host + u.Path
-	ctx, cancel := context.WithTimeout(ctx, sourceTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
-	if err != nil {
-		return nil, fmt.Errorf("GET %s: bad request", shown)
-	}
-	req.Header.Set("User-Agent", "overwatch trade refresh")
-	if key != "" {
-		req.Header.Set(comtradeKeyHeader, key)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, fmt.Errorf("GET %s: %w", shown, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %w", shown, errRetryAfter{status: resp.Status, wait: resp.Header.Get("Retry-After")})
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, comtrade.MaxBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("GET %s: %w", shown, err)
-	}
-	if len(body) > comtrade.MaxBytes {
-		return nil, fmt.Errorf("GET %s: over %d bytes", shown, comtrade.MaxBytes)
-	}
-	head := bytes.ToLower(bytes.TrimSpace(body[:min(len(body), 512)]))
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html")) {
-		return nil, fmt.Errorf("GET %s: an HTML page, not data", shown)
-	}
-	return body, nil
+	return fetchSource(ctx, rawURL, fetchOptions{header: [2]string{comtradeKeyHeader, key}, maxBytes: comtrade.MaxBytes})
 }
 
 // tradeJob is the scheduled refresh of the trade statistics: each URL's

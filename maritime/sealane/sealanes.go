@@ -288,7 +288,7 @@ func seaRoute(from, to string) (*routeLeg, error) {
 	if r, ok := routeMemo[key]; ok {
 		return r, nil
 	}
-	path, arcs, err := g.shortest(src, dst)
+	path, arcs, err := g.shortest(src, dst, nil)
 	if err != nil {
 		return nil, fmt.Errorf("sea route %s-%s: %w", from, to, err)
 	}
@@ -297,8 +297,9 @@ func seaRoute(from, to string) (*routeLeg, error) {
 	return r, nil
 }
 
-// shortest is Dijkstra from src to dst: the node path and the arcs taken.
-func (g *laneGraph) shortest(src, dst int) ([]int, []laneArc, error) {
+// shortest is Dijkstra from src to dst, through none of the nodes named
+// in avoid: the node path and the arcs taken.
+func (g *laneGraph) shortest(src, dst int, avoid []string) ([]int, []laneArc, error) {
 	dist := make([]float64, len(g.nodes))
 	prev := make([]int, len(g.nodes))
 	prevArc := make([]laneArc, len(g.nodes))
@@ -318,7 +319,7 @@ func (g *laneGraph) shortest(src, dst int) ([]int, []laneArc, error) {
 		for _, a := range g.adj[it.n] {
 			// Anchorages are ends only: a route never passes through
 			// another port's anchorage.
-			if g.nodes[a.to].Kind == "anchorage" && a.to != dst {
+			if n := g.nodes[a.to]; (n.Kind == "anchorage" && a.to != dst) || slices.Contains(avoid, n.Name) {
 				continue
 			}
 			if d := it.d + a.distKM; d < dist[a.to] {

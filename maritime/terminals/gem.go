@@ -1,13 +1,11 @@
 package terminals
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // GEMUnit is one row of the Global Energy Monitor Global Gas
@@ -44,40 +42,8 @@ const maxGEMRows = 100000
 // newlines). A missing column, a row without TerminalID or ComboID, or a
 // number that does not parse is an error naming the line.
 func ParseGEM(r io.Reader) ([]GEMUnit, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err != nil {
-		return nil, fmt.Errorf("gem: header: %w", err)
-	}
-	col := map[string]int{}
-	for i, h := range header {
-		col[strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))] = i
-	}
-	for _, c := range gemColumns {
-		if _, ok := col[c]; !ok {
-			return nil, fmt.Errorf("gem: no column %q", c)
-		}
-	}
 	var out []GEMUnit
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("gem: %w", err)
-		}
-		line, _ := cr.FieldPos(0)
-		if len(out) >= maxGEMRows {
-			return nil, fmt.Errorf("gem: more than %d rows", maxGEMRows)
-		}
-		get := func(name string) string {
-			if i := col[name]; i < len(rec) {
-				return strings.TrimSpace(rec[i])
-			}
-			return ""
-		}
+	err := csvRows(r, "gem", gemColumns, maxGEMRows, func(_ int, get func(string) string) error {
 		u := GEMUnit{
 			TerminalID: get("TerminalID"), ComboID: get("ComboID"), TerminalName: get("TerminalName"),
 			UnitName: get("UnitName"), FacilityType: get("FacilityType"), Status: get("Status"),
@@ -85,25 +51,30 @@ func ParseGEM(r io.Reader) ([]GEMUnit, error) {
 			Floating: get("Floating"), LastUpdated: get("LastUpdated"),
 		}
 		if u.TerminalID == "" || u.ComboID == "" {
-			return nil, fmt.Errorf("gem: line %d: no TerminalID or ComboID", line)
+			return errors.New("no TerminalID or ComboID")
 		}
+		var err error
 		if u.CapacityMtpa, err = optFloat(get("CapacityInMtpa")); err != nil {
-			return nil, fmt.Errorf("gem: line %d: CapacityInMtpa: %w", line, err)
+			return fmt.Errorf("CapacityInMtpa: %w", err)
 		}
 		if u.Lat, err = optFloat(get("Latitude")); err != nil || (u.Lat != nil && math.Abs(*u.Lat) > 90) {
-			return nil, fmt.Errorf("gem: line %d: bad Latitude %q", line, get("Latitude"))
+			return fmt.Errorf("bad Latitude %q", get("Latitude"))
 		}
 		if u.Lon, err = optFloat(get("Longitude")); err != nil || (u.Lon != nil && math.Abs(*u.Lon) > 180) {
-			return nil, fmt.Errorf("gem: line %d: bad Longitude %q", line, get("Longitude"))
+			return fmt.Errorf("bad Longitude %q", get("Longitude"))
 		}
 		y, err := optFloat(get("StartYear1"))
 		if err != nil || (y != nil && (*y < 1900 || *y > 2100)) {
-			return nil, fmt.Errorf("gem: line %d: bad StartYear1 %q", line, get("StartYear1"))
+			return fmt.Errorf("bad StartYear1 %q", get("StartYear1"))
 		}
 		if y != nil {
 			u.StartYear = int(*y)
 		}
 		out = append(out, u)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

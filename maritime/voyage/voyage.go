@@ -124,16 +124,17 @@ func voyageInput(imo overwatch.IMO, a, b *portcall.Call, track []vessel.TrackPoi
 func cargoFromCalls(in *emissions.VoyageInput, a, b *portcall.Call) {
 	switch {
 	case a.Operation == portcall.OpLoad && a.CargoTonnes > 0:
-		in.CargoTonnes, in.CargoQuality = a.CargoTonnes, cargoQuality(a.CargoQuality)
+		in.CargoTonnes, in.CargoQuality = a.CargoTonnes, CargoQuality(a.CargoQuality)
 	case b.Operation == portcall.OpDischarge && b.CargoTonnes > 0:
-		in.CargoTonnes, in.CargoQuality = b.CargoTonnes, cargoQuality(b.CargoQuality)
+		in.CargoTonnes, in.CargoQuality = b.CargoTonnes, CargoQuality(b.CargoQuality)
 	case a.Operation == portcall.OpDischarge:
 		in.Ballast = true
 	}
 }
 
-// cargoQuality maps a call's cargo-estimate quality onto the model's.
-func cargoQuality(q string) emissions.CargoQuality {
+// CargoQuality maps a port call's cargo-estimate quality onto the
+// emissions model's.
+func CargoQuality(q string) emissions.CargoQuality {
 	switch q {
 	case portcall.CargoMeasured:
 		return emissions.CargoHigh
