@@ -11,8 +11,11 @@ import (
 type Deps struct {
 	Store Store
 	// Risk is the store of the risk jobs (the same analytics store).
-	Risk  RiskStore
-	Ports *seaport.Index
+	Risk RiskStore
+	// PICover is the shared base of P&I coverage the risk score reads
+	// (Postgres); nil: no cover known.
+	PICover PICoverBase
+	Ports   *seaport.Index
 	// Alerts is where the alerts job raises alerts (Postgres); nil: no
 	// alerts job. AlertSources are sources besides the risk events.
 	Alerts       AlertSink
@@ -88,7 +91,7 @@ func All(d Deps) []Job {
 		{Name: "trade_routes", Every: time.Hour, Writes: []string{"route_flows_weekly", "route_deceptions", "route_shifts"}, Run: TradeRoutes(d.Trade)},
 		{Name: "earnings", Every: time.Hour, Writes: []string{"voyage_earnings", "port_revenue_weekly"}, Run: Earnings(d.Earnings)},
 		{Name: "risk_events", Every: 30 * time.Minute, Writes: []string{"risk_events"}, Run: RiskEvents(d.Risk, d.Ports)},
-		{Name: "risk_scores", Every: 30 * time.Minute, Writes: []string{"vessel_risk", "risk_hotspots"}, Run: RiskScores(d.Risk)},
+		{Name: "risk_scores", Every: 30 * time.Minute, Writes: []string{"vessel_risk", "risk_hotspots"}, Run: RiskScores(d.Risk, d.PICover)},
 		{Name: "risk_baselines", Every: 6 * time.Hour, Writes: []string{"risk_baselines"}, Run: RiskBaselines(d.Risk)},
 		{Name: "derived_cleanup", Every: 6 * time.Hour, Run: CleanupDerived(d.Store)},
 		{Name: "rate_window_purge", Every: 5 * time.Minute, Run: Purge(d.PurgeRateWindows)},

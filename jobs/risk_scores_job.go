@@ -15,9 +15,11 @@ import (
 // the events of the identity window, the port calls of the port-call
 // window and the sanctions lists as they are now) and the hotspots
 // (Hotspots, over the events of the last 30 days), as of the end of the
-// data, and writes both whole as new generations. It runs after
-// risk_events and destination_reliability.
-func RiskScores(store RiskStore) Run {
+// data, and writes both whole as new generations. The P&I cover in force
+// on that day comes from the shared base (nil: none known; when it does
+// not answer, the scores are computed without it and Detail says so). It
+// runs after risk_events and destination_reliability.
+func RiskScores(store RiskStore, cover PICoverBase) Run {
 	return func(ctx context.Context, _ State) (Result, error) {
 		_, last, err := store.DataSpan(ctx)
 		if err != nil || last.IsZero() {
@@ -50,7 +52,8 @@ func RiskScores(store RiskStore) Run {
 		if err != nil {
 			return Result{}, err
 		}
-		scores := risk.ScoreVessels(profileList(profiles), events, calls, matches, reliabilities, last)
+		covers, coverStatus := piCovers(ctx, cover, last)
+		scores := risk.ScoreVessels(profileList(profiles), events, calls, matches, reliabilities, covers, last)
 		if err := store.WriteVesselRisk(ctx, Generation(), scores); err != nil {
 			return Result{}, err
 		}
@@ -59,7 +62,8 @@ func RiskScores(store RiskStore) Run {
 			return Result{}, err
 		}
 		return Result{From: from, To: last, Rows: len(scores) + len(hotspots), Watermark: last,
-			Detail: map[string]any{"vessels": len(scores), "hotspots": len(hotspots), "sanctions_matches": len(matches)}}, nil
+			Detail: map[string]any{"vessels": len(scores), "hotspots": len(hotspots), "sanctions_matches": len(matches),
+				"pi_cover": coverStatus, "pi_covered_vessels": len(covers)}}, nil
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"overwatch"
+	"overwatch/jobs"
 	"overwatch/read"
 	"overwatch/write"
 )
@@ -90,6 +91,31 @@ func (db *DB) PICoverage(ctx context.Context, accountID int64, imo overwatch.IMO
 		out = append(out, r)
 	}
 	return out, pgErr(rows.Err(), "P&I coverage")
+}
+
+// PIBaseCurrent implements jobs.PICoverBase: the shared base's records in
+// force on day (open ends in force), never an account's own.
+func (db *DB) PIBaseCurrent(ctx context.Context, day time.Time) ([]jobs.PICover, error) {
+	rows, err := db.pool.Query(ctx, `SELECT imo, club_id, club_name FROM pi_coverage
+		WHERE account_id IS NULL
+		  AND (effective_from IS NULL OR effective_from <= $1)
+		  AND (effective_to IS NULL OR effective_to >= $1)
+		ORDER BY imo, id`, day)
+	if err != nil {
+		return nil, pgErr(err, "P&I coverage base")
+	}
+	defer rows.Close()
+	var out []jobs.PICover
+	for rows.Next() {
+		var r jobs.PICover
+		var imo int64
+		if err := rows.Scan(&imo, &r.ClubID, &r.ClubName); err != nil {
+			return nil, pgErr(err, "P&I coverage base")
+		}
+		r.IMO = overwatch.IMO(imo)
+		out = append(out, r)
+	}
+	return out, pgErr(rows.Err(), "P&I coverage base")
 }
 
 // PIBaseUnlisted implements read.PICoverageQuery: the unmatched insurer

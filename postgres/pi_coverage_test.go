@@ -2,6 +2,8 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,5 +84,50 @@ func TestPICoverageStoreTenancy(t *testing.T) {
 	}
 	if ra := piCoverage(t, db, a, imo); len(ra) != 1 {
 		t.Errorf("after the account is gone: %+v", ra)
+	}
+}
+
+// The risk score's read of the base: the shared records in force on the
+// day (open ends in force, both ends inclusive), never an account's own.
+func TestPIBaseCurrent(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	a := newAccount(t, db)
+	base := piRows(t, "imo,club,effective_from,effective_to\n"+
+		"9876543,Gard,2024-01-01,2024-12-31\n"+ // in force on both ends
+		"9123453,Acme Cover Ltd,2025-01-01,\n"+ // starts later
+		"9187629,Skuld,,\n") // open both ends
+	if _, err := db.ImportPICoverage(ctx, 0, base, "test base"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ImportPICoverage(ctx, a, piRows(t, "imo,club\n9876543,Acme Cover Ltd\n"), write.PICoverageSourceOwn); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		day  time.Time
+		want string
+	}{
+		{time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), "9187629 skuld|9876543 gard"},
+		{time.Date(2024, 12, 31, 0, 0, 0, 0, time.UTC), "9187629 skuld|9876543 gard"},
+		{time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), "9123453 Acme Cover Ltd|9187629 skuld"},
+	} {
+		got, err := db.PIBaseCurrent(ctx, c.day)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, r := range got {
+			if r.IMO != 9876543 && r.IMO != 9123453 && r.IMO != 9187629 {
+				continue // another test's records in the package's database
+			}
+			id := r.ClubID
+			if id == "" {
+				id = r.ClubName
+			}
+			names = append(names, fmt.Sprintf("%d %s", r.IMO, id))
+		}
+		if s := strings.Join(names, "|"); s != c.want {
+			t.Errorf("%s: %s, want %s", c.day.Format("2006-01-02"), s, c.want)
+		}
 	}
 }

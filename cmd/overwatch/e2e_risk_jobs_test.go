@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,9 +26,11 @@ import (
 // with `overwatch import sanctions`, every derivation run by `overwatch
 // jobs --once`, then served by the real server. The sanctioned vessels of
 // the simulation are critical with a direct_imo sanctions_match; every
-// vessel has a score of the 14 factors; an incremental run of risk_events
+// vessel has a score of the 15 factors; an incremental run of risk_events
 // (which recomputes only the last days and the ongoing events) leaves the
-// stored events as the full run wrote them.
+// stored events as the full run wrote them. P&I cover imported into the
+// shared base counts at the next risk_scores run: an unknown insurer
+// raises pi_cover to its weight, a Group club leaves it at 0.
 func TestRiskJobsThroughTheAPI(t *testing.T) {
 	const seed, vessels, days = 5, 150, 10
 	r := simulateForEval(t, "risk_jobs", seed, vessels, days)
@@ -131,7 +135,7 @@ func TestRiskJobsThroughTheAPI(t *testing.T) {
 		}
 		var p read.RiskVesselBody
 		get("/v1/risk/vessel/"+imo, &p)
-		if len(p.Vessel.Factors) != 14 || len(p.Vessel.Sanctions) == 0 || p.Vessel.Sanctions[0].MatchType != sanctions.MatchIMO {
+		if len(p.Vessel.Factors) != 15 || len(p.Vessel.Sanctions) == 0 || p.Vessel.Sanctions[0].MatchType != sanctions.MatchIMO {
 			t.Errorf("vessel %s: %d factors, sanctions %+v", imo, len(p.Vessel.Factors), p.Vessel.Sanctions)
 		}
 		var ev struct{ Events []read.RiskEvent }
@@ -158,6 +162,42 @@ func TestRiskJobsThroughTheAPI(t *testing.T) {
 	}
 	if b, _ := baselines["baselines"].([]any); len(b) == 0 {
 		t.Errorf("no baseline: %v", baselines)
+	}
+
+	// P&I cover in the shared base: the next scoring reads it.
+	var uninsured, group string
+	for _, v := range all.Vessels {
+		if v.Tier != risk.TierCritical && uninsured == "" {
+			uninsured = v.IMO
+		} else if v.Tier != risk.TierCritical && group == "" {
+			group = v.IMO
+		}
+	}
+	cover := filepath.Join(t.TempDir(), "cover.csv")
+	csv := "imo,club,effective_from\n" + uninsured + ",Acme Cover Ltd," + r.start.Format("2006-01-02") + "\n" + group + ",Gard P&I," + r.start.Format("2006-01-02") + "\n"
+	if err := os.WriteFile(cover, []byte(csv), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.command(t, io.Discard, "import", "pi-coverage", cover)
+	r.command(t, io.Discard, "jobs", "--job", "risk_scores")
+	piFactor := func(imo string) read.RiskFactor {
+		t.Helper()
+		var p read.RiskVesselBody
+		get("/v1/risk/vessel/"+imo, &p)
+		for _, f := range p.Vessel.Factors {
+			if f.Name == risk.FactorPICover {
+				return f
+			}
+		}
+		t.Fatalf("vessel %s: no %s factor in %+v", imo, risk.FactorPICover, p.Vessel.Factors)
+		return read.RiskFactor{}
+	}
+	eventually(t, 5*time.Second, "pi_cover of the uninsured vessel", func() bool { return piFactor(uninsured).Contribution == 5 })
+	if f := piFactor(uninsured); f.Value != 1 || !strings.Contains(f.Reason, "Acme Cover Ltd") {
+		t.Errorf("uninsured vessel %s: %+v", uninsured, f)
+	}
+	if f := piFactor(group); f.Contribution != 0 || !strings.Contains(f.Reason, "Gard") {
+		t.Errorf("Group-covered vessel %s: %+v", group, f)
 	}
 }
 

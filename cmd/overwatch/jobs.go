@@ -24,6 +24,7 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 	all := jobs.All(jobs.Deps{
 		Store:        ch,
 		Risk:         ch,
+		PICover:      pg,
 		Alerts:       pg,
 		Deliveries:   pg,
 		Poster:       webhookPoster{newOutbound(cfg, log)},

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"overwatch/maritime/pandi"
 	"overwatch/maritime/portcall"
 	"overwatch/maritime/portstats"
 	"overwatch/maritime/sanctions"
@@ -43,14 +44,15 @@ var stsConfidenceWeight = map[string]float64{"high": 1, "medium": 0.6, "low": 0.
 // ScoreVessel computes a vessel's risk score at now from the events of
 // the risk detectors (its own, and the transfers where it is the other
 // vessel; others are ignored), its port calls, its sanctions matches and
-// its destination reliability (nil when unknown). Each of the 14 factors
+// its destination reliability (nil when unknown) and the assessment of its
+// P&I cover in force (nil when no record is known). Each of the 15 factors
 // of RiskFactors adds Weight × min(1, value / Full) points (age and
 // flag_risk by steps); the score is the sum, capped at 100, so the
 // contributions add up to the score until the cap. Events count when they
 // overlap the factor's window (ongoing ones up to now), durations only
 // for the part inside it. The factors come in the order of RiskFactors,
 // each with a reason naming the evidence.
-func ScoreVessel(v vessel.Profile, events []Event, calls []portcall.Call, matches []sanctions.Match, reliability *portstats.Reliability, now time.Time) VesselScore {
+func ScoreVessel(v vessel.Profile, events []Event, calls []portcall.Call, matches []sanctions.Match, reliability *portstats.Reliability, cover *pandi.Assessment, now time.Time) VesselScore {
 	from := now.Add(-ScoreWindow)
 	var gaps, gapHours, intentional, sts, loiter, mismatches, spoofs, darkNear float64
 	nearNames := map[string]bool{}
@@ -112,6 +114,7 @@ func ScoreVessel(v vessel.Profile, events []Event, calls []portcall.Call, matche
 	age, ageStep, ageWhy := ageFactor(v, now)
 	dest, destWhy := destinationFactor(reliability)
 	ports, portsWhy := highRiskCalls(v, calls, now)
+	insurer, insurerWhy := coverFactor(cover)
 	values := map[string]struct {
 		value  float64
 		share  float64 // -1: value / Full
@@ -131,6 +134,7 @@ func ScoreVessel(v vessel.Profile, events []Event, calls []portcall.Call, matche
 		FactorDestination:        {dest, -1, destWhy},
 		FactorHighRiskPorts:      {ports, -1, portsWhy},
 		FactorDarkNearSanctioned: {darkNear, -1, darkNearReason(darkNear, nearNames)},
+		FactorPICover:            {insurer, -1, insurerWhy},
 	}
 	total := 0.0
 	for _, spec := range Factors {
@@ -150,10 +154,11 @@ func ScoreVessel(v vessel.Profile, events []Event, calls []portcall.Call, matche
 }
 
 // ScoreVessels scores every vessel (ScoreVessel), grouping the events,
-// calls, matches and reliabilities by vessel first, so that the work grows
+// calls, matches and reliabilities by vessel first (covers are the
+// assessments of the vessels' P&I cover in force, by IMO), so that the work grows
 // with their number, not with their product. The result is in the order
 // of vessels.
-func ScoreVessels(vessels []vessel.Profile, events []Event, calls []portcall.Call, matches []sanctions.Match, reliabilities []portstats.Reliability, now time.Time) []VesselScore {
+func ScoreVessels(vessels []vessel.Profile, events []Event, calls []portcall.Call, matches []sanctions.Match, reliabilities []portstats.Reliability, covers map[overwatch.IMO]pandi.Assessment, now time.Time) []VesselScore {
 	evs := map[overwatch.IMO][]Event{}
 	for _, e := range events {
 		evs[e.IMO] = append(evs[e.IMO], e)
@@ -175,7 +180,11 @@ func ScoreVessels(vessels []vessel.Profile, events []Event, calls []portcall.Cal
 	}
 	out := make([]VesselScore, len(vessels))
 	for i, v := range vessels {
-		out[i] = ScoreVessel(v, evs[v.IMO], cs[v.IMO], ms[v.IMO], rel[v.IMO], now)
+		var cover *pandi.Assessment
+		if a, ok := covers[v.IMO]; ok {
+			cover = &a
+		}
+		out[i] = ScoreVessel(v, evs[v.IMO], cs[v.IMO], ms[v.IMO], rel[v.IMO], cover, now)
 	}
 	return out
 }
@@ -323,3 +332,20 @@ func scoreMaxTime(a, b time.Time) time.Time {
 
 // scoreRound rounds to two decimals.
 func scoreRound(v float64) float64 { return math.Round(v*100) / 100 }
+
+// coverFactor is the pi_cover value of a cover assessment: 0 with Group
+// cover or no record known, 0.5 for an insurer of medium tier, 1 for one
+// of high tier.
+func coverFactor(a *pandi.Assessment) (float64, string) {
+	switch {
+	case a == nil || a.Tier == "":
+		return 0, "no current P&I record known"
+	case a.GroupCover:
+		return 0, a.Reason
+	case a.Tier == pandi.TierHigh:
+		return 1, a.Reason
+	case a.Tier == pandi.TierMedium:
+		return 0.5, a.Reason
+	}
+	return 0, a.Reason
+}

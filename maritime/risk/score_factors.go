@@ -45,11 +45,12 @@ const (
 	FactorDestination        = "destination_unreliability"
 	FactorHighRiskPorts      = "high_risk_port_calls"
 	FactorDarkNearSanctioned = "dark_time_near_sanctioned_areas"
+	FactorPICover            = "pi_cover"
 )
 
-// Factors are the 14 factors of the risk score, with their weights:
+// Factors are the 15 factors of the risk score, with their weights:
 // the table docs/risk.md and the API documentation show. The weights of
-// the 13 behavioural and profile factors add up to 146, so a vessel need
+// the 14 behavioural and profile factors add up to 151, so a vessel need
 // not show every behaviour to reach 100; sanctions_match alone gives 75
 // for a direct IMO match, and a direct match makes the vessel critical
 // whatever its score.
@@ -96,6 +97,9 @@ var Factors = []FactorSpec{
 	{FactorDarkNearSanctioned, 15, 48, "hours", "90 days",
 		"Hours of AIS gaps that began or ended within 100 nm of a port or terminal of a sanctioned state (Iran, Syria, Venezuela, North Korea, Cuba, Crimea) or a Russian crude export terminal (see SanctionedAreas): where a dark voyage leads.",
 		"2020 US advisory; OFAC Iran, Syria, Venezuela, DPRK, Cuba and Crimea programs"},
+	{FactorPICover, 5, 1, "insurer tier (0 Group cover or no record, 0.5 medium, 1 high)", "cover in force",
+		"The vessel's P&I cover in force, from the shared coverage base (docs/pi-coverage.md): none of the 12 International Group clubs, and an insurer of medium tier (an established fixed-premium insurer) or high tier (unknown or sanctioned). Shadow-fleet tankers trade without Group cover; no record known counts nothing, since a missing record is not evidence of missing cover.",
+		"International Group of P&I Clubs; 2020 US advisory (insurance); G7/EU price cap attestation rules"},
 }
 
 // HighRiskFlags is the risk class of flags (ISO 3166-1 alpha-2): 1 for the

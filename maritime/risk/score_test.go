@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
+	"overwatch/maritime/pandi"
 	"overwatch/maritime/portcall"
 	"overwatch/maritime/portstats"
 	"overwatch/maritime/sanctions"
@@ -32,8 +34,8 @@ func scoreClose(a, b float64) bool { return a-b < 0.01 && b-a < 0.01 }
 
 func TestRiskFactorsTable(t *testing.T) {
 	t.Parallel()
-	if len(Factors) != 14 {
-		t.Fatalf("%d factors, want 14", len(Factors))
+	if len(Factors) != 15 {
+		t.Fatalf("%d factors, want 15", len(Factors))
 	}
 	seen := map[string]bool{}
 	for _, f := range Factors {
@@ -45,7 +47,7 @@ func TestRiskFactorsTable(t *testing.T) {
 	if Factors[0].Name != FactorSanctions || Factors[0].Weight < ScoreCritical {
 		t.Error("a direct sanctions match alone must reach critical")
 	}
-	r := ScoreVessel(vessel.Profile{IMO: 9187629}, nil, nil, nil, nil, scoreNow)
+	r := ScoreVessel(vessel.Profile{IMO: 9187629}, nil, nil, nil, nil, nil, scoreNow)
 	for i, f := range r.Factors {
 		if f.Name != Factors[i].Name || f.Weight != Factors[i].Weight || f.Reason == "" {
 			t.Errorf("factor %d: %+v", i, f)
@@ -74,9 +76,35 @@ func TestHighRiskFlagsCoverSimulatorDarkFlags(t *testing.T) {
 func TestScoreCleanVessel(t *testing.T) {
 	t.Parallel()
 	r := ScoreVessel(vessel.Profile{IMO: 9876543, Name: "CLEAN", Flag: "PA", ShipType: 70, BuildYear: 2015}, nil, nil, nil,
-		&portstats.Reliability{Calls: 10, Declared: 10, Matched: 10, Share: 1}, scoreNow)
+		&portstats.Reliability{Calls: 10, Declared: 10, Matched: 10, Share: 1}, nil, scoreNow)
 	if r.Score != 0 || r.Tier != TierLow || r.Category != "cargo" || !r.ComputedAt.Equal(scoreNow) {
 		t.Errorf("%+v", r)
+	}
+}
+
+// pi_cover: Group cover and no record count nothing; a medium-tier
+// insurer half the weight, a high-tier (unknown or sanctioned) one all of
+// it, with the assessment's reason.
+func TestScorePICover(t *testing.T) {
+	t.Parallel()
+	v := vessel.Profile{IMO: 9876543, Name: "COVERED", Flag: "PA", ShipType: 80, BuildYear: 2015}
+	for _, c := range []struct {
+		cover *pandi.Assessment
+		want  float64
+	}{
+		{nil, 0},
+		{&pandi.Assessment{GroupCover: true, Tier: pandi.TierLow, Reason: "entered with Gard, an International Group club"}, 0},
+		{&pandi.Assessment{Tier: pandi.TierMedium, Reason: "no International Group cover (insured by Lodestar)"}, 2.5},
+		{&pandi.Assessment{Tier: pandi.TierHigh, Reason: "no International Group cover (insured by Acme Cover Ltd)"}, 5},
+	} {
+		r := ScoreVessel(v, nil, nil, nil, nil, c.cover, scoreNow)
+		f := scoreFactor(t, r, FactorPICover)
+		if f.Contribution != c.want || f.Weight != 5 || r.Score != c.want {
+			t.Errorf("%+v: %+v, score %.2f; want %.2f", c.cover, f, r.Score, c.want)
+		}
+		if c.cover != nil && f.Reason != c.cover.Reason {
+			t.Errorf("reason %q, want %q", f.Reason, c.cover.Reason)
+		}
 	}
 }
 
@@ -87,14 +115,14 @@ func TestScoreSanctions(t *testing.T) {
 		{IMO: 9187629, Entry: artavil, MatchType: sanctions.MatchName, MatchedOn: "ARTAVIL", Confidence: sanctions.ConfidenceNameFlag},
 		{IMO: 9187629, Entry: artavil, MatchType: sanctions.MatchIMO, MatchedOn: "9187629", Confidence: 1},
 		{IMO: 1, Entry: hermann, MatchType: sanctions.MatchIMO, Confidence: 1}, // another vessel's
-	}, nil, scoreNow)
+	}, nil, nil, scoreNow)
 	if direct.Tier != TierCritical || direct.Score != 75 {
 		t.Errorf("direct match: %.1f %s", direct.Score, direct.Tier)
 	}
 	if f := scoreFactor(t, direct, FactorSanctions); !strings.Contains(f.Reason, "direct imo match") || !strings.Contains(f.Reason, "15036") {
 		t.Errorf("reason %q", f.Reason)
 	}
-	byName := ScoreVessel(v, nil, nil, []sanctions.Match{{IMO: 9187629, Entry: artavil, MatchType: sanctions.MatchName, Confidence: 0.75}}, nil, scoreNow)
+	byName := ScoreVessel(v, nil, nil, []sanctions.Match{{IMO: 9187629, Entry: artavil, MatchType: sanctions.MatchName, Confidence: 0.75}}, nil, nil, scoreNow)
 	if byName.Tier != TierHigh || !scoreClose(byName.Score, 56.25) {
 		t.Errorf("name match: %.2f %s", byName.Score, byName.Tier)
 	}
@@ -118,7 +146,7 @@ func TestScoreDarkFleetVessel(t *testing.T) {
 		// Another vessel's gap.
 		{Type: EventGap, IMO: 3333333, Start: scoreHoursAgo(100)},
 	}
-	r := ScoreVessel(v, events, nil, nil, nil, scoreNow)
+	r := ScoreVessel(v, events, nil, nil, nil, nil, scoreNow)
 	want := map[string][2]float64{ // value, contribution
 		FactorGaps: {2, 10 * 2.0 / 6}, FactorGapHours: {60, 10 * 60.0 / 168}, FactorIntentional: {2, 20},
 		FactorDarkNearSanctioned: {30, 15 * 30.0 / 48}, FactorSTS: {1.6, 8}, FactorIdentity: {1, 4},
@@ -151,7 +179,7 @@ func TestScoreWindows(t *testing.T) {
 		{Type: EventLoitering, IMO: v.IMO, Start: scoreHoursAgo(4)},                    // ongoing
 		{Type: EventSpoofing, IMO: v.IMO, Start: scoreNow.Add(time.Hour)},              // after now
 	}
-	r := ScoreVessel(v, events, nil, nil, nil, scoreNow)
+	r := ScoreVessel(v, events, nil, nil, nil, nil, scoreNow)
 	if f := scoreFactor(t, r, FactorGaps); f.Value != 2 {
 		t.Errorf("gaps %v", f.Value)
 	}
@@ -179,7 +207,7 @@ func TestScoreProfileFactors(t *testing.T) {
 		{IMO: cargo.IMO, Port: "novorossiysk", Arrival: scoreHoursAgo(100)},
 	}
 	rel := &portstats.Reliability{Calls: 12, Declared: 10, Matched: 4, Share: 0.4}
-	r := ScoreVessel(tanker, nil, calls, nil, rel, scoreNow)
+	r := ScoreVessel(tanker, nil, calls, nil, rel, nil, scoreNow)
 	if f := scoreFactor(t, r, FactorHighRiskPorts); f.Value != 2 || !strings.Contains(f.Reason, "novorossiysk, rizhao") {
 		t.Errorf("tanker calls: %+v", f)
 	}
@@ -193,7 +221,7 @@ func TestScoreProfileFactors(t *testing.T) {
 	if f := scoreFactor(t, r, FactorAge); f.Value < 25 || f.Contribution != 8 || !strings.Contains(f.Reason, "estimated") {
 		t.Errorf("age: %+v", f)
 	}
-	r = ScoreVessel(cargo, nil, calls, nil, &portstats.Reliability{Calls: 5, Declared: 2, Share: 0}, scoreNow)
+	r = ScoreVessel(cargo, nil, calls, nil, &portstats.Reliability{Calls: 5, Declared: 2, Share: 0}, nil, scoreNow)
 	if f := scoreFactor(t, r, FactorHighRiskPorts); f.Value != 1 {
 		t.Errorf("cargo calls: %+v", f)
 	}
@@ -217,7 +245,7 @@ func TestScoreCapsAt100(t *testing.T) {
 		events = append(events, Event{Type: EventGap, Subtype: "intentional", IMO: v.IMO, Start: scoreHoursAgo(float64(i*100 + 100)),
 			End: &end, Lat: 29.2, Lon: 50.3})
 	}
-	r := ScoreVessel(v, events, nil, []sanctions.Match{{IMO: v.IMO, MatchType: sanctions.MatchIMO, Confidence: 1}}, nil, scoreNow)
+	r := ScoreVessel(v, events, nil, []sanctions.Match{{IMO: v.IMO, MatchType: sanctions.MatchIMO, Confidence: 1}}, nil, nil, scoreNow)
 	if r.Score != 100 || r.Tier != TierCritical {
 		t.Errorf("%.1f %s", r.Score, r.Tier)
 	}
@@ -261,18 +289,22 @@ func TestScoreVessels(t *testing.T) {
 	}
 	matches := []sanctions.Match{{IMO: a.IMO, MatchType: sanctions.MatchIMO, Confidence: 1}}
 	rel := []portstats.Reliability{{IMO: b.IMO, Calls: 4, Declared: 4, Matched: 2, Share: 0.5}}
-	got := ScoreVessels([]vessel.Profile{a, b}, events, nil, matches, rel, scoreNow)
+	covers := map[overwatch.IMO]pandi.Assessment{b.IMO: {Tier: pandi.TierHigh, Reason: "no International Group cover"}}
+	got := ScoreVessels([]vessel.Profile{a, b}, events, nil, matches, rel, covers, scoreNow)
 	for i, v := range []vessel.Profile{a, b} {
 		var r *portstats.Reliability
+		var cover *pandi.Assessment
 		if i == 1 {
 			r = &rel[0]
+			c := covers[b.IMO]
+			cover = &c
 		}
-		want := ScoreVessel(v, events, nil, matches, r, scoreNow)
+		want := ScoreVessel(v, events, nil, matches, r, cover, scoreNow)
 		if got[i].IMO != v.IMO || got[i].Score != want.Score || got[i].Tier != want.Tier {
 			t.Errorf("vessel %d: %.2f %s, want %.2f %s", v.IMO, got[i].Score, got[i].Tier, want.Score, want.Tier)
 		}
 	}
-	if got[0].Tier != TierCritical || scoreFactor(t, got[1], FactorSTS).Value != 1 {
+	if got[0].Tier != TierCritical || scoreFactor(t, got[1], FactorSTS).Value != 1 || scoreFactor(t, got[1], FactorPICover).Contribution != 5 {
 		t.Errorf("%+v", got)
 	}
 }
