@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools test accuracy accuracy-trade bench-trade bench-market vet tidy lint-arch bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean
+.PHONY: all build run services tools web client test accuracy accuracy-trade bench-trade bench-market bench-map vet tidy lint-arch bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
 
 all: build
 
@@ -21,10 +21,47 @@ services:
 	@clickhouse/local/up.sh
 	@postgres/local/up.sh
 
+## cluster: the local ClickHouse cluster for cluster mode (ZooKeeper and
+## 2 shards x 2 replicas, cluster `overwatch`, native ports 9101-9104; see
+## clickhouse/local/cluster.sh); cluster-down stops it
+cluster:
+	@clickhouse/local/cluster.sh up
+
+cluster-down:
+	@clickhouse/local/cluster.sh down
+
+## test-cluster: the ingest, derivation and public-contract tests in
+## cluster mode (OVERWATCH_CLICKHOUSE_CLUSTER) on the local cluster, which
+## it starts: the clickhouse package, write/, and the end-to-end tests of
+## ingest, the jobs and the public lookup (CLUSTER_E2E)
+CLUSTER_URL = clickhouse://127.0.0.1:9101,127.0.0.1:9102,127.0.0.1:9103,127.0.0.1:9104
+CLUSTER_E2E = ^(TestPublicLatestPosition|TestPublicErrors|TestReplayServesTheLastPositionOfEveryIMO|TestRunIngestsAFeedAndExposesMetrics|TestAnalyticsEndpoints|TestRunSchedulesJobsAndRefreshes|TestVesselsAndPortPositions)$$
+test-cluster: cluster
+	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test -count=1 -timeout 10m ./clickhouse/... ./write/...
+	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test -count=1 -timeout 10m -run '$(CLUSTER_E2E)' ./cmd/overwatch
+
+## chaos: the chaos test of cluster mode (cmd/chaos): a private cluster
+## (ports +300; the smoke run +400) and PostgreSQL, two ingest, two serve and two jobs
+## processes under a steady feed while a replica, the writers' node,
+## ZooKeeper (30 s), PostgreSQL (30 s) and an API instance are killed; then
+## every message stored once, lookups 200 or `lookup failed`, limits across
+## instances, webhooks once, jobs once per tick (make test: the smoke run)
+chaos: build
+	OVERWATCH_CHAOS=full OVERWATCH_BIN=$(abspath $(BIN)) $(GO) test -count=1 -timeout 30m -v -run '^TestChaos$$' ./cmd/chaos
+
+## soak: `overwatch run` (demo fleet) under a steady public-lookup load for
+## SOAK_DURATION: RSS, heap, goroutines and lookup p50/p99 every
+## SOAK_INTERVAL into docs/soak/soak.csv, plotted as docs/soak/soak.svg
+SOAK_DURATION ?= 2h
+SOAK_INTERVAL ?= 10s
+soak: services build
+	$(GO) run ./cmd/soak -bin $(BIN) -duration $(SOAK_DURATION) -interval $(SOAK_INTERVAL)
+
 ## tools: Debian packages the tests and benchmarks use, as command:package
 ## (wrk: the load generator; gpsdecode: gpsd's reference AIS decoder;
-## pdftotext/pdftoppm: poppler, to check the PDF reports)
-TOOLS := wrk:wrk gpsdecode:gpsd-clients pdftotext:poppler-utils
+## pdftotext/pdftoppm: poppler, to check the PDF reports; chromium: the
+## headless browser of the pages' tests)
+TOOLS := wrk:wrk gpsdecode:gpsd-clients pdftotext:poppler-utils chromium:chromium
 tools:
 	@missing=""; for t in $(TOOLS); do command -v $${t%%:*} >/dev/null || missing="$$missing $${t#*:}"; done; \
 	if [ -n "$$missing" ]; then \
@@ -44,6 +81,19 @@ $(STRIPE_MOCK):
 ## run: serve the API (and, as issues land, ingest and jobs) on :8080
 run: services build
 	./$(BIN) run
+
+## web: rebuild the pages (/docs, /map, /dashboard) from web/src into
+## web/dist with the npm packages pinned by web/package-lock.json; dist is
+## committed and embedded, so only a change to the pages needs this
+web:
+	cd web && npm ci --no-audit --no-fund && npm run build
+
+## client: regenerate the Go client (client/) from the OpenAPI document:
+## `overwatch openapi` writes the merged document to client/openapi.json,
+## then oapi-codegen (the version go.mod pins) generates client.gen.go;
+## run it after changing cmd/overwatch/openapi/ (a test fails until then)
+client:
+	$(GO) generate ./client
 
 vet:
 	$(GO) vet ./...
@@ -68,6 +118,8 @@ test: services tools $(STRIPE_MOCK) tidy vet lint-arch
 	$(GO) test -count=1 -timeout 20m ./...
 	OVERWATCH_ACCURACY_TRADE=smoke $(GO) test -count=1 -timeout 10m -run '^TestAccuracyTrade$$' ./cmd/overwatch
 	OVERWATCH_ACCURACY=smoke $(GO) test -count=1 -timeout 10m -run '^TestAccuracy$$' ./cmd/overwatch
+	$(MAKE) test-cluster
+	OVERWATCH_CHAOS=smoke $(GO) test -count=1 -timeout 10m -run '^TestChaos$$' ./cmd/chaos
 	@for f in $(HTTP_FUZZ); do \
 	  echo "== fuzz $$f for $(HTTP_FUZZTIME)"; \
 	  $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(HTTP_FUZZTIME) ./cmd/overwatch || exit 1; \
@@ -103,7 +155,7 @@ accuracy-trade: services
 	OVERWATCH_ACCURACY_TRADE=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_TRADE_OUT)) $(GO) test -count=1 -timeout 60m -v -run '^TestAccuracyTrade$$' ./cmd/overwatch
 
 ## bench: Go benchmarks and the load tests (see docs/benchmarks.md)
-bench: services tools bench-go bench-load bench-ingest bench-history bench-sim bench-derive bench-trade bench-market
+bench: services tools bench-go bench-load bench-ingest bench-history bench-sim bench-derive bench-trade bench-market bench-map
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
@@ -134,6 +186,11 @@ bench-trade: build
 bench-market: build
 	$(GO) run ./cmd/loadtest market -bin $(BIN)
 
+## bench-map: /map with 10,000 vessels in headless Chromium: time to first
+## render and frame times while panning (make test runs it with 300)
+bench-map:
+	OVERWATCH_MAP_BENCH_VESSELS=10000 $(GO) test -count=1 -timeout 15m -run '^TestMapBench$$' -v ./cmd/overwatch
+
 ## bench-ingest: replay 10 million AIS messages into ClickHouse (messages/s, peak RSS)
 bench-ingest: build
 	$(GO) run ./cmd/loadtest ingest -bin $(BIN)
@@ -142,6 +199,23 @@ bench-ingest: build
 ## clickhouse-client inserting the same rows as TSV (rows/s, peak RSS)
 bench-history: build
 	$(GO) run ./cmd/loadtest history -bin $(BIN)
+
+## bench-cluster: the single server against the local cluster in one run
+## (clickhouse/capacity_test.go): ingest rows/s through WriteBatch, per-vessel
+## and latest read p50/p99, compressed bytes per position row; then the bytes
+## per row of each table after a real AIS replay (the 3-minute AISHub capture)
+## into the single server
+BENCH_ROWS ?= 1000000
+bench-cluster: services cluster build
+	OVERWATCH_BENCH_CAPACITY=1 OVERWATCH_BENCH_ROWS=$(BENCH_ROWS) $(GO) test -count=1 -timeout 30m -v -run '^TestCapacity$$' ./clickhouse
+	clickhouse-client -q "DROP DATABASE IF EXISTS overwatch_bench_bytes"
+	spool=$$(mktemp -d) && CLICKHOUSE_URL=clickhouse://127.0.0.1:9000/overwatch_bench_bytes OVERWATCH_SPOOL_DIR=$$spool OVERWATCH_LOG_LEVEL=warn \
+	  $(BIN) replay --source aishub write/ais/testdata/ais_aishub_3min_live_sample_gpsd_contrib.log; rm -rf $$spool
+	clickhouse-client -q "OPTIMIZE TABLE overwatch_bench_bytes.positions FINAL"
+	clickhouse-client -q "SELECT table, sum(rows) AS rows, sum(data_compressed_bytes) AS compressed, round(compressed / rows, 1) AS bytes_per_row \
+	  FROM system.parts WHERE active AND database = 'overwatch_bench_bytes' GROUP BY table ORDER BY rows DESC FORMAT PrettyCompact"
+	clickhouse-client -q "SELECT name, data_compressed_bytes, data_uncompressed_bytes FROM system.columns \
+	  WHERE database = 'overwatch_bench_bytes' AND table = 'positions' ORDER BY data_compressed_bytes DESC FORMAT PrettyCompact"
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 2m)
 FUZZTIME ?= 2m

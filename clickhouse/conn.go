@@ -3,6 +3,7 @@ package clickhouse
 import (
 	"context"
 
+	ch "github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"overwatch"
@@ -12,26 +13,32 @@ import (
 // clickhouse-go binds arguments on the client, and binds a fmt.Stringer as
 // quoted text: an overwatch.IMO would become '9321483', which ClickHouse
 // refuses to compare with a UInt32 column. conn binds IMOs as numbers.
-type conn struct{ driver.Conn }
+// In cluster mode (cluster set) it also renders each statement for the
+// cluster (cluster.go).
+type conn struct {
+	driver.Conn
+	cluster *cluster
+	opts    *ch.Options
+}
 
 // Query runs a query with its arguments made bindable.
 func (c conn) Query(ctx context.Context, query string, args ...any) (driver.Rows, error) {
-	return c.Conn.Query(ctx, query, bindable(args)...)
+	return c.Conn.Query(ctx, c.cluster.qualify(query), bindable(args)...)
 }
 
 // QueryRow runs a one-row query with its arguments made bindable.
 func (c conn) QueryRow(ctx context.Context, query string, args ...any) driver.Row {
-	return c.Conn.QueryRow(ctx, query, bindable(args)...)
+	return c.Conn.QueryRow(ctx, c.cluster.qualify(query), bindable(args)...)
 }
 
 // Exec runs a statement with its arguments made bindable.
 func (c conn) Exec(ctx context.Context, query string, args ...any) error {
-	return c.Conn.Exec(ctx, query, bindable(args)...)
+	return c.exec(ctx, query, args)
 }
 
 // Select runs a query into dest with its arguments made bindable.
 func (c conn) Select(ctx context.Context, dest any, query string, args ...any) error {
-	return c.Conn.Select(ctx, dest, query, bindable(args)...)
+	return c.Conn.Select(ctx, dest, c.cluster.qualify(query), bindable(args)...)
 }
 
 // bindable replaces IMOs (and slices of them) by their numbers.

@@ -51,19 +51,18 @@ func (db *DB) WriteBatch(ctx context.Context, b *ingest.Batch) error {
 	return nil
 }
 
-// columns appends each slice to its column of a prepared batch and sends it.
+// columns appends each slice to its column of a prepared batch and sends
+// it; in cluster mode an identical batch is sent again after a failure
+// (sendRetrying).
 func (db *DB) columns(ctx context.Context, insert string, cols ...any) error {
-	batch, err := db.prepareBatch(ctx, insert)
-	if err != nil {
-		return err
-	}
-	defer batch.Abort() //nolint:errcheck // a no-op once sent
-	for i, c := range cols {
-		if err := batch.Column(i).Append(c); err != nil {
-			return fmt.Errorf("column %d: %w", i, err)
+	return db.sendRetrying(ctx, insert, func(batch sendBatch) error {
+		for i, c := range cols {
+			if err := batch.Column(i).Append(c); err != nil {
+				return fmt.Errorf("column %d: %w", i, err)
+			}
 		}
-	}
-	return batch.Send()
+		return nil
+	})
 }
 
 // positionColumns are the column buffers of one positions insert, pooled:

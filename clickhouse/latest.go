@@ -14,6 +14,10 @@ var _ read.LatestFeed = (*DB)(nil)
 
 const latestColumns = "imo, source, ts, mmsi, vessel_name, vessel_type, flag, lat, lon, speed_kt, course_deg, draft_m, destination, nav_status"
 
+// clusterLatestLag is how far before since LatestChanges reads in cluster
+// mode: the replication delay it tolerates between the replicas of a shard.
+const clusterLatestLag = 30 * time.Second
+
 // LatestChanges streams the rows of the latest-position store that the
 // server received at or after since (every row for the zero time), and
 // returns the server's clock read just before the query.
@@ -21,6 +25,14 @@ func (db *DB) LatestChanges(ctx context.Context, since time.Time, fn func(read.L
 	var asOf time.Time
 	if err := db.conn.QueryRow(ctx, "SELECT now()").Scan(&asOf); err != nil {
 		return asOf, fmt.Errorf("clickhouse: latest changes: %w", err)
+	}
+	if db.cluster != "" && !since.IsZero() {
+		// Through the Distributed table a pass reads one replica of each
+		// shard, which may be the one that has just fetched the parts
+		// another replica took while it was away: their rows keep the
+		// time the first replica received them. Reading back further
+		// takes them in (the replica keeps the freshest of each vessel).
+		since = since.Add(-clusterLatestLag)
 	}
 	rows, err := db.conn.Query(ctx, "SELECT "+latestColumns+", ingested_at FROM latest_positions WHERE ingested_at >= ?", since.UTC())
 	if err != nil {
@@ -49,22 +61,20 @@ func (db *DB) LatestChanges(ctx context.Context, since time.Time, fn func(read.L
 
 // InsertLatest appends rows to the latest-position store in one batch.
 func (db *DB) InsertLatest(ctx context.Context, rows []ingest.LatestRow) error {
-	batch, err := db.prepareBatch(ctx, "INSERT INTO latest_positions ("+latestColumns+", received_at)")
+	err := db.sendRetrying(ctx, "INSERT INTO latest_positions ("+latestColumns+", received_at)", func(batch sendBatch) error {
+		for _, r := range rows {
+			source := string(r.Source)
+			if r.Source == overwatch.SourceNone {
+				source = "none"
+			}
+			if err := batch.Append(r.IMO, source, r.TS.UTC(), r.MMSI, r.VesselName, r.VesselType, r.Flag,
+				r.Lat, r.Lon, r.SpeedKt, r.CourseDeg, r.DraftM, r.Destination, r.NavStatus, receivedAt(r)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("clickhouse: insert latest: %w", err)
-	}
-	defer batch.Abort() //nolint:errcheck // a no-op once sent
-	for _, r := range rows {
-		source := string(r.Source)
-		if r.Source == overwatch.SourceNone {
-			source = "none"
-		}
-		if err := batch.Append(r.IMO, source, r.TS.UTC(), r.MMSI, r.VesselName, r.VesselType, r.Flag,
-			r.Lat, r.Lon, r.SpeedKt, r.CourseDeg, r.DraftM, r.Destination, r.NavStatus, receivedAt(r)); err != nil {
-			return fmt.Errorf("clickhouse: insert latest: %w", err)
-		}
-	}
-	if err := batch.Send(); err != nil {
 		return fmt.Errorf("clickhouse: insert latest: %w", err)
 	}
 	return nil

@@ -157,7 +157,12 @@ type countingFeed struct {
 
 func (f *countingFeed) LatestChanges(ctx context.Context, since time.Time, fn func(read.LatestRow) error) (time.Time, error) {
 	f.rows = 0
-	return f.db.LatestChanges(ctx, since, func(r read.LatestRow) error { f.rows++; return fn(r) })
+	return f.db.LatestChanges(ctx, since, func(r read.LatestRow) error {
+		if r.IMO >= 9200000 && r.IMO < 9200500 { // this test's rows, not those other tests of the package write meanwhile
+			f.rows++
+		}
+		return fn(r)
+	})
 }
 
 // A pass re-reads only the few seconds before the previous pass, never the
@@ -187,8 +192,15 @@ func TestLatestReplicaPassesAreIncremental(t *testing.T) {
 	if err := replica.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if feed.rows != 0 {
-		t.Fatalf("a pass long after the load re-read %d rows", feed.rows)
+	// In cluster mode a pass reads 30 s further back (a replica that
+	// catches up after a failover gets rows received earlier): the load
+	// is still inside that window.
+	reread := 0
+	if chtest.Cluster() != "" {
+		reread = 500
+	}
+	if feed.rows != reread {
+		t.Fatalf("a pass long after the load re-read %d rows, want %d", feed.rows, reread)
 	}
 	if err := db.InsertLatest(ctx, rows[:7]); err != nil {
 		t.Fatal(err)
@@ -196,7 +208,7 @@ func TestLatestReplicaPassesAreIncremental(t *testing.T) {
 	if err := replica.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if feed.rows != 7 {
+	if feed.rows != 7+reread {
 		t.Fatalf("a pass after 7 new rows delivered %d", feed.rows)
 	}
 }

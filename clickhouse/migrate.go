@@ -85,11 +85,12 @@ func (db *DB) Migrate(ctx context.Context) ([]string, error) {
 // columnExists reports an ADD COLUMN that failed because the column is
 // there: another instance applied the migration at the same time (18.16
 // has no ADD COLUMN IF NOT EXISTS). The code is 44 on 18.16 and 15
-// (DUPLICATE_COLUMN) on later servers.
+// (DUPLICATE_COLUMN) on later servers; 49 wraps it in an ON CLUSTER
+// statement's answer.
 func columnExists(stmt string, err error) bool {
 	var ex *ch.Exception
 	return strings.Contains(strings.ToUpper(stmt), "ADD COLUMN") && errors.As(err, &ex) &&
-		(ex.Code == 44 || ex.Code == 15) && strings.Contains(ex.Message, "already exists")
+		(ex.Code == 44 || ex.Code == 15 || ex.Code == 49) && strings.Contains(ex.Message, "already exists")
 }
 
 // splitStatements splits a migration file into statements at semicolons

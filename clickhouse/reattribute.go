@@ -29,11 +29,11 @@ func (db *DB) writeReattributions(ctx context.Context, b *ingest.Batch) error {
 	for _, r := range b.Reattributions {
 		from, to := r.From.UTC().Truncate(time.Second), r.To.UTC().Truncate(time.Second)
 		for _, stmt := range reattributeStatements {
-			if err := db.conn.Exec(ctx, stmt, r.IMO, r.MMSI, from, to); err != nil {
+			if err := db.execRetrying(ctx, stmt, r.IMO, r.MMSI, from, to); err != nil {
 				return fmt.Errorf("MMSI %d: %w", r.MMSI, err)
 			}
 		}
-		if err := db.conn.Exec(ctx, `INSERT INTO position_days (ingested_at, day, rows)
+		if err := db.execRetrying(ctx, `INSERT INTO position_days (ingested_at, day, rows)
 			SELECT toDateTime(?, 'UTC'), toDate(ts), count() FROM positions
 			 WHERE imo = 0 AND mmsi = ? AND ts >= ? AND ts <= ? GROUP BY toDate(ts)`, now, r.MMSI, from, to); err != nil {
 			return fmt.Errorf("MMSI %d: %w", r.MMSI, err)

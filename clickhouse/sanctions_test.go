@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	ch "github.com/ClickHouse/clickhouse-go/v2"
-
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
 	"overwatch/maritime/sanctions"
@@ -80,25 +78,8 @@ func TestReplaceSanctions(t *testing.T) {
 
 	// Rows of an import that never completed (written, not recorded) are
 	// never seen, even under a newer generation.
-	opts, err := ch.ParseDSN(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := ch.Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	batch, err := conn.PrepareBatch(ctx, "INSERT INTO sanctions_entries (list_source, gen, entry_id, name, aliases, former_flags, imported_at)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := batch.Append("OFAC SDN", uint64(time.Now().Add(time.Hour).UnixNano()), "99", "HALF", []string{}, []string{}, time.Now().UTC()); err != nil {
-		t.Fatal(err)
-	}
-	if err := batch.Send(); err != nil {
-		t.Fatal(err)
-	}
+	chtest.Open(t, url).Insert(t, "sanctions_entries", []string{"list_source", "gen", "entry_id", "name", "aliases", "former_flags", "imported_at"},
+		[]any{"OFAC SDN", uint64(time.Now().Add(time.Hour).UnixNano()), "99", "HALF", []string{}, []string{}, time.Now().UTC()})
 	if got, err = db.SanctionsEntries(ctx); err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("a half import is seen (%v): %+v", err, got)
 	}

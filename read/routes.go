@@ -64,6 +64,7 @@ type Deps struct {
 	Analytics Analytics
 	Accounts  Accounts
 	Latest    LatestPositions // the public lookup's replica
+	Fleet     FleetLatest     // the same replica, for the fleet view; nil: no /vessels/positions
 	Publisher Publisher
 	Cache     *Cache // nil: nothing cached
 	Now       func() time.Time
@@ -77,6 +78,9 @@ func Routes(r Router, d Deps) {
 	publicRoutes(r, d.Latest, d.Publisher, d.Now)
 	portRoutes(r, d.Analytics, d.Accounts, d.Log)
 	vesselRoutes(r, d.Analytics, d.Now)
+	if d.Fleet != nil {
+		fleetRoutes(r, d.Fleet, d.Analytics, d.Cache, d.Now)
+	}
 	congestionRoutes(r, d.Analytics, d.Cache, d.Now)
 	berthRoutes(r, d.Analytics, d.Cache, d.Now)
 	fleetAgeRoutes(r, d.Analytics, d.Cache, d.Now)

@@ -11,7 +11,8 @@ import (
 	"codeberg.org/go-pdf/fpdf"
 )
 
-// This file is the only one that imports the PDF library.
+// This file is the only one that imports the PDF library (emissions_pdf_charts.go
+// draws with the same document, through emissionsPDF).
 
 // Page geometry in millimetres: A4 landscape.
 const (
@@ -35,8 +36,9 @@ var voyageColumns = []struct {
 }
 
 // WriteEmissionsPDF renders the report as a PDF: a cover (entity, period,
-// generation time), the totals with their bounds and two charts (by month,
-// by vessel type or commodity), the voyage table over as many pages as it
+// generation time), the totals with their bounds, the emissions by month
+// and by vessel type or commodity (each a bar chart beside the table of
+// the figures it draws), the voyage table over as many pages as it
 // needs with its header on each, the methodology, the factor table, data
 // quality, assumptions and overrides, "Page N of M" on every page. The
 // document's creation and modification dates are r.GeneratedAt, so the
@@ -63,6 +65,8 @@ func WriteEmissionsPDF(w io.Writer, r *EmissionsReport) error {
 	f.SetFooterFunc(p.footer)
 	p.cover()
 	p.summary()
+	p.byMonth()
+	p.byBreakdown()
 	p.voyages()
 	p.methodology()
 	p.factors()
@@ -164,13 +168,8 @@ func (p *emissionsPDF) summary() {
 	f.Ln(2)
 	p.text("", 9, 5, fmt.Sprintf("%s voyages, %s nm sailed, %s t of cargo, %s t of fuel.",
 		groupDigits(float64(t.Voyages), 0), groupDigits(t.DistanceNM, 0), groupDigits(t.CargoTonnes, 0), groupDigits(t.FuelTonnes, 1)))
-	top := f.GetY() + 6
-	p.barChart(pdfMargin, top, 165, pdfBottom-top, "Tank-to-wake emissions by month (t CO2e, low-high bars)", p.r.ByMonth)
-	by := p.r.BreakdownBy
-	if by == "" {
-		by = "vessel type"
-	}
-	p.hbarChart(pdfMargin+175, top, pdfContentW-175, pdfBottom-top, "Tank-to-wake emissions by "+by+" (t CO2e)", p.r.Breakdown)
+	f.Ln(2)
+	p.text("I", 9, 5, "The next pages chart the emissions by month and by "+p.breakdownBy()+", each beside the table of its figures.")
 }
 
 func alignOf(i int) string {
@@ -178,87 +177,6 @@ func alignOf(i int) string {
 		return "L"
 	}
 	return "R"
-}
-
-// barChart draws vertical bars of the central TTW with low-high whiskers.
-func (p *emissionsPDF) barChart(x, y, w, h float64, title string, data []EmissionsBreakdown) {
-	f := p.pdf
-	f.SetXY(x, y)
-	f.SetFont("Helvetica", "B", 9)
-	f.CellFormat(w, 5, p.tr(title), "", 0, "L", false, 0, "")
-	if len(data) == 0 {
-		f.SetXY(x, y+8)
-		p.text("I", 8, 4, "No voyages in the period.")
-		return
-	}
-	top, bottom, left := y+9, y+h-8, x+18
-	top2 := 0.0
-	for _, d := range data {
-		top2 = math.Max(top2, math.Max(d.TTW.High, d.TTW.Central))
-	}
-	step, ticks := niceScale(top2)
-	scale := (bottom - top) / (step * float64(ticks))
-	f.SetFont("Helvetica", "", 6.5)
-	f.SetDrawColor(210, 210, 210)
-	for i := 0; i <= ticks; i++ {
-		yy := bottom - float64(i)*step*scale
-		f.Line(left, yy, x+w, yy)
-		f.SetXY(x, yy-2)
-		f.CellFormat(16, 4, groupDigits(float64(i)*step, decimalsFor(step)), "", 0, "R", false, 0, "")
-	}
-	slot := (x + w - left) / float64(len(data))
-	every := int(math.Ceil(float64(len(data)) * 14 / (x + w - left)))
-	for i, d := range data {
-		cx := left + slot*(float64(i)+0.5)
-		bw := slot * 0.6
-		f.SetFillColor(46, 125, 160)
-		f.Rect(cx-bw/2, bottom-d.TTW.Central*scale, bw, d.TTW.Central*scale, "F")
-		f.SetDrawColor(40, 40, 40)
-		f.Line(cx, bottom-d.TTW.Low*scale, cx, bottom-d.TTW.High*scale)
-		f.Line(cx-bw/4, bottom-d.TTW.High*scale, cx+bw/4, bottom-d.TTW.High*scale)
-		f.Line(cx-bw/4, bottom-d.TTW.Low*scale, cx+bw/4, bottom-d.TTW.Low*scale)
-		if every < 1 || i%every == 0 {
-			f.SetXY(cx-slot*float64(max(every, 1))/2, bottom+1)
-			f.CellFormat(slot*float64(max(every, 1)), 4, p.tr(d.Label), "", 0, "C", false, 0, "")
-		}
-	}
-	f.SetDrawColor(0, 0, 0)
-	f.Line(left, bottom, x+w, bottom)
-}
-
-// hbarChart draws horizontal bars of the central TTW with their values.
-func (p *emissionsPDF) hbarChart(x, y, w, h float64, title string, data []EmissionsBreakdown) {
-	f := p.pdf
-	f.SetXY(x, y)
-	f.SetFont("Helvetica", "B", 9)
-	f.CellFormat(w, 5, p.tr(title), "", 0, "L", false, 0, "")
-	if len(data) == 0 {
-		return
-	}
-	n := min(len(data), int((h-10)/7))
-	labelW, valueW := 30.0, 20.0
-	most := 0.0
-	for _, d := range data[:n] {
-		most = math.Max(most, d.TTW.Central)
-	}
-	f.SetFont("Helvetica", "", 7)
-	for i, d := range data[:n] {
-		yy := y + 9 + float64(i)*7
-		f.SetXY(x, yy)
-		f.CellFormat(labelW, 5, p.fit(d.Label, labelW-1), "", 0, "L", false, 0, "")
-		bw := 0.0
-		if most > 0 {
-			bw = (w - labelW - valueW) * d.TTW.Central / most
-		}
-		f.SetFillColor(230, 140, 60)
-		f.Rect(x+labelW, yy+0.5, bw, 4, "F")
-		f.SetXY(x+labelW+bw+1, yy)
-		f.CellFormat(valueW, 5, groupDigits(d.TTW.Central, 0), "", 0, "L", false, 0, "")
-	}
-	if n < len(data) {
-		f.SetXY(x, y+9+float64(n)*7)
-		f.CellFormat(w, 5, fmt.Sprintf("and %d more", len(data)-n), "", 0, "L", false, 0, "")
-	}
 }
 
 // voyages draws the voyage table, its header repeated on every page.

@@ -73,7 +73,7 @@ func TestEmissionsPDFText(t *testing.T) {
 		"Transport work (tonne-nm) 128,700,000 143,000,000 157,300,000",
 		// The example voyage's row.
 		"CAPE ORCHID 9000001 santos > rotterdam 2025-03-01 - 03-06 1,200 50,000 vlsfo 3.114 362.3 310.4 - 423.0 primary",
-		"=HYPERLINK(", "Ørsted Bulk, Ltd", "Page 1 of 6", "Page 6 of 6",
+		"=HYPERLINK(", "Ørsted Bulk, Ltd", "Page 1 of 8", "Page 8 of 8",
 		"GHG Protocol Scope 3", "FuelEU Maritime", "Voyages with distance measured on the AIS track: 33.3 %",
 		"fuel_type=mgo on 1 voyage",
 	} {
@@ -101,7 +101,7 @@ func TestEmissionsPDFMetadataAndDeterminism(t *testing.T) {
 		t.Fatalf("pdfinfo: %v", err)
 	}
 	for _, want := range []string{"Title: Scope 3 sea transport emissions - Acme Grain Trading AG", "Author: Overwatch",
-		"Creator: Overwatch reports", "Pages: 6"} {
+		"Creator: Overwatch reports", "Pages: 8"} {
 		if !regexp.MustCompile(`(?m)^` + strings.Replace(regexp.QuoteMeta(want), ": ", `:\s+`, 1) + `$`).Match(info) {
 			t.Errorf("pdfinfo lacks %q:\n%s", want, info)
 		}
@@ -146,7 +146,7 @@ func TestEmissionsPDFEmpty(t *testing.T) {
 	t.Parallel()
 	r := &EmissionsReport{Entity: "Nobody Ltd", GeneratedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	path, _ := renderPDF(t, r)
-	if text := pdfText(t, path); !strings.Contains(text, "No voyages in the period.") || !strings.Contains(text, "Page 6 of 6") {
+	if text := pdfText(t, path); !strings.Contains(text, "No voyages in the period.") || !strings.Contains(text, "Page 8 of 8") {
 		t.Errorf("empty report text:\n%s", text)
 	}
 }

@@ -52,8 +52,17 @@ func URL(t testing.TB, name string) string {
 		}
 		created[db] = true
 	}
+	if c := Cluster(); c != "" {
+		return Server() + "/" + db + "?cluster=" + c
+	}
 	return Server() + "/" + db
 }
+
+// Cluster is OVERWATCH_CLICKHOUSE_CLUSTER: when set, the test server
+// (CLICKHOUSE_TEST_SERVER, its nodes comma-separated) is a cluster of
+// that name, test databases are created and dropped ON CLUSTER, and the
+// URLs of URL open the database in cluster mode.
+func Cluster() string { return os.Getenv("OVERWATCH_CLICKHOUSE_CLUSTER") }
 
 // Unavailable skips the test, or fails it when CI=true.
 func Unavailable(t testing.TB, err error) {
@@ -79,10 +88,17 @@ func recreate(db string) error {
 	// takes ClickHouse 18.16 a while on a busy machine.
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	if err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+db); err != nil {
+	onCluster := ""
+	if c := Cluster(); c != "" {
+		if !valid.MatchString(c) {
+			return fmt.Errorf("bad cluster name %q", c)
+		}
+		onCluster = " ON CLUSTER " + c
+	}
+	if err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+db+onCluster); err != nil {
 		return fmt.Errorf("drop %s: %w", db, err)
 	}
-	if err := conn.Exec(ctx, "CREATE DATABASE "+db); err != nil {
+	if err := conn.Exec(ctx, "CREATE DATABASE "+db+onCluster); err != nil {
 		return fmt.Errorf("create %s: %w", db, err)
 	}
 	return nil

@@ -27,9 +27,18 @@ var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // lifetime.
 func Open(t testing.TB, url string) *Fixtures {
 	t.Helper()
+	cluster := ""
+	if base, params, ok := strings.Cut(url, "?cluster="); ok {
+		url, cluster = base, strings.SplitN(params, "&", 2)[0]
+	}
 	opts, err := ch.ParseDSN(url)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if cluster != "" {
+		// Rows written through a Distributed table are stored when the
+		// insert returns.
+		opts.Settings = ch.Settings{"insert_distributed_sync": 1}
 	}
 	conn, err := ch.Open(opts)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"overwatch"
+	"overwatch/clickhouse"
 	"overwatch/write/stripe"
 )
 
@@ -65,6 +66,7 @@ type config struct {
 var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_ADDR", ":8080", "listen address of the HTTP API"},
 	{"CLICKHOUSE_URL", "clickhouse://127.0.0.1:9000/overwatch", "ClickHouse (native protocol) URL and database"},
+	{"OVERWATCH_CLICKHOUSE_CLUSTER", "", "cluster mode: the ClickHouse cluster's name (remote_servers) the tables are created on, sharded or replicated (CLICKHOUSE_URL then lists its nodes, comma-separated); empty: one server"},
 	{"DATABASE_URL", "postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable", "PostgreSQL URL"},
 	{"OVERWATCH_PUBLIC_NAME", "Overwatch", "service name in attributions"},
 	{"OVERWATCH_PUBLIC_URL", "http://localhost:8080", "public site address in attributions"},
@@ -157,7 +159,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	cfg := config{
 		Addr:                    get("OVERWATCH_ADDR"),
-		ClickHouseURL:           get("CLICKHOUSE_URL"),
+		ClickHouseURL:           clickhouse.WithCluster(get("CLICKHOUSE_URL"), get("OVERWATCH_CLICKHOUSE_CLUSTER")),
 		DatabaseURL:             get("DATABASE_URL"),
 		PublicName:              get("OVERWATCH_PUBLIC_NAME"),
 		PublicURL:               get("OVERWATCH_PUBLIC_URL"),

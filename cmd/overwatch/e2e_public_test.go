@@ -315,6 +315,7 @@ func TestLookupFailsWhenClickHouseIsUnreachable(t *testing.T) {
 	chURL, _ := e2eStores(t)
 	server := strings.TrimPrefix(chURL, "clickhouse://")
 	host, db, _ := strings.Cut(server, "/")
+	host, _, _ = strings.Cut(host, ",") // in cluster mode: through the first node only
 	proxy := chtest.NewProxy(t, host)
 	s := startServer(t, map[string]string{
 		"CLICKHOUSE_URL":                    "clickhouse://" + proxy.Addr + "/" + db,

@@ -64,6 +64,7 @@ commands:
   calibration list
   calibration clear --port P --commodity C
                           manual calibration overrides of the export estimates
+  openapi [FILE]          print the OpenAPI document (/v1/openapi.json), or write it to FILE
 
 Configuration is read from the environment; see README.md.
 `
@@ -119,6 +120,8 @@ func runWith(ctx context.Context, args []string, getenv func(string) string, std
 		return keysCommand(ctx, cfg, args[2:], stdout, stderr)
 	case "calibration":
 		return calibrationCommand(ctx, cfg, log, args[2:], stdout, stderr)
+	case "openapi":
+		return openapiCommand(args[2:], stdout)
 	}
 	fmt.Fprintf(stderr, "overwatch: unknown command %q\n\n%s", cmd, usage)
 	return errUsage

@@ -7,10 +7,12 @@ import (
 
 	"overwatch"
 	"overwatch/read"
+	"overwatch/web"
 	"overwatch/write"
 )
 
-// routes mounts the service: the OpenAPI document, the CORS preflights,
+// routes mounts the service: the pages for people (/docs, /map,
+// /dashboard), the OpenAPI document, the CORS preflights,
 // and every route of the read and write sides, each listed by its area
 // beside its handlers (read.Routes, write.Routes) and put here behind the
 // checks its access asks for. /metrics is served on its own address
@@ -24,6 +26,8 @@ func routes(app *fiber.App, d *deps) {
 		app.Get("/metrics", bearerOnly(d.metricsToken), serveMetrics(d.metrics))
 	}
 
+	mountLand(app) // before the pages: /map/* would answer /map/land.geojson
+	mountPages(app, web.Pages())
 	v1 := app.Group("/v1")
 	v1.Get("/openapi.json", serveOpenAPI(d.openapi))
 	v1.Options("/ais/:provider/:imo/location/latest", publicPreflight)
@@ -32,7 +36,7 @@ func routes(app *fiber.App, d *deps) {
 
 	e := edge{router: v1, d: d, methods: methods}
 	read.Routes(e, read.Deps{
-		Analytics: d.ch, Accounts: d.pg, Latest: d.latest, Publisher: d.publisher,
+		Analytics: d.ch, Accounts: d.pg, Latest: d.latest, Fleet: d.latest, Publisher: d.publisher,
 		Cache: d.cache, Now: d.now, Log: d.log, SAR: d.sar,
 	})
 	write.Routes(e, write.Deps{

@@ -112,7 +112,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 
 	var rates rateStore = newMemoryRates()
 	if cfg.RateStore == "postgres" {
-		rates = pg
+		rates = newFallbackRates(pg, log) // per instance while PostgreSQL is down
 	}
 
 	lim := limits{
