@@ -2148,6 +2148,24 @@ func (e WatchedEntryKind) Valid() bool {
 	}
 }
 
+// Defines values for CSVFormat.
+const (
+	CSVFormatCsv  CSVFormat = "csv"
+	CSVFormatJson CSVFormat = "json"
+)
+
+// Valid indicates whether the value is a known member of the CSVFormat enum.
+func (e CSVFormat) Valid() bool {
+	switch e {
+	case CSVFormatCsv:
+		return true
+	case CSVFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EmissionsFuel.
 const (
 	EmissionsFuelLng      EmissionsFuel = "lng"
@@ -2952,6 +2970,24 @@ func (e GetFleetAgeParamsVesselType) Valid() bool {
 	}
 }
 
+// Defines values for GetFleetAgeParamsFormat.
+const (
+	GetFleetAgeParamsFormatCsv  GetFleetAgeParamsFormat = "csv"
+	GetFleetAgeParamsFormatJson GetFleetAgeParamsFormat = "json"
+)
+
+// Valid indicates whether the value is a known member of the GetFleetAgeParamsFormat enum.
+func (e GetFleetAgeParamsFormat) Valid() bool {
+	switch e {
+	case GetFleetAgeParamsFormatCsv:
+		return true
+	case GetFleetAgeParamsFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetFleetAgeHistoryParamsVesselType.
 const (
 	GetFleetAgeHistoryParamsVesselTypeCargo        GetFleetAgeHistoryParamsVesselType = "cargo"
@@ -3306,6 +3342,24 @@ func (e ListRiskVesselsParamsType) Valid() bool {
 	case ListRiskVesselsParamsTypeTug:
 		return true
 	case ListRiskVesselsParamsTypeWingInGround:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetRiverLevelsParamsFormat.
+const (
+	GetRiverLevelsParamsFormatCsv  GetRiverLevelsParamsFormat = "csv"
+	GetRiverLevelsParamsFormatJson GetRiverLevelsParamsFormat = "json"
+)
+
+// Valid indicates whether the value is a known member of the GetRiverLevelsParamsFormat enum.
+func (e GetRiverLevelsParamsFormat) Valid() bool {
+	switch e {
+	case GetRiverLevelsParamsFormatCsv:
+		return true
+	case GetRiverLevelsParamsFormatJson:
 		return true
 	default:
 		return false
@@ -5956,6 +6010,9 @@ type ZoneUtilization struct {
 	ZoneName      string  `json:"zone_name"`
 }
 
+// CSVFormat defines model for CSVFormat.
+type CSVFormat string
+
 // EmissionsCursor defines model for EmissionsCursor.
 type EmissionsCursor = string
 
@@ -6372,10 +6429,16 @@ type GetFleetAgeParams struct {
 
 	// VesselType A ship type category; every vessel when absent.
 	VesselType *GetFleetAgeParamsVesselType `form:"vessel_type,omitempty" json:"vessel_type,omitempty"`
+
+	// Format json, or csv (the same figures as a CSV file) for plans with CSV export (403 otherwise).
+	Format *GetFleetAgeParamsFormat `form:"format,omitempty" json:"format,omitempty"`
 }
 
 // GetFleetAgeParamsVesselType defines parameters for GetFleetAge.
 type GetFleetAgeParamsVesselType string
+
+// GetFleetAgeParamsFormat defines parameters for GetFleetAge.
+type GetFleetAgeParamsFormat string
 
 // GetFleetAgeHistoryParams defines parameters for GetFleetAgeHistory.
 type GetFleetAgeHistoryParams struct {
@@ -6616,6 +6679,15 @@ type ListRiskVesselsParamsTier string
 
 // ListRiskVesselsParamsType defines parameters for ListRiskVessels.
 type ListRiskVesselsParamsType string
+
+// GetRiverLevelsParams defines parameters for GetRiverLevels.
+type GetRiverLevelsParams struct {
+	// Format json, or csv (the same figures as a CSV file) for plans with CSV export (403 otherwise).
+	Format *GetRiverLevelsParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// GetRiverLevelsParamsFormat defines parameters for GetRiverLevels.
+type GetRiverLevelsParamsFormat string
 
 // ListRouteDeceptionsParams defines parameters for ListRouteDeceptions.
 type ListRouteDeceptionsParams struct {
@@ -7517,6 +7589,9 @@ type ClientInterface interface {
 	// year is unknown are left out). Build years come from the registry or
 	// are estimated from the IMO number (`estimated_build_years` counts
 	// those). Percentages and risk shares are null without vessels.
+	// `format=csv` (plans with CSV export; 403 otherwise) answers the items
+	// flattened, one row per port and age bucket with the port's totals
+	// beside it.
 	//
 	// Corresponds with GET /fleet-age (the `GetFleetAge` operationId).
 	GetFleetAge(ctx context.Context, params *GetFleetAgeParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8008,9 +8083,11 @@ type ClientInterface interface {
 	// live, stale (the last good ones, after failed fetches) or missing, and
 	// why: no recorded answer exists for these gauges, so nothing is
 	// bundled and, offline, the readings are empty, never invented.
+	// `format=csv` (plans with CSV export; 403 otherwise) answers the
+	// readings as a CSV file, qualifiers joined by `;`.
 	//
 	// Corresponds with GET /river-levels (the `GetRiverLevels` operationId).
-	GetRiverLevels(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetRiverLevels(ctx context.Context, params *GetRiverLevelsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListRouteDeceptions Voyages whose declared destination was not the port reached
 	//
@@ -9072,6 +9149,9 @@ func (c *Client) ExportCSV(ctx context.Context, params *ExportCSVParams, reqEdit
 // year is unknown are left out). Build years come from the registry or
 // are estimated from the IMO number (`estimated_build_years` counts
 // those). Percentages and risk shares are null without vessels.
+// `format=csv` (plans with CSV export; 403 otherwise) answers the items
+// flattened, one row per port and age bucket with the port's totals
+// beside it.
 //
 // Corresponds with GET /fleet-age (the `GetFleetAge` operationId).
 func (c *Client) GetFleetAge(ctx context.Context, params *GetFleetAgeParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9973,10 +10053,12 @@ func (c *Client) ListRiskVessels(ctx context.Context, params *ListRiskVesselsPar
 // live, stale (the last good ones, after failed fetches) or missing, and
 // why: no recorded answer exists for these gauges, so nothing is
 // bundled and, offline, the readings are empty, never invented.
+// `format=csv` (plans with CSV export; 403 otherwise) answers the
+// readings as a CSV file, qualifiers joined by `;`.
 //
 // Corresponds with GET /river-levels (the `GetRiverLevels` operationId).
-func (c *Client) GetRiverLevels(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetRiverLevelsRequest(c.Server)
+func (c *Client) GetRiverLevels(ctx context.Context, params *GetRiverLevelsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetRiverLevelsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -12486,6 +12568,18 @@ func NewGetFleetAgeRequest(server string, params *GetFleetAgeParams) (*http.Requ
 
 		}
 
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -14250,7 +14344,7 @@ func NewListRiskVesselsRequest(server string, params *ListRiskVesselsParams) (*h
 }
 
 // NewGetRiverLevelsRequest constructs an http.Request for the GetRiverLevels method
-func NewGetRiverLevelsRequest(server string) (*http.Request, error) {
+func NewGetRiverLevelsRequest(server string, params *GetRiverLevelsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -14266,6 +14360,33 @@ func NewGetRiverLevelsRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -16267,6 +16388,9 @@ type ClientWithResponsesInterface interface {
 	// year is unknown are left out). Build years come from the registry or
 	// are estimated from the IMO number (`estimated_build_years` counts
 	// those). Percentages and risk shares are null without vessels.
+	// `format=csv` (plans with CSV export; 403 otherwise) answers the items
+	// flattened, one row per port and age bucket with the port's totals
+	// beside it.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16826,11 +16950,13 @@ type ClientWithResponsesInterface interface {
 	// live, stale (the last good ones, after failed fetches) or missing, and
 	// why: no recorded answer exists for these gauges, so nothing is
 	// bundled and, offline, the readings are empty, never invented.
+	// `format=csv` (plans with CSV export; 403 otherwise) answers the
+	// readings as a CSV file, qualifiers joined by `;`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /river-levels (the `GetRiverLevels` operationId).
-	GetRiverLevelsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetRiverLevelsResponse, error)
+	GetRiverLevelsWithResponse(ctx context.Context, params *GetRiverLevelsParams, reqEditors ...RequestEditorFn) (*GetRiverLevelsResponse, error)
 
 	// ListRouteDeceptionsWithResponse Voyages whose declared destination was not the port reached
 	//
@@ -22435,8 +22561,12 @@ type GetRiverLevelsResponse struct {
 		Readings []RiverReading `json:"readings"`
 		Source   RiverSource    `json:"source"`
 	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *TooManyRequests
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -22453,9 +22583,19 @@ func (r GetRiverLevelsResponse) GetJSON200() *struct {
 	return r.JSON200
 }
 
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetRiverLevelsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r GetRiverLevelsResponse) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetRiverLevelsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -25096,6 +25236,9 @@ func (c *ClientWithResponses) ExportCSVWithResponse(ctx context.Context, params 
 // year is unknown are left out). Build years come from the registry or
 // are estimated from the IMO number (`estimated_build_years` counts
 // those). Percentages and risk shares are null without vessels.
+// `format=csv` (plans with CSV export; 403 otherwise) answers the items
+// flattened, one row per port and age bucket with the port's totals
+// beside it.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -25901,12 +26044,14 @@ func (c *ClientWithResponses) ListRiskVesselsWithResponse(ctx context.Context, p
 // live, stale (the last good ones, after failed fetches) or missing, and
 // why: no recorded answer exists for these gauges, so nothing is
 // bundled and, offline, the readings are empty, never invented.
+// `format=csv` (plans with CSV export; 403 otherwise) answers the
+// readings as a CSV file, qualifiers joined by `;`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /river-levels (the `GetRiverLevels` operationId).
-func (c *ClientWithResponses) GetRiverLevelsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetRiverLevelsResponse, error) {
-	rsp, err := c.GetRiverLevels(ctx, reqEditors...)
+func (c *ClientWithResponses) GetRiverLevelsWithResponse(ctx context.Context, params *GetRiverLevelsParams, reqEditors ...RequestEditorFn) (*GetRiverLevelsResponse, error) {
+	rsp, err := c.GetRiverLevels(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -28465,6 +28610,9 @@ func ParseGetFleetAgeResponse(rsp *http.Response) (*GetFleetAgeResponse, error) 
 		}
 		response.JSON429 = &dest
 
+	case rsp.StatusCode == 200:
+		// Content-type (text/csv) unsupported
+
 	}
 
 	switch {
@@ -30947,6 +31095,13 @@ func ParseGetRiverLevelsResponse(rsp *http.Response) (*GetRiverLevelsResponse, e
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30954,12 +31109,22 @@ func ParseGetRiverLevelsResponse(rsp *http.Response) (*GetRiverLevelsResponse, e
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON429 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (text/csv) unsupported
 
 	}
 

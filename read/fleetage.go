@@ -120,7 +120,9 @@ type PortFleetAge struct {
 // absent), vessel_type. The distinct vessels with a call at the port in the
 // trailing 90 days (no deeper than the tier's history), by age: the
 // current year less the build year (from the registry, or estimated from
-// the IMO number: estimated_build_years counts those).
+// the IMO number: estimated_build_years counts those). format=csv (plans
+// with CSV export) answers the items flattened, a row per port and age
+// bucket (FleetAgeCSVRow).
 func FleetAge(live Query[FleetAgeRequest, []portstats.FleetAgeWeek], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		port, err := portParam(c, "port", false)
@@ -128,6 +130,10 @@ func FleetAge(live Query[FleetAgeRequest, []portstats.FleetAgeWeek], now func() 
 			return err
 		}
 		cat, err := categoryParam(c, "vessel_type")
+		if err != nil {
+			return err
+		}
+		csv, err := csvFormat(c)
 		if err != nil {
 			return err
 		}
@@ -155,6 +161,9 @@ func FleetAge(live Query[FleetAgeRequest, []portstats.FleetAgeWeek], now func() 
 				PeriodStart: from.Format(time.RFC3339), PeriodEnd: t.Format(time.RFC3339),
 				EstimatedBuildYears: estimated, AgeProfile: profile,
 			}
+		}
+		if csv {
+			return sendCSV(c, "fleet-age", fleetAgeCSVRows(out), len(out)*len(portstats.AgeBuckets), func(r FleetAgeCSVRow) FleetAgeCSVRow { return r })
 		}
 		return c.JSON(fiber.Map{"fleet_age": out})
 	}

@@ -93,8 +93,14 @@ type RiverSource struct {
 // change and trend, qualifiers), the alerts in force (gauges out of
 // normal, from when), and the source's state. Nothing is invented: with
 // no reading stored the readings are empty and source says why.
+// format=csv (plans with CSV export) answers the readings as a CSV file
+// (RiverCSVRow).
 func RiverLevels(s RiverStore, now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
+		csv, err := csvFormat(c)
+		if err != nil {
+			return err
+		}
 		t := now().UTC()
 		levels, err := s.RiverLevels(c.UserContext(), t.Add(-RiverHistory))
 		if err != nil {
@@ -117,6 +123,9 @@ func RiverLevels(s RiverStore, now func() time.Time) fiber.Handler {
 			if e.Ongoing() {
 				alerts = append(alerts, NewRiverAlert(e))
 			}
+		}
+		if csv {
+			return sendCSV(c, "river-levels", readings, len(readings), newRiverCSVRow)
 		}
 		return c.JSON(fiber.Map{"readings": readings, "alerts": alerts, "count": len(readings),
 			"source": riverSource(log, newest, len(readings), t)})

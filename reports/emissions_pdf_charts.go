@@ -128,18 +128,10 @@ func (p *emissionsPDF) breakdownTable(y float64, section, label string, rows []E
 // each labelled with its central value where the label fits the bar's
 // slot (the table beside the chart has every figure).
 func (p *emissionsPDF) barChart(x, y, w, h float64, title string, data []EmissionsBreakdown) {
-	f := p.pdf
-	f.SetXY(x, y)
-	f.SetFont("Helvetica", "B", 9)
-	f.CellFormat(w, 5, p.tr(title), "", 0, "L", false, 0, "")
-	if len(data) == 0 {
-		f.SetXY(x, y+8)
-		p.text("I", 8, 4, "No voyages in the period.")
+	if !p.chartFrame(x, y, w, title, chartNote+", whiskers: low-high range, labels: central.", len(data) == 0) {
 		return
 	}
-	f.SetXY(x, y+5)
-	f.SetFont("Helvetica", "", 7)
-	f.CellFormat(w, 4, chartNote+", whiskers: low-high range, labels: central.", "", 0, "L", false, 0, "")
+	f := p.pdf
 	// Bars run from top to bottom; the 6 mm above top leave room for the
 	// labels of the highest whiskers.
 	top, bottom, left := y+18, y+h-12, x+18
@@ -192,18 +184,10 @@ func (p *emissionsPDF) barChart(x, y, w, h float64, title string, data []Emissio
 // its value, as many as fit the height ("and N more" below: the table
 // has them all).
 func (p *emissionsPDF) hbarChart(x, y, w, h float64, title string, data []EmissionsBreakdown) {
-	f := p.pdf
-	f.SetXY(x, y)
-	f.SetFont("Helvetica", "B", 9)
-	f.CellFormat(w, 5, p.tr(title), "", 0, "L", false, 0, "")
-	if len(data) == 0 {
-		f.SetXY(x, y+8)
-		p.text("I", 8, 4, "No voyages in the period.")
+	if !p.chartFrame(x, y, w, title, chartNote+", labels: its value.", len(data) == 0) {
 		return
 	}
-	f.SetXY(x, y+5)
-	f.SetFont("Helvetica", "", 7)
-	f.CellFormat(w, 4, chartNote+", labels: its value.", "", 0, "L", false, 0, "")
+	f := p.pdf
 	const barStep = 7.0
 	n := min(len(data), int((h-26)/barStep))
 	labelW, valueW := 34.0, 18.0
@@ -241,4 +225,22 @@ func (p *emissionsPDF) hbarChart(x, y, w, h float64, title string, data []Emissi
 		f.SetXY(x, bottom+10)
 		f.CellFormat(w, 5, fmt.Sprintf("and %d more (see the table)", len(data)-n), "", 0, "L", false, 0, "")
 	}
+}
+
+// chartFrame writes a chart's title, then its note line, or, when the
+// chart has no data (empty), says so instead and reports false.
+func (p *emissionsPDF) chartFrame(x, y, w float64, title, note string, empty bool) bool {
+	f := p.pdf
+	f.SetXY(x, y)
+	f.SetFont("Helvetica", "B", 9)
+	f.CellFormat(w, 5, p.tr(title), "", 0, "L", false, 0, "")
+	if empty {
+		f.SetXY(x, y+8)
+		p.text("I", 8, 4, "No voyages in the period.")
+		return false
+	}
+	f.SetXY(x, y+5)
+	f.SetFont("Helvetica", "", 7)
+	f.CellFormat(w, 4, note, "", 0, "L", false, 0, "")
+	return true
 }

@@ -43,7 +43,7 @@ func testDashboardPage(t *testing.T, env *pageEnv) {
 	page := "/dashboard?port=" + port
 	b := newBrowser(t, env, 1280, 1900)
 	b.open(t, page)
-	enterKey(t, b, env.pro)
+	b.setKey(t, env.pro)
 
 	// The charts hold the API's numbers. The simulation goes on while the
 	// test runs, so a derivation may land between the page's request and
@@ -148,7 +148,7 @@ func testDashboardPage(t *testing.T, env *pageEnv) {
 	// A Free key: the charts show what the API answers it (its 7 days of
 	// history, or the API's error in the chart's place), and the CSV
 	// download's 403 shows in the card with the API's message.
-	enterKey(t, b, env.free)
+	b.setKey(t, env.free)
 	waitDashboard(t, b)
 	for _, name := range dashboardCharts {
 		st := js[struct {
@@ -228,19 +228,6 @@ func testDashboardPage(t *testing.T, env *pageEnv) {
 	if len(unexpected) > 0 {
 		t.Errorf("the page reported %d errors:\n%s", len(unexpected), strings.Join(unexpected, "\n"))
 	}
-}
-
-// enterKey types key into the header's key form and presses "Use key",
-// as a user does. (The harness's setKey calls form.submit(), which fires
-// no submit event: the browser navigates to ?key=... instead of the page
-// keeping the key.)
-func enterKey(t *testing.T, b *browser, key string) {
-	t.Helper()
-	b.run(t, 10*time.Second,
-		chromedp.WaitVisible(chromedp.CSS(`.ow-key input`)),
-		chromedp.SetValue(chromedp.CSS(`.ow-key input`), key),
-		chromedp.Click(chromedp.CSS(`.ow-key button[type=submit]`)),
-	)
 }
 
 // waitDashboard waits until every chart of the page has loaded (drawn,

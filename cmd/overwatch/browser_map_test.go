@@ -20,7 +20,7 @@ func testMapPage(t *testing.T, env *pageEnv) {
 	b := newBrowser(t, env, 1280, 900)
 	b.open(t, "/map")
 	waitMapState(t, b, "nokey")
-	enterMapKey(t, b, env.pro)
+	b.setKey(t, env.pro)
 	waitMapState(t, b, "ready")
 
 	// The markers equal the API's count, for the whole fleet and filtered
@@ -97,7 +97,7 @@ func testMapPage(t *testing.T, env *pageEnv) {
 	}
 	fb := newBrowser(t, env, 1280, 900)
 	fb.open(t, "/map")
-	enterMapKey(t, fb, env.free)
+	fb.setKey(t, env.free)
 	waitMapState(t, fb, "ready")
 	placed := js[int](t, fb, `(() => { let n = 0; window.__map.map.eachLayer((l) => { if (l.getLatLng) n++; }); return n; })()`)
 	if n := js[int](t, fb, `window.__map.markerCount`); n != 0 || placed != 0 {
@@ -112,18 +112,6 @@ func testMapPage(t *testing.T, env *pageEnv) {
 	}
 	fb.screenshot(t, "map-free")
 	fb.noErrors(t)
-}
-
-// enterMapKey types key into the header's key form and presses "Use
-// key", as a user does (the harness's setKey calls form.submit(), which
-// fires no submit event).
-func enterMapKey(t *testing.T, b *browser, key string) {
-	t.Helper()
-	b.run(t, 10*time.Second,
-		chromedp.WaitVisible(chromedp.CSS(`.ow-key input`)),
-		chromedp.SetValue(chromedp.CSS(`.ow-key input`), key),
-		chromedp.Click(chromedp.CSS(`.ow-key button[type=submit]`)),
-	)
 }
 
 // fleetPage is the part of GET /v1/vessels/positions the tests read.

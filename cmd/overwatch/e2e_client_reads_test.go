@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -75,6 +76,21 @@ func callClientReads(ctx context.Context, t *testing.T, c *client.ClientWithResp
 	wantStatus(t, "berth utilization weekly", weekly, err, 200)
 	age, err := c.GetFleetAgeWithResponse(ctx, &client.GetFleetAgeParams{Port: &port})
 	wantStatus(t, "fleet age", age, err, 200)
+	ageCSV := client.GetFleetAgeParamsFormat("csv")
+	ageFile, err := c.GetFleetAgeWithResponse(ctx, &client.GetFleetAgeParams{Port: &port, Format: &ageCSV})
+	if wantCSV(t, "fleet age as CSV", ageFile, err) && age.JSON200 != nil && len(age.JSON200.FleetAge) == 1 {
+		// A row per age bucket, each with the JSON's figures.
+		lines := strings.Split(strings.TrimSpace(string(ageFile.Body)), "\r\n")
+		item := age.JSON200.FleetAge[0]
+		if len(lines) != 1+len(item.Buckets) || !strings.HasPrefix(lines[0], "port,port_name,vessel_type,") {
+			t.Errorf("fleet age CSV, %d buckets in JSON:\n%s", len(item.Buckets), ageFile.Body)
+		}
+		for i, b := range item.Buckets {
+			if i+1 < len(lines) && !strings.Contains(lines[i+1], ","+string(b.Bucket)+","+fmt.Sprint(b.Vessels)+",") {
+				t.Errorf("fleet age CSV row %d %q, want bucket %s with %d vessels", i+1, lines[i+1], b.Bucket, b.Vessels)
+			}
+		}
+	}
 	ageHist, err := c.GetFleetAgeHistoryWithResponse(ctx, &client.GetFleetAgeHistoryParams{Port: port})
 	wantStatus(t, "fleet age history", ageHist, err, 200)
 	est, err := c.ListEstimatesWithResponse(ctx, &client.ListEstimatesParams{Port: &port})
@@ -176,8 +192,16 @@ func callClientMarket(ctx context.Context, t *testing.T, c *client.ClientWithRes
 	wantStatus(t, "trade flows", tf, err, 200)
 	tfv, err := c.GetTradeFlowsWithResponse(ctx, &client.GetTradeFlowsParams{Imo: &imo})
 	wantStatus(t, "trade flows of a vessel", tfv, err, 200)
-	rl, err := c.GetRiverLevelsWithResponse(ctx)
+	rl, err := c.GetRiverLevelsWithResponse(ctx, &client.GetRiverLevelsParams{})
 	wantStatus(t, "river levels", rl, err, 200)
+	riverCSV := client.GetRiverLevelsParamsFormat("csv")
+	rlFile, err := c.GetRiverLevelsWithResponse(ctx, &client.GetRiverLevelsParams{Format: &riverCSV})
+	if wantCSV(t, "river levels as CSV", rlFile, err) && rl.JSON200 != nil {
+		lines := strings.Split(strings.TrimSpace(string(rlFile.Body)), "\r\n")
+		if len(lines) != 1+len(rl.JSON200.Readings) || !strings.HasPrefix(lines[0], "gauge,name,river,") {
+			t.Errorf("river levels CSV, %d readings in JSON:\n%s", len(rl.JSON200.Readings), rlFile.Body)
+		}
+	}
 	regions, err := c.ListCropRegionsWithResponse(ctx)
 	wantStatus(t, "crop regions", regions, err, 200)
 	ch, err := c.ListCropHealthWithResponse(ctx, &client.ListCropHealthParams{})

@@ -194,6 +194,24 @@ func wantStatus(t *testing.T, name string, r clientStatus, err error, status int
 	return true
 }
 
+// wantCSV reports whether an operation answered 200 with a CSV file (its
+// JSON form is not decoded then), failing the test otherwise.
+func wantCSV(t *testing.T, name string, r interface {
+	clientStatus
+	ContentType() string
+}, err error) bool {
+	t.Helper()
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return false
+	}
+	if r.StatusCode() != 200 || !strings.HasPrefix(r.ContentType(), "text/csv") {
+		t.Errorf("%s: status %d, %s, want 200 text/csv", name, r.StatusCode(), r.ContentType())
+		return false
+	}
+	return true
+}
+
 // callClientBilling calls the billing operations: plans, entitlements, a
 // Checkout Session on stripe-mock and Stripe's signed event.
 func callClientBilling(ctx context.Context, t *testing.T, c *client.ClientWithResponses, secret string, account int64) {

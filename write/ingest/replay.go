@@ -89,8 +89,12 @@ func (p *Pipeline) retry() {
 }
 
 // replaySpool writes spooled batches, oldest first, deleting each once the
-// store has it. It never marks the store up: the writer goroutine does,
-// when it finds the spool empty (write).
+// store has it, and lists the spool again after each round, until it is
+// empty or a write fails: the writer goes on spooling new batches while the
+// store is marked down, so a single round would leave those of its own
+// duration for the next tick, and under a steady inflow the spool might
+// never be seen empty. It never marks the store up: the writer goroutine
+// does, when it finds the spool empty (write).
 func (p *Pipeline) replaySpool() {
 	p.replay.Lock()
 	defer p.replay.Unlock()
@@ -101,20 +105,32 @@ func (p *Pipeline) replaySpool() {
 	err := p.store.Ping(ctx)
 	cancel()
 	if err != nil {
+		p.log.Debug("spool replay: the store does not answer yet", "err", err)
 		return
 	}
-	names, err := p.spool.list()
-	if err != nil {
-		p.log.Error("cannot list the spool", "err", err)
-		return
+	for {
+		names, err := p.spool.list()
+		if err != nil {
+			p.log.Error("cannot list the spool", "err", err)
+			return
+		}
+		if len(names) == 0 || !p.replayRound(names) {
+			return
+		}
 	}
+}
+
+// replayRound writes the spooled batches names, in order; false when one
+// could not be written (or deleted), so that the replay waits for the next
+// tick.
+func (p *Pipeline) replayRound(names []string) bool {
 	for _, name := range names {
 		b, err := p.spool.get(name)
 		if err != nil {
 			p.log.Error("unreadable spooled batch moved aside", "file", name, "err", err)
 			if err := p.spool.quarantine(name); err != nil {
 				p.log.Error("cannot move an unreadable batch aside", "file", name, "err", err)
-				return
+				return false
 			}
 			continue
 		}
@@ -123,13 +139,15 @@ func (p *Pipeline) replaySpool() {
 		cancel()
 		if err != nil {
 			p.stats.writeErrors.Add(1)
-			return
+			p.log.Warn("spool replay: a batch write failed; retrying at the next tick", "file", name, "err", err)
+			return false
 		}
 		if err := p.spool.done(name); err != nil {
 			p.log.Error("cannot delete a replayed batch; it will be written again (harmless)", "file", name, "err", err)
-			return
+			return false
 		}
 		p.stats.written.Add(uint64(b.Reports()))
 		p.stats.replayed.Add(uint64(b.Reports()))
 	}
+	return true
 }

@@ -165,7 +165,7 @@ const defs = [
   {
     name: 'fleetAge',
     title: 'Fleet age of the vessels calling, trailing 90 days',
-    nocsv: 'The API has no CSV export of the fleet age (/v1/export covers visits and estimates).',
+    csv: (c) => [{ label: 'Download CSV', path: '/fleet-age' + qs({ port: c.port, format: 'csv' }) }],
     async load(c) {
       const j = await c.get('/fleet-age' + qs({ port: c.port }));
       const f = j.fleet_age[0];
@@ -279,7 +279,7 @@ const defs = [
   {
     name: 'river',
     title: 'River levels: newest gauge reading (feet)',
-    nocsv: 'The API has no CSV of the river levels.',
+    csv: () => [{ label: 'Download CSV', path: '/river-levels' + qs({ format: 'csv' }) }],
     async load(c) {
       const j = await c.get('/river-levels');
       const r = j.readings;
