@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -79,10 +77,7 @@ func testDashboardPage(t *testing.T, env *pageEnv) {
 	if n := js[int](t, b, `document.querySelectorAll('.dash-card[data-state=ok] canvas').length`); n < 3 {
 		t.Errorf("%d canvases drawn", n)
 	}
-	shot := b.screenshot(t, "dashboard")
-	if os.Getenv("OVERWATCH_UPDATE_SCREENSHOTS") != "" {
-		copyFile(t, shot, "../../docs/screenshots/dashboard.png")
-	}
+	publishScreenshot(t, b.screenshot(t, "dashboard"), "dashboard.png")
 
 	// The pickers: another port and another forecast method reload the
 	// charts from the endpoints of that port and method.
@@ -256,19 +251,4 @@ func apiError(r response) string {
 	var e struct{ Error string }
 	_ = json.Unmarshal(r.body, &e)
 	return e.Error
-}
-
-// copyFile copies the file from to the path to (a screenshot README shows).
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -94,6 +94,6 @@ func testDocsPage(t *testing.T, env *pageEnv) {
 	}
 	// The screenshot shows the tried operation with its answer.
 	js[bool](t, b, `(document.querySelector('`+op+`').scrollIntoView({block: 'start'}), true)`)
-	b.screenshot(t, "docs")
+	publishScreenshot(t, b.screenshot(t, "docs"), "docs.png")
 	b.noErrors(t)
 }

@@ -21,7 +21,8 @@ import (
 // Chromium driven by chromedp against the real server with the simulated
 // fleet of `overwatch run`. Each page's checks are in browser_<page>_test.go;
 // screenshots go to OVERWATCH_SCREENSHOTS (bin/screenshots by default), the
-// ones README shows are copies in docs/screenshots.
+// ones README shows are copies in docs/screenshots, refreshed with
+// OVERWATCH_UPDATE_SCREENSHOTS=1.
 func TestBrowser(t *testing.T) {
 	chrome := chromiumPath(t)
 	chURL := chtest.URL(t, "e2e_browser")
@@ -205,4 +206,21 @@ func evalIn[T any](t *testing.T, b *browser, timeout time.Duration, a chromedp.A
 func js[T any](t *testing.T, b *browser, expr string) T {
 	t.Helper()
 	return evalIn(t, b, 30*time.Second, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+}
+
+// publishScreenshot copies a screenshot to docs/screenshots/name, the copy
+// README shows, when OVERWATCH_UPDATE_SCREENSHOTS is set (a test run
+// leaves the repository's files alone otherwise).
+func publishScreenshot(t *testing.T, shot, name string) {
+	t.Helper()
+	if os.Getenv("OVERWATCH_UPDATE_SCREENSHOTS") == "" {
+		return
+	}
+	png, err := os.ReadFile(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("..", "..", "docs", "screenshots", name), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -85,7 +83,7 @@ func testMapPage(t *testing.T, env *pageEnv) {
 	js[bool](t, b, `(window.__map.map.setView([25, 20], 2, {animate: false}), true)`)
 	time.Sleep(500 * time.Millisecond)
 	shot := b.screenshot(t, "map")
-	copyMapScreenshot(t, shot, "map.png")
+	publishScreenshot(t, shot, "map.png")
 	b.noErrors(t)
 
 	// Free: no layer on the map has a position; the ports are listed.
@@ -242,23 +240,6 @@ func isolatedMarker(t *testing.T, b *browser) (string, float64, float64) {
 	}
 	t.Fatal("found no isolated vessel marker to click")
 	return "", 0, 0
-}
-
-// copyMapScreenshot copies a screenshot to docs/screenshots/name, which
-// README shows.
-func copyMapScreenshot(t *testing.T, from, name string) {
-	t.Helper()
-	png, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	to := filepath.Join("..", "..", "docs", "screenshots", name)
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // mapTextHas reports whether s contains every part.
