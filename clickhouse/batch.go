@@ -110,6 +110,7 @@ func (db *DB) sendOnce(ctx context.Context, insert string, fill func(sendBatch) 
 // fault, and sending them again would not help.
 type errFill struct{ error }
 
+// Unwrap returns the error of the fill, for errors.Is and errors.As.
 func (e errFill) Unwrap() error { return e.error }
 
 // retryableCodes are the server errors after which an identical insert may
