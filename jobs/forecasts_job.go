@@ -58,9 +58,10 @@ func portSeries(weeks map[string][]forecast.Week, end time.Time, all bool) []for
 // history of every port, each run: the complete weeks before the end of
 // the data (the week in progress is not history yet), forecast by each
 // method (the pipeline from the calls in progress and the vessels heading
-// to the port at the end of the data), and the rolling-origin backtest
-// (the pipeline's past counts reconstructed from the port calls of the
-// backtest's weeks).
+// to the port at the end of the data, with the loading calls of the week
+// that already left), and the rolling-origin backtest (the pipeline's
+// past expectations reconstructed from the port calls, which also
+// calibrate it).
 func Forecasts(store ForecastStore) Run {
 	return func(ctx context.Context, _ State) (Result, error) {
 		end, err := dataEnd(ctx, store.DataSpan)
@@ -76,28 +77,74 @@ func Forecasts(store ForecastStore) Run {
 		if err != nil {
 			return Result{}, err
 		}
-		pipes := forecast.Pipelines(end, calls, moving)
-		from := mondayBefore(end).Add(-time.Duration(forecast.BacktestOrigins+1) * 7 * day)
+		// The backtest's origins, the calibration's weeks before them, and
+		// the loading calls whose durations time the first of those.
+		first := mondayBefore(end).Add(-time.Duration(forecast.BacktestOrigins+1+forecast.PipelineCalibrationWeeks) * 7 * day)
+		from := first.Add(-time.Duration(forecast.PipelineDwellWeeks) * 7 * day)
 		past, err := store.Calls(ctx, from, end)
 		if err != nil {
 			return Result{}, err
 		}
+		withDWT(moving, past)
 		var mondays []time.Time
-		for w := from; w.Before(end); w = w.Add(7 * day) {
+		for w := first; w.Before(end); w = w.Add(7 * day) {
 			mondays = append(mondays, w)
 		}
 		history := forecast.PipelineHistory(past, mondays)
+		pipes := forecast.Pipelines(end, calls, moving)
 		var rows []forecast.Forecast
 		var acc []forecast.Accuracy
 		for _, s := range series {
-			pipe := pipes[s.Port]
-			rows = append(rows, forecast.Forecasts(s, &pipe)...)
+			pipe := pipelineNow(s, pipes[s.Port], past, end)
+			rows = append(rows, forecast.Forecasts(s, &pipe, history[s.Port])...)
 			acc = append(acc, forecast.Backtest(s, history[s.Port])...)
 		}
 		if err := store.WriteForecasts(ctx, Generation(), rows, acc); err != nil {
 			return Result{}, err
 		}
 		return Result{From: from, To: end, Rows: len(rows) + len(acc), Watermark: end}, nil
+	}
+}
+
+// pipelineNow is the port's pipeline expectation for the week after the
+// series' last complete week: from the end of the data (or the week's
+// start) to the week's end, plus the loading calls of the week that left
+// before the end of the data.
+func pipelineNow(s forecast.Series, bound []forecast.Bound, past []portcall.Call, end time.Time) forecast.Expected {
+	start := s.Weeks[len(s.Weeks)-1].Start.Add(7 * day)
+	weekEnd := start.Add(7 * day)
+	now := end
+	if now.Before(start) {
+		now = start
+	}
+	e := forecast.Expect(bound, forecast.DwellOf(past, s.Port, end), now, weekEnd, forecast.CargoPerVessel(s))
+	left := map[uint32]bool{}
+	for i := range past {
+		c := &past[i]
+		if c.Port == s.Port && c.Published() && c.Operation == portcall.OpLoad && c.Departure != nil &&
+			!c.Departure.Before(start) && c.Departure.Before(now) {
+			e.DepartedTonnes += c.CargoTonnes
+			left[uint32(c.IMO)] = true
+		}
+	}
+	e.DepartedVessels = float64(len(left))
+	return e
+}
+
+// withDWT fills the deadweight of the vessels under way from their latest
+// published call with an estimate.
+func withDWT(moving []forecast.Underway, calls []portcall.Call) {
+	dwt, at := map[uint32]float64{}, map[uint32]time.Time{}
+	for i := range calls {
+		c := &calls[i]
+		if imo := uint32(c.IMO); c.Published() && c.DWTEstimate > 0 && !c.Arrival.Before(at[imo]) {
+			dwt[imo], at[imo] = c.DWTEstimate, c.Arrival
+		}
+	}
+	for i := range moving {
+		if moving[i].DWT <= 0 {
+			moving[i].DWT = dwt[moving[i].IMO]
+		}
 	}
 }
 

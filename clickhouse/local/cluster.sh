@@ -9,6 +9,11 @@
 #   clickhouse/local/cluster.sh down     stop the processes this script started
 #   clickhouse/local/cluster.sh status   one line per process
 #   clickhouse/local/cluster.sh url      the CLICKHOUSE_URL for the cluster
+#   clickhouse/local/cluster.sh drop-tests
+#                                        drop the test databases (ow_test_*)
+#                                        ON CLUSTER: each holds dozens of
+#                                        replicated tables, which the nodes and
+#                                        ZooKeeper keep until they are dropped
 #
 # Environment:
 #   CLUSTER_DIR          data, logs and PID files (default .data/cluster in the
@@ -136,10 +141,20 @@ start_node() {
 }
 
 wait_node() {
-  local n=$1 d="$dir/node$1"
-  for _ in $(seq 1 120); do
+  local n=$1 d="$dir/node$1" tries=0
+  for _ in $(seq 1 240); do
     node_ok "$n" && return 0
-    ours "$d/pid" "$d/config.xml" || break
+    if ! ours "$d/pid" "$d/config.xml"; then
+      # 18.16 can exit while it loads its replicated tables just after
+      # ZooKeeper started (a Coordination exception): start it again, at
+      # most three times.
+      tries=$((tries + 1))
+      [ "$tries" -le 3 ] || break
+      log "node$n exited while starting; starting it again ($tries/3)"
+      tail -n 3 "$d/log/error.log" 2>/dev/null || true
+      sleep 2
+      start_node "$n"
+    fi
     sleep 0.5
   done
   tail -n 20 "$d/log/error.log" "$d/log/stderr.log" >&2 2>/dev/null || true
@@ -257,6 +272,20 @@ status() {
   done
 }
 
+# drop_tests: every test database (ow_test_*) of the nodes, dropped ON
+# CLUSTER (a test run creates its databases afresh anyway).
+drop_tests() {
+  local n db dbs=""
+  for n in "${nodes[@]}"; do
+    node_ok "$n" || die "node$n does not answer: run $0 up first"
+    dbs="$dbs $(client "$n" -q "SELECT name FROM system.databases WHERE substring(name, 1, 8) = 'ow_test_'")"
+  done
+  for db in $(printf '%s\n' $dbs | sort -u); do
+    log "dropping $db"
+    client 1 --distributed_ddl_task_timeout=180 -q "DROP DATABASE IF EXISTS $db ON CLUSTER $cluster" >/dev/null
+  done
+}
+
 url() {
   local hosts=""
   for n in "${nodes[@]}"; do hosts="$hosts${hosts:+,}127.0.0.1:$(tcp_port "$n")"; done
@@ -268,5 +297,6 @@ case "${1:-}" in
   down) down ;;
   status) status ;;
   url) url ;;
-  *) echo "usage: $0 up|down|status|url" >&2; exit 2 ;;
+  drop-tests) drop_tests ;;
+  *) echo "usage: $0 up|down|status|url|drop-tests" >&2; exit 2 ;;
 esac

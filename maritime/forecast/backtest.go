@@ -42,10 +42,10 @@ type Accuracy struct {
 }
 
 // Backtest scores every method on a port's series. pipelineAt is the
-// pipeline's vessel count at the start of each week (reconstructed from
-// the port calls, see PipelineHistory); weeks without one are not scored
-// for the pipeline.
-func Backtest(s Series, pipelineAt map[time.Time]int) []Accuracy {
+// pipeline's reconstructed expectation at the start of each week (see
+// PipelineHistory), calibrated on the weeks before each origin; weeks
+// without one are not scored for the pipeline.
+func Backtest(s Series, pipelineAt map[time.Time]Expected) []Accuracy {
 	if s.Empty() {
 		return nil
 	}
@@ -58,18 +58,18 @@ func Backtest(s Series, pipelineAt map[time.Time]int) []Accuracy {
 	})...)
 	out = append(out, score(s, MethodML, MinRidgeWeeks, BacktestHorizons, func(o int) []float64 {
 		_, next, _ := Statistical(v[:o], BacktestHorizons)
-		if c, ok := pipelineAt[s.Weeks[o].Start]; ok {
-			next[0] = float64(c)
+		if e, ok := pipelineAt[s.Weeks[o].Start]; ok && e.Vessels > 0 {
+			next[0] = e.Vessels
 		}
 		_, f, _ := ML(y[:o], start, v[:o], next, BacktestHorizons)
 		return f
 	})...)
 	out = append(out, score(s, MethodPipeline, MinPipelineWeeks, 1, func(o int) []float64 {
-		c, ok := pipelineAt[s.Weeks[o].Start]
+		e, ok := pipelineAt[s.Weeks[o].Start]
 		if !ok {
 			return nil
 		}
-		t, _, _ := Pipeline(c, CargoPerVessel(Series{Weeks: s.Weeks[:o]}))
+		t, _, _, _ := Pipeline(e, Calibrate(s, pipelineAt, o))
 		return []float64{t}
 	})...)
 	return out

@@ -21,7 +21,7 @@ type Forecast struct {
 	// Lower and Upper bound the 95% prediction interval of the tonnes:
 	// ±1.96·σ·√Horizon around the forecast (σ the RMSE of the model's
 	// one-step in-sample errors), the lower bound at least 0; the pipeline's
-	// is the Poisson interval of its vessel count (see Pipeline).
+	// is from its calibration's errors (see Pipeline).
 	Lower, Upper float64
 	Vessels      float64
 	HistoryWeeks int
@@ -29,13 +29,14 @@ type Forecast struct {
 
 // Forecasts forecasts a port's next weeks by every method: statistical
 // and ml for Horizons weeks, the pipeline for the next week when pipe is
-// not nil. The ml method's pipeline column is the vessels loading in each
-// week of the history, and for the weeks ahead the pipeline's count for
-// the next week (when given and not zero: an empty pipeline may only mean
-// that no live positions are stored) then the statistical forecast of
-// vessels. A
-// series without any exports has no forecasts.
-func Forecasts(s Series, pipe *PipelineVessels) []Forecast {
+// not nil (calibrated on hist, the pipeline's reconstructed expectation
+// of past weeks by Monday). The ml method's pipeline column is the
+// vessels loading in each week of the history, and for the weeks ahead
+// the pipeline's expected vessels for the next week (when given and not
+// zero: an empty pipeline may only mean that no live positions are
+// stored) then the statistical forecast of vessels. A series without any
+// exports has no forecasts.
+func Forecasts(s Series, pipe *Expected, hist map[time.Time]Expected) []Forecast {
 	if len(s.Weeks) == 0 || s.Empty() {
 		return nil
 	}
@@ -54,10 +55,9 @@ func Forecasts(s Series, pipe *PipelineVessels) []Forecast {
 		}
 	}
 	if pipe != nil {
-		t, lo, hi := Pipeline(pipe.Total(), CargoPerVessel(s))
 		r := base
 		r.Method, r.Model, r.Horizon, r.Week = MethodPipeline, ModelPipeline, 1, origin.Add(week)
-		r.Tonnes, r.Lower, r.Upper, r.Vessels = t, lo, hi, float64(pipe.Total())
+		r.Tonnes, r.Lower, r.Upper, r.Vessels = Pipeline(*pipe, Calibrate(s, hist, n))
 		out = append(out, r)
 	}
 	model, f, sigma := Statistical(tonnes, Horizons)
@@ -65,8 +65,8 @@ func Forecasts(s Series, pipe *PipelineVessels) []Forecast {
 	add(MethodStatistical, model, f, fv, sigma)
 
 	next := append([]float64(nil), fv...)
-	if pipe != nil && pipe.Total() > 0 {
-		next[0] = float64(pipe.Total())
+	if pipe != nil && pipe.Vessels+pipe.DepartedVessels > 0 {
+		next[0] = pipe.Vessels + pipe.DepartedVessels
 	}
 	model, f, sigma = ML(tonnes, s.Weeks[0].Start, vessels, next, Horizons)
 	_, mv, _ := ML(vessels, s.Weeks[0].Start, nil, nil, Horizons)

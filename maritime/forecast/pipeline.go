@@ -2,6 +2,7 @@ package forecast
 
 import (
 	"math"
+	"sort"
 	"time"
 
 	"overwatch/maritime/geo"
@@ -9,21 +10,39 @@ import (
 	"overwatch/maritime/seaport"
 )
 
-// The pipeline method: next week's exports of a port are the vessels now
+// The pipeline method: next week's exports of a port from the vessels now
 // at the port that are not discharging (anchored or berthed, their call
 // still going on) and the vessels sailing towards it (their latest AIS
 // destination names the port once normalised, and their ETA, from the
-// distance and speed, falls within PipelineETA), each carrying the port's
-// mean cargo per loading vessel over the last PipelineCargoWeeks weeks
-// with exports.
+// distance and speed, falls within PipelineETA). Each vessel counts with
+// the chance that it leaves within the week, read off the durations of
+// the port's completed loading calls (for a vessel in port: given how long
+// it has stayed so far), times what it can load (its deadweight estimate
+// × portcall.PayloadShare). The sum is scaled by the port's calibration
+// factor: its exports over the model's figure in the last
+// PipelineCalibrationWeeks weeks, which takes in the vessels that load
+// without having declared the port, part cargoes and the calls that turn
+// out not to load. See docs/forecasts.md.
 
 // Pipeline settings.
 const (
 	PipelineETA        = 7 * 24 * time.Hour // how soon a vessel under way must arrive
-	PipelineCargoWeeks = 8                  // weeks of the mean cargo per vessel
 	PipelineMinSpeedKt = 3                  // slower: not under way (no ETA)
 	PipelineStale      = 72 * time.Hour     // older positions are not counted
-	MinPipelineWeeks   = 1                  // a week with exports gives the mean cargo
+	// PipelineDwellWeeks is how far back the loading calls whose
+	// durations give a vessel's chance of leaving within the week go.
+	PipelineDwellWeeks = 52
+	// PipelineCalibrationWeeks is how many past weeks the calibration
+	// factor is fitted on; PipelineMinCalibration is the fewest it needs
+	// (under that the factor is 1).
+	PipelineCalibrationWeeks = 26
+	PipelineMinCalibration   = 4
+	MinPipelineWeeks         = 1 // a week with exports gives the fallback cargo per vessel
+	// pipelineFactorMin and pipelineFactorMax bound the calibration factor.
+	pipelineFactorMin, pipelineFactorMax = 0.2, 5
+	// pipelineDefaultDwellHours is the duration assumed when a port has no
+	// completed loading call yet.
+	pipelineDefaultDwellHours = 72
 )
 
 // InPort is a call still going on at a port (no departure yet).
@@ -31,6 +50,9 @@ type InPort struct {
 	IMO       uint32
 	Port      string
 	Operation string // "discharge" calls are not counted
+	Arrival   time.Time
+	// DWT is the call's deadweight estimate in tonnes (0: unknown).
+	DWT float64
 }
 
 // Underway is a vessel's latest position and declared destination.
@@ -40,34 +62,37 @@ type Underway struct {
 	Lat, Lon    float64
 	SpeedKt     float64
 	Destination string
+	// DWT is the vessel's deadweight estimate in tonnes (0: unknown).
+	DWT float64
 }
 
-// PipelineVessels are the vessels counted in a port's pipeline at now.
-type PipelineVessels struct {
-	InPort   int
-	Underway int
+// Bound is a vessel of a port's pipeline: in port since Arrival, or due
+// there at Arrival (its ETA).
+type Bound struct {
+	IMO     uint32
+	Port    string
+	Arrival time.Time
+	InPort  bool
+	// Capacity is what it can load in tonnes (DWT × PayloadShare; 0 when
+	// unknown: the port's mean cargo per loading vessel stands in).
+	Capacity float64
 }
 
-// Total is every vessel of the pipeline.
-func (p PipelineVessels) Total() int { return p.InPort + p.Underway }
-
-// Pipelines counts, per port slug, the vessels of its pipeline at now: the
-// calls in progress that are not discharging, and the vessels not in any
-// port whose destination names the port (seaport.OfDestination), whose
-// position is not older than PipelineStale, that make at least
+// Pipelines lists, per port slug, the vessels of its pipeline at now:
+// the calls in progress that are not discharging, and the vessels not in
+// any port whose destination names the port (seaport.OfDestination),
+// whose position is not older than PipelineStale, that make at least
 // PipelineMinSpeedKt and would arrive (great-circle distance at their
 // speed) within PipelineETA.
-func Pipelines(now time.Time, calls []InPort, moving []Underway) map[string]PipelineVessels {
-	out := map[string]PipelineVessels{}
+func Pipelines(now time.Time, calls []InPort, moving []Underway) map[string][]Bound {
+	out := map[string][]Bound{}
 	inPort := map[uint32]bool{}
 	for _, c := range calls {
 		inPort[c.IMO] = true
 		if c.Operation == portcall.OpDischarge {
 			continue
 		}
-		p := out[c.Port]
-		p.InPort++
-		out[c.Port] = p
+		out[c.Port] = append(out[c.Port], Bound{IMO: c.IMO, Port: c.Port, Arrival: c.Arrival, InPort: true, Capacity: capacity(c.DWT)})
 	}
 	for _, v := range moving {
 		if inPort[v.IMO] || now.Sub(v.At) > PipelineStale || !(v.SpeedKt >= PipelineMinSpeedKt) {
@@ -86,19 +111,122 @@ func Pipelines(now time.Time, calls []InPort, moving []Underway) map[string]Pipe
 		if math.IsNaN(hours) || hours > PipelineETA.Hours() {
 			continue
 		}
-		p := out[slug]
-		p.Underway++
-		out[slug] = p
+		eta := v.At.Add(time.Duration(hours * float64(time.Hour)))
+		out[slug] = append(out[slug], Bound{IMO: v.IMO, Port: slug, Arrival: eta, Capacity: capacity(v.DWT)})
 	}
 	return out
 }
 
-// CargoPerVessel is the mean tonnes per loading vessel over the last
-// PipelineCargoWeeks weeks of the series with exports (0 when none had).
+// capacity is what a vessel of deadweight dwt loads in full.
+func capacity(dwt float64) float64 {
+	if !(dwt > 0) || math.IsInf(dwt, 0) {
+		return 0
+	}
+	return dwt * portcall.PayloadShare
+}
+
+// Dwell is the durations, in hours, of a port's completed loading calls
+// (arrival to departure), sorted.
+type Dwell []float64
+
+// DwellOf is the dwell of the published loading calls of the port that
+// departed in the PipelineDwellWeeks weeks before t.
+func DwellOf(calls []portcall.Call, port string, t time.Time) Dwell {
+	from := t.Add(-PipelineDwellWeeks * week)
+	var d Dwell
+	for i := range calls {
+		c := &calls[i]
+		if c.Port != port || !c.Published() || c.Operation != portcall.OpLoad || c.Departure == nil ||
+			!c.Departure.Before(t) || c.Departure.Before(from) {
+			continue
+		}
+		d = append(d, c.Departure.Sub(c.Arrival).Hours())
+	}
+	sort.Float64s(d)
+	return d
+}
+
+// share is the share of the durations at most h hours.
+func (d Dwell) share(h float64) float64 {
+	if len(d) == 0 {
+		if h >= pipelineDefaultDwellHours {
+			return 1
+		}
+		return 0
+	}
+	return float64(sort.Search(len(d), func(i int) bool { return d[i] > h })) / float64(len(d))
+}
+
+// leaves is the chance that vessel b leaves between now and end: for a
+// vessel in port, that its call, already elapsed long, ends by end; for
+// one due at its ETA, that its whole call fits before end.
+func (d Dwell) leaves(b Bound, now, end time.Time) float64 {
+	if !end.After(now) {
+		return 0
+	}
+	if !b.InPort {
+		start := b.Arrival
+		if start.Before(now) {
+			start = now
+		}
+		return d.share(end.Sub(start).Hours())
+	}
+	elapsed := math.Max(now.Sub(b.Arrival).Hours(), 0)
+	stay := 1 - d.share(elapsed)
+	if stay <= 0 { // longer than every call seen: it leaves soon
+		return 1
+	}
+	return (d.share(elapsed+end.Sub(now).Hours()) - d.share(elapsed)) / stay
+}
+
+// Expected is what a port's pipeline is expected to export in a week.
+type Expected struct {
+	// Vessels and Tonnes are the model's figures for the rest of the week
+	// (from now), before calibration: the sum of the vessels' chances of
+	// leaving, and of those chances × their capacity.
+	Vessels, Tonnes float64
+	// Count is how many vessels the pipeline holds.
+	Count int
+	// DepartedVessels and DepartedTonnes are the loading calls of the week
+	// that already left before now (when the data ends within the week).
+	DepartedVessels, DepartedTonnes float64
+}
+
+// Expect is the pipeline's expectation between now and end. A vessel of
+// unknown capacity counts with the mean capacity of the others, or
+// fallback when none is known.
+func Expect(bound []Bound, d Dwell, now, end time.Time, fallback float64) Expected {
+	e := Expected{Count: len(bound)}
+	var known float64
+	n := 0
+	for _, b := range bound {
+		if b.Capacity > 0 && !math.IsInf(b.Capacity, 0) {
+			known, n = known+b.Capacity, n+1
+		}
+	}
+	if n > 0 {
+		fallback = known / float64(n)
+	}
+	fallback = nonNegative(fallback)
+	for _, b := range bound {
+		p := d.leaves(b, now, end)
+		c := b.Capacity
+		if !(c > 0) || math.IsInf(c, 0) {
+			c = fallback
+		}
+		e.Vessels += p
+		e.Tonnes += p * c
+	}
+	return e
+}
+
+// CargoPerVessel is the mean tonnes per loading vessel over the last 8
+// weeks of the series with exports (0 when none had): the capacity of a
+// vessel whose deadweight is unknown.
 func CargoPerVessel(s Series) float64 {
 	var tonnes, vessels float64
 	n := 0
-	for i := len(s.Weeks) - 1; i >= 0 && n < PipelineCargoWeeks; i-- {
+	for i := len(s.Weeks) - 1; i >= 0 && n < 8; i-- {
 		w := s.Weeks[i]
 		if w.Vessels > 0 && w.Tonnes > 0 {
 			tonnes, vessels, n = tonnes+finite(w.Tonnes), vessels+finite(w.Vessels), n+1
@@ -108,43 +236,4 @@ func CargoPerVessel(s Series) float64 {
 		return 0
 	}
 	return tonnes / vessels
-}
-
-// Pipeline forecasts the next week from count vessels each carrying
-// cargo tonnes. Its interval treats the count as Poisson: (count ∓
-// 1.96·√count) × cargo, the lower bound at least 0.
-func Pipeline(count int, cargo float64) (tonnes, lower, upper float64) {
-	c := float64(max(count, 0))
-	cargo = nonNegative(cargo)
-	half := 1.96 * math.Sqrt(c)
-	return c * cargo, math.Max(0, c-half) * cargo, (c + half) * cargo
-}
-
-// PipelineHistory reconstructs, per port and week, the pipeline's vessel
-// count at the week's Monday, for the backtest: the published calls in
-// progress at the port at that instant and the published calls that
-// arrived in the week having declared the port (their normalised declared
-// destination), in both cases not discharging. What a call turned out to
-// be stands in for what was known then (the ETA is the real arrival).
-func PipelineHistory(calls []portcall.Call, weeks []time.Time) map[string]map[time.Time]int {
-	out := map[string]map[time.Time]int{}
-	for _, w := range weeks {
-		end := w.Add(week)
-		for i := range calls {
-			c := &calls[i]
-			if !c.Published() || c.Operation == portcall.OpDischarge {
-				continue
-			}
-			inPort := c.Arrival.Before(w) && (c.Departure == nil || !c.Departure.Before(w))
-			arriving := !c.Arrival.Before(w) && c.Arrival.Before(end) && c.DeclaredPort == c.Port
-			if !inPort && !arriving {
-				continue
-			}
-			if out[c.Port] == nil {
-				out[c.Port] = map[time.Time]int{}
-			}
-			out[c.Port][w]++
-		}
-	}
-	return out
 }

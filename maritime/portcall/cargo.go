@@ -118,6 +118,10 @@ func EstimateCargo(c *Call, v vessel.Profile) {
 		design = v.MaxDraftM
 	}
 	design = math.Max(design, math.Max(before, after))
+	limited := !lng && limitedTanker(c, v, design)
+	if limited {
+		design = v.BeamM / TankerBeamDraughtRatio
+	}
 	if dwt, ok := vessel.EstimateDWT(v.ShipType, v.LengthM, v.BeamM, design); ok {
 		c.DWTEstimate = dwt
 	}
@@ -128,7 +132,7 @@ func EstimateCargo(c *Call, v vessel.Profile) {
 	if ballast <= 0 || design-ballast < MinRangeShare*design {
 		ballast, quality = DefaultBallastShare*design, CargoAssumed
 	}
-	if !known {
+	if !known || limited {
 		quality = CargoAssumed
 	}
 	if light := math.Min(before, after); light > ballast && light-ballast <= BallastBandShare*(design-ballast) {
@@ -149,6 +153,40 @@ func EstimateCargo(c *Call, v vessel.Profile) {
 		payload = LNGPayloadShare * c.DWTEstimate
 	}
 	c.CargoTonnes = math.Round(math.Min(payload, payload*math.Abs(delta)/(design-ballast)))
+}
+
+// TankerBeamDraughtRatio is a tanker's usual beam over its design
+// draught: an Aframax 42 m / 14.9 m = 2.8, a Suezmax 48 m / 17 m = 2.8, a
+// VLCC 60 m / 22 m = 2.7, an MR 32.2 m / 12.2 m = 2.6.
+const TankerBeamDraughtRatio = 2.8
+
+// DraughtLimitMarginM is how close to a port's maximum draught a
+// vessel's deepest draught must be for the port's limit to be what it
+// shows.
+const DraughtLimitMarginM = 0.3
+
+// limitedTanker reports whether a tanker's deepest draught (design) is
+// only the limit of the terminal it loads at: within DraughtLimitMarginM
+// of the port's maximum draught (seaport.Port.MaxDraftM), while
+// its beam would carry a design draught (beam / TankerBeamDraughtRatio)
+// deeper than that. A tanker that only ever loads at draught-limited
+// terminals (Ras Laffan, Bonny, Novorossiysk for a Suezmax) never
+// reports its design draught; taking the deepest it reported for it
+// makes its deadweight too small and its range of draughts too short,
+// and every cargo about a seventh too large. Its design draught is then
+// estimated from its beam. Ship type 84 (hazardous category D), which
+// gas carriers often report, is left out: a gas carrier is beamier for its
+// draught (beam/draught 3.5–4.5), and the beam would give it a far too
+// deep design draught.
+func limitedTanker(c *Call, v vessel.Profile, design float64) bool {
+	if v.ShipType < 80 || v.ShipType > 89 || v.ShipType == 84 || !(v.BeamM > 0) || design <= 0 {
+		return false
+	}
+	p, ok := seaport.BySlug(c.Port)
+	if !ok || p.MaxDraftM <= 0 || math.Abs(design-p.MaxDraftM) > DraughtLimitMarginM {
+		return false
+	}
+	return v.BeamM/TankerBeamDraughtRatio > design && plausible(v.BeamM/TankerBeamDraughtRatio, v, MinBeamDraughtRatio)
 }
 
 // lngBerth reports whether the call berthed at a zone that handles LNG

@@ -240,3 +240,33 @@ func TestEstimateCargoLNGImplausible(t *testing.T) {
 		t.Errorf("oil berth: DWT %.0f quality %q, want %.0f at 20.1 m, %q", c.DWTEstimate, c.CargoQuality, want, CargoMeasured)
 	}
 }
+
+// A tanker whose deepest draught is a draught-limited terminal's limit
+// has its design draught from its beam; elsewhere, or as a gas carrier
+// (type 84), it keeps the deepest it reported.
+func TestEstimateCargoDraughtLimitedTanker(t *testing.T) {
+	t.Parallel()
+	suezmax := vessel.Profile{IMO: 9300003, ShipType: 80, LengthM: 274, BeamM: 48, MinDraftM: 8.0, MaxDraftM: 12.5}
+	c := Call{Port: "ras-laffan", BerthZone: "ras-laffan-berth-3", DraftBefore: 8.0, DraftAfter: 12.5}
+	EstimateCargo(&c, suezmax)
+	design := 48 / TankerBeamDraughtRatio
+	dwt, _ := vessel.EstimateDWT(80, 274, 48, design)
+	want := math.Round(PayloadShare * dwt * 4.5 / (design - 8.0))
+	if c.DWTEstimate != dwt || c.CargoTonnes != want || c.CargoQuality != CargoAssumed {
+		t.Errorf("ras-laffan: dwt %.0f cargo %.0f (%s); want %.0f, %.0f, %s", c.DWTEstimate, c.CargoTonnes, c.CargoQuality, dwt, want, CargoAssumed)
+	}
+	deep, _ := vessel.EstimateDWT(80, 274, 48, 12.5)
+	for _, tc := range []struct {
+		port string
+		v    vessel.Profile
+	}{
+		{"rotterdam", suezmax}, // a deep port: its limit is not what the draught shows
+		{"ras-laffan", vessel.Profile{IMO: 9300004, ShipType: 84, LengthM: 274, BeamM: 48, MinDraftM: 8.0, MaxDraftM: 12.5}},
+	} {
+		c := Call{Port: tc.port, DraftBefore: 8.0, DraftAfter: 12.5}
+		EstimateCargo(&c, tc.v)
+		if c.DWTEstimate != deep {
+			t.Errorf("%s type %d: dwt %.0f, want %.0f (the deepest draught reported)", tc.port, tc.v.ShipType, c.DWTEstimate, deep)
+		}
+	}
+}

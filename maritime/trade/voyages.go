@@ -1,6 +1,7 @@
 package trade
 
 import (
+	"math"
 	"sort"
 	"time"
 
@@ -52,6 +53,14 @@ type Voyage struct {
 	EnRoute []Declaration
 	// Via are the ports of the calls between the two, in time order.
 	Via []string
+	// LateDraught marks a voyage one of whose ends showed no draught change
+	// (operation none or unknown) because its crew updated the AIS draught
+	// only at sea: a loading, whose cargo the draught on arrival at the
+	// discharging port is the first to show (the tonnes are then the
+	// discharging call's estimate: lateDraughtVoyage), or a discharge, after
+	// which the vessel arrives at its next call that much lighter
+	// (lateDischarge).
+	LateDraught bool
 	// Liner marks a container liner's voyage (func Liner): its calls load and
 	// discharge at every port, so a loading call paired with a later
 	// discharge is no origin→destination trade; deceptions and shifts
@@ -89,20 +98,63 @@ func BuildVoyages(calls []portcall.Call) []Voyage {
 		cs := by[imo]
 		sort.SliceStable(cs, func(i, j int) bool { return cs[i].Arrival.Before(cs[j].Arrival) })
 		liner := Liner(cs)
+		var own []Voyage
+		ended := map[time.Time]bool{} // the arrivals of the discharging calls that end a voyage
 		for i, load := range cs {
 			if load.Operation != portcall.OpLoad || load.Departure == nil {
 				continue
 			}
 			if v, ok := voyageFrom(load, cs[i+1:]); ok {
-				v.Liner = liner || v.Commodity == overwatch.CommodityContainers
-				if v.Liner {
-					v.Commodity = overwatch.CommodityContainers // a liner carries containers, also from a mixed berth
-				}
-				out = append(out, v)
+				own = append(own, v)
+				ended[v.Arrival] = true
 			}
+		}
+		for i := 1; i < len(cs); i++ {
+			if d := cs[i]; !ended[d.Arrival] {
+				if v, ok := lateDraughtVoyage(cs[i-1], d); ok {
+					own = append(own, v)
+				}
+			}
+		}
+		sort.SliceStable(own, func(i, j int) bool { return own[i].Departure.Before(own[j].Departure) })
+		for _, v := range own {
+			v.Liner = liner || v.Commodity == overwatch.CommodityContainers
+			if v.Liner {
+				v.Commodity = overwatch.CommodityContainers // a liner carries containers, also from a mixed berth
+			}
+			out = append(out, v)
 		}
 	}
 	return out
+}
+
+// lateDraughtVoyage is the voyage of a discharging call that no loading
+// call pairs with, when the vessel's previous call, at another port and
+// within MaxTransitDays, showed no draught change (operation none or
+// unknown) while the draught on arrival for the discharge is at least
+// portcall.MinDraftChangeM deeper than on the departure from it: the
+// cargo was loaded there and the draught updated at sea (a vessel's
+// draught does not rise under way). The tonnes are the discharge's
+// estimate, the commodity the loading berth's.
+func lateDraughtVoyage(prev, d *portcall.Call) (Voyage, bool) {
+	if d.Operation != portcall.OpDischarge || d.Departure == nil || prev.Departure == nil || prev.Port == d.Port ||
+		(prev.Operation != portcall.OpNone && prev.Operation != portcall.OpUnknown) ||
+		d.Arrival.Sub(*prev.Departure) > MaxTransitDays*24*time.Hour || d.Arrival.Before(*prev.Departure) ||
+		!(prev.DraftAfter > 0) || d.DraftBefore-prev.DraftAfter < portcall.MinDraftChangeM-1e-9 || !(d.CargoTonnes > 0) {
+		return Voyage{}, false
+	}
+	dep := *prev.Departure
+	load := *prev
+	load.CargoTonnes, load.Operation = d.CargoTonnes, portcall.OpLoad
+	v := Voyage{
+		IMO: d.IMO, Name: d.Name, Origin: prev.Port, Destination: d.Port,
+		Departure: dep, Arrival: d.Arrival, TransitDays: d.Arrival.Sub(dep).Hours() / 24,
+		Tonnes: d.CargoTonnes, Commodity: CommodityOf(&load), Declared: d.Declared, DeclaredPort: declaredPort(d), LateDraught: true,
+	}
+	if d.Declared != "" {
+		v.EnRoute = []Declaration{{Text: d.Declared, Port: v.DeclaredPort, First: d.Arrival, Last: d.Arrival}}
+	}
+	return v, true
 }
 
 // Liner reports whether a vessel's calls are a container liner's: a
@@ -137,7 +189,7 @@ func voyageFrom(load *portcall.Call, later []*portcall.Call) (Voyage, bool) {
 	limit := dep.Add(MaxTransitDays * 24 * time.Hour)
 	var enRoute []Declaration
 	var via []string
-	for _, c := range later {
+	for j, c := range later {
 		if c.Arrival.Before(dep) {
 			continue
 		}
@@ -147,18 +199,38 @@ func voyageFrom(load *portcall.Call, later []*portcall.Call) (Voyage, bool) {
 		if c.Declared != "" {
 			enRoute = append(enRoute, Declaration{Text: c.Declared, Port: declaredPort(c), First: c.Arrival, Last: c.Arrival})
 		}
+		late := false
 		if c.Operation != portcall.OpDischarge || c.Port == load.Port || c.Departure == nil {
-			via = append(via, c.Port)
-			continue
+			if late = j+1 < len(later) && lateDischarge(load, c, later[j+1]); !late {
+				via = append(via, c.Port)
+				continue
+			}
 		}
 		return Voyage{
 			IMO: load.IMO, Name: load.Name, Origin: load.Port, Destination: c.Port,
 			Departure: dep, Arrival: c.Arrival, TransitDays: c.Arrival.Sub(dep).Hours() / 24,
 			Tonnes: load.CargoTonnes, Commodity: CommodityOf(load),
-			Declared: c.Declared, DeclaredPort: declaredPort(c), EnRoute: enRoute, Via: via,
+			Declared: c.Declared, DeclaredPort: declaredPort(c), EnRoute: enRoute, Via: via, LateDraught: late,
 		}, true
 	}
 	return Voyage{}, false
+}
+
+// lateDischarge reports whether call c, which showed no draught change
+// (operation none or unknown), was where the cargo of load went ashore:
+// at another port, departed, and the draught on arrival at the vessel's
+// next call is lighter than on arrival at c by at least half the loading's
+// draught change (and portcall.MinDraftChangeM): the crew updated the
+// draught only after leaving. Half the loading's change is far more than
+// the fuel a voyage burns, so a bunkering or canal stop is never taken for
+// the discharge.
+func lateDischarge(load, c, next *portcall.Call) bool {
+	if (c.Operation != portcall.OpNone && c.Operation != portcall.OpUnknown) || c.Port == load.Port || c.Departure == nil ||
+		!(c.DraftBefore > 0) || !(next.DraftBefore > 0) {
+		return false
+	}
+	need := math.Max(portcall.MinDraftChangeM, 0.5*(load.DraftAfter-load.DraftBefore))
+	return c.DraftBefore-next.DraftBefore >= need-1e-9
 }
 
 // declaredPort is the port a call's declared destination names: the one

@@ -199,3 +199,47 @@ func TestBuildVoyagesLiner(t *testing.T) {
 		}
 	}
 }
+
+// A loading call whose crew updated the draught only at sea shows no
+// draught change; the deeper draught on arrival at the next discharging
+// port makes it the voyage's origin, with the discharge's tonnes.
+func TestBuildVoyagesLateDraught(t *testing.T) {
+	t.Parallel()
+	withDraught := func(c portcall.Call, before, after float64) portcall.Call {
+		c.DraftBefore, c.DraftAfter = before, after
+		return c
+	}
+	calls := []portcall.Call{
+		withDraught(call(1, "tubarao", portcall.OpNone, 0, 40, 0, "tubarao-berth-1", ""), 6.8, 6.8),
+		withDraught(call(1, "qingdao", portcall.OpDischarge, 900, 950, 150000, "", "QINGDAO"), 17.0, 7.0),
+		// Vessel 2: the same draught out of Tubarão and into Qingdao: the
+		// discharge tells nothing of where the cargo came from.
+		withDraught(call(2, "tubarao", portcall.OpNone, 0, 40, 0, "tubarao-berth-1", ""), 17.0, 17.0),
+		withDraught(call(2, "qingdao", portcall.OpDischarge, 900, 950, 150000, "", ""), 17.0, 7.0),
+		// Vessel 3: a loading call pairs with the discharge already; its
+		// bunkering stop is no discharge (0.3 m of fuel burnt to Qingdao).
+		withDraught(call(3, "santos", portcall.OpLoad, 0, 40, 60000, "santos-berth-1", ""), 6.0, 12.0),
+		withDraught(call(3, "rio-grande", portcall.OpNone, 100, 110, 0, "", ""), 11.9, 11.9),
+		withDraught(call(3, "qingdao", portcall.OpDischarge, 900, 950, 61000, "", ""), 11.6, 6.0),
+		// Vessel 4: its discharge at Qingdao showed no change; it arrives at
+		// Santos 6 m lighter: the cargo went ashore at Qingdao.
+		withDraught(call(4, "santos", portcall.OpLoad, 0, 40, 60000, "santos-berth-1", ""), 6.0, 12.0),
+		withDraught(call(4, "qingdao", portcall.OpNone, 900, 950, 0, "", ""), 12.0, 12.0),
+		withDraught(call(4, "santos", portcall.OpNone, 1500, 1550, 0, "", ""), 6.1, 6.1),
+	}
+	vs := BuildVoyages(calls)
+	if len(vs) != 3 {
+		t.Fatalf("%d voyages, want 3: %+v", len(vs), vs)
+	}
+	if w := vs[2]; w.IMO != imoOf(4) || w.Origin != "santos" || w.Destination != "qingdao" || w.Tonnes != 60000 || !w.LateDraught {
+		t.Errorf("late-discharge voyage = %+v", w)
+	}
+	v := vs[0]
+	if v.IMO != imoOf(1) || v.Origin != "tubarao" || v.Destination != "qingdao" || v.Tonnes != 150000 || v.Commodity != "iron_ore" ||
+		!v.LateDraught || !v.Departure.Equal(tracktest.Hours(T0, 40)) || v.DeclaredPort != "qingdao" {
+		t.Errorf("late-draught voyage = %+v", v)
+	}
+	if w := vs[1]; w.IMO != imoOf(3) || w.Origin != "santos" || w.Destination != "qingdao" || w.LateDraught {
+		t.Errorf("voyage 2 = %+v", w)
+	}
+}
