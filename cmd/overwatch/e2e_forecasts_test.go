@@ -97,7 +97,11 @@ func TestForecastsEndToEnd(t *testing.T) {
 		t.Fatalf("forecasts: %d", len(fc.Forecasts))
 	}
 	origin := last.Format(time.DateOnly)
-	if p := fc.Forecasts[0]; p.Method != "pipeline" || p.Vessels != 3 || p.Origin != origin || p.Horizon != 1 || p.PortName != port.Name ||
+	// Each of the pipeline's 3 vessels counts with its chance of leaving
+	// before the week ends (docs/forecasts.md: without a completed loading
+	// call at the port, a call is taken to last 72 hours), so late in the
+	// week the one that arrived 6 hours ago no longer counts in full.
+	if p := fc.Forecasts[0]; p.Method != "pipeline" || !(p.Vessels > 0 && p.Vessels <= 3) || p.Origin != origin || p.Horizon != 1 || p.PortName != port.Name ||
 		p.WeekStart != last.AddDate(0, 0, 7).Format(time.DateOnly) || !(p.Tonnes > 0) {
 		t.Errorf("pipeline forecast: %+v", p)
 	}
