@@ -61,7 +61,7 @@ func TestForecastsEndToEnd(t *testing.T) {
 	}
 	h := func(hours int) time.Time { return now.Add(time.Duration(hours) * time.Hour).Truncate(time.Second) }
 	s.fx.InsertPortCalls(t, gen,
-		chtest.PortCall{IMO: nextIMO(), Port: fcPort, Arrival: h(-30), Confidence: 3, Operation: "load"},
+		chtest.PortCall{IMO: nextIMO(), Port: fcPort, Arrival: h(-30), Confidence: 3, Operation: "load", BerthZone: "bahia-blanca-berth-1", BerthStart: ptr(h(-20))},
 		chtest.PortCall{IMO: nextIMO(), Port: fcPort, Arrival: h(-6), Confidence: 3, Operation: "unknown"})
 	s.fx.RecordGeneration(t, "port_calls", h(-30), gen)
 	s.fx.RecordGeneration(t, "port_calls", h(-6), gen)

@@ -17,7 +17,7 @@ import (
 // distance and speed, falls within PipelineETA). Each vessel counts with
 // the chance that it leaves within the week, read off the durations of
 // the port's completed loading calls (for a vessel in port: given how long
-// it has stayed so far), times what it can load (its deadweight estimate
+// it has stayed so far, alongside or in all), times what it can load (its deadweight estimate
 // × portcall.PayloadShare). The sum is scaled by the port's calibration
 // factor: its exports over the model's figure in the last
 // PipelineCalibrationWeeks weeks, which takes in the vessels that load
@@ -51,6 +51,8 @@ type InPort struct {
 	Port      string
 	Operation string // "discharge" calls are not counted
 	Arrival   time.Time
+	// Berthed is when it went alongside (zero while it waits at anchor).
+	Berthed time.Time
 	// DWT is the call's deadweight estimate in tonnes (0: unknown).
 	DWT float64
 }
@@ -73,6 +75,9 @@ type Bound struct {
 	Port    string
 	Arrival time.Time
 	InPort  bool
+	// Berthed is when a vessel in port went alongside (zero while it
+	// waits at anchor, and for a vessel under way).
+	Berthed time.Time
 	// Capacity is what it can load in tonnes (DWT × PayloadShare; 0 when
 	// unknown: the port's mean cargo per loading vessel stands in).
 	Capacity float64
@@ -92,7 +97,7 @@ func Pipelines(now time.Time, calls []InPort, moving []Underway) map[string][]Bo
 		if c.Operation == portcall.OpDischarge {
 			continue
 		}
-		out[c.Port] = append(out[c.Port], Bound{IMO: c.IMO, Port: c.Port, Arrival: c.Arrival, InPort: true, Capacity: capacity(c.DWT)})
+		out[c.Port] = append(out[c.Port], Bound{IMO: c.IMO, Port: c.Port, Arrival: c.Arrival, InPort: true, Berthed: c.Berthed, Capacity: capacity(c.DWT)})
 	}
 	for _, v := range moving {
 		if inPort[v.IMO] || now.Sub(v.At) > PipelineStale || !(v.SpeedKt >= PipelineMinSpeedKt) {
@@ -125,9 +130,15 @@ func capacity(dwt float64) float64 {
 	return dwt * portcall.PayloadShare
 }
 
-// Dwell is the durations, in hours, of a port's completed loading calls
-// (arrival to departure), sorted.
-type Dwell []float64
+// Dwell is how long a port's completed loading calls lasted, in hours,
+// each list sorted: Call from arrival to departure (the wait at anchor
+// included), Berth from going alongside to departure.
+type Dwell struct {
+	Call, Berth durations
+}
+
+// durations are sorted durations in hours.
+type durations []float64
 
 // DwellOf is the dwell of the published loading calls of the port that
 // departed in the PipelineDwellWeeks weeks before t.
@@ -140,14 +151,18 @@ func DwellOf(calls []portcall.Call, port string, t time.Time) Dwell {
 			!c.Departure.Before(t) || c.Departure.Before(from) {
 			continue
 		}
-		d = append(d, c.Departure.Sub(c.Arrival).Hours())
+		d.Call = append(d.Call, c.Departure.Sub(c.Arrival).Hours())
+		if c.BerthStart != nil && !c.BerthStart.After(*c.Departure) {
+			d.Berth = append(d.Berth, c.Departure.Sub(*c.BerthStart).Hours())
+		}
 	}
-	sort.Float64s(d)
+	sort.Float64s(d.Call)
+	sort.Float64s(d.Berth)
 	return d
 }
 
 // share is the share of the durations at most h hours.
-func (d Dwell) share(h float64) float64 {
+func (d durations) share(h float64) float64 {
 	if len(d) == 0 {
 		if h >= pipelineDefaultDwellHours {
 			return 1
@@ -158,25 +173,34 @@ func (d Dwell) share(h float64) float64 {
 }
 
 // leaves is the chance that vessel b leaves between now and end: for a
-// vessel in port, that its call, already elapsed long, ends by end; for
-// one due at its ETA, that its whole call fits before end.
+// vessel alongside, that its berth stay, already elapsed long, ends by
+// end; for one waiting at anchor, the same of its whole call; for one due
+// at its ETA, that its whole call fits before end.
 func (d Dwell) leaves(b Bound, now, end time.Time) float64 {
 	if !end.After(now) {
 		return 0
 	}
-	if !b.InPort {
+	switch {
+	case !b.InPort:
 		start := b.Arrival
 		if start.Before(now) {
 			start = now
 		}
-		return d.share(end.Sub(start).Hours())
+		return d.Call.share(end.Sub(start).Hours())
+	case !b.Berthed.IsZero() && !b.Berthed.After(now) && len(d.Berth) > 0:
+		return d.Berth.given(now.Sub(b.Berthed).Hours(), end.Sub(now).Hours())
 	}
-	elapsed := math.Max(now.Sub(b.Arrival).Hours(), 0)
+	return d.Call.given(math.Max(now.Sub(b.Arrival).Hours(), 0), end.Sub(now).Hours())
+}
+
+// given is the chance that a duration already elapsed hours long ends
+// within left more hours.
+func (d durations) given(elapsed, left float64) float64 {
 	stay := 1 - d.share(elapsed)
-	if stay <= 0 { // longer than every call seen: it leaves soon
+	if stay <= 0 { // longer than every one seen: it ends soon
 		return 1
 	}
-	return (d.share(elapsed+end.Sub(now).Hours()) - d.share(elapsed)) / stay
+	return (d.share(elapsed+left) - d.share(elapsed)) / stay
 }
 
 // Expected is what a port's pipeline is expected to export in a week.

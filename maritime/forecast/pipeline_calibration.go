@@ -12,7 +12,8 @@ import (
 // calibration: the published calls in progress at the port at that
 // instant and the published calls that arrived in the week having
 // declared the port (their normalised declared destination), in both
-// cases not discharging, each with its deadweight estimate; their chances
+// cases not discharging, each with its deadweight estimate (and, in port,
+// whether it was alongside yet); their chances
 // of leaving within the week from the durations of the port's loading
 // calls that left before the Monday. What a call turned out to be stands
 // in for what was known then (the ETA is the real arrival, the operation
@@ -37,7 +38,11 @@ func PipelineHistory(calls []portcall.Call, weeks []time.Time) map[string]map[ti
 				inPort := c.Arrival.Before(w) && (c.Departure == nil || !c.Departure.Before(w))
 				arriving := !c.Arrival.Before(w) && c.Arrival.Before(end) && c.DeclaredPort == c.Port
 				if inPort || arriving {
-					bound = append(bound, Bound{IMO: uint32(c.IMO), Port: port, Arrival: c.Arrival, InPort: inPort, Capacity: capacity(c.DWTEstimate)})
+					b := Bound{IMO: uint32(c.IMO), Port: port, Arrival: c.Arrival, InPort: inPort, Capacity: capacity(c.DWTEstimate)}
+					if inPort && c.BerthStart != nil && c.BerthStart.Before(w) {
+						b.Berthed = *c.BerthStart
+					}
+					bound = append(bound, b)
 				}
 			}
 			if len(bound) == 0 {

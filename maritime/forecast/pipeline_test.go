@@ -35,7 +35,7 @@ func TestPipelines(t *testing.T) {
 
 func TestDwellLeaves(t *testing.T) {
 	w := monday
-	d := Dwell{24, 48, 72, 96} // hours
+	d := Dwell{Call: durations{24, 48, 72, 96}, Berth: durations{10, 20, 30, 40}} // hours
 	end := w.Add(week)
 	cases := []struct {
 		name string
@@ -50,6 +50,8 @@ func TestDwellLeaves(t *testing.T) {
 		{"in port 50 h, 24 h left: 72 of {72, 96}", Bound{Arrival: end.Add(-74 * time.Hour), InPort: true}, end.Add(-24 * time.Hour), 0.5},
 		{"in port longer than any call", Bound{Arrival: w.Add(-200 * time.Hour), InPort: true}, w, 1},
 		{"the week is over", Bound{Arrival: w}, end, 0},
+		{"alongside 15 h, 10 h left: 20 of {20, 30, 40}", Bound{Arrival: w.Add(-100 * time.Hour), InPort: true, Berthed: end.Add(-25 * time.Hour)}, end.Add(-10 * time.Hour), 1.0 / 3},
+		{"alongside from the future: timed as at anchor", Bound{Arrival: w.Add(-30 * time.Hour), InPort: true, Berthed: end}, w, 1},
 	}
 	for _, c := range cases {
 		if got := d.leaves(c.b, c.now, end); math.Abs(got-c.want) > 1e-9 {
@@ -58,6 +60,11 @@ func TestDwellLeaves(t *testing.T) {
 	}
 	if got := (Dwell{}).leaves(Bound{Arrival: w}, w, end); got != 1 {
 		t.Errorf("no history, a whole week: %v", got)
+	}
+	// Alongside, but no berth stay seen: timed by the whole call (30 h of
+	// {24, 48}: the 48 h call ends 18 h later, beyond the 10 h left).
+	if got := (Dwell{Call: durations{24, 48}}).leaves(Bound{Arrival: w.Add(-30 * time.Hour), InPort: true, Berthed: w}, w, w.Add(10*time.Hour)); got != 0 {
+		t.Errorf("alongside, no berth stays seen: %v", got)
 	}
 	// Expect: a vessel of unknown capacity counts at the others' mean.
 	e := Expect([]Bound{{Arrival: w, Capacity: 40000}, {Arrival: w, Capacity: 60000}, {Arrival: w}}, d, w, end, 1)

@@ -77,8 +77,10 @@ func (v *Voyage) Week() time.Time { return portstats.Monday(v.Departure) }
 // another port that has departed too (so that its operation is final),
 // arriving within MaxTransitDays of the departure. Calls in between (a
 // bunkering stop, a second loading port) do not end the voyage; a second
-// loading call starts a voyage of its own. Voyages come out by vessel,
-// then departure.
+// loading call starts a voyage of its own. A call that showed no
+// draught change because the crew updated the draught only at sea can
+// be either end (Voyage.LateDraught: lateDraughtVoyage, lateDischarge).
+// Voyages come out by vessel, then departure.
 func BuildVoyages(calls []portcall.Call) []Voyage {
 	by := map[overwatch.IMO][]*portcall.Call{}
 	var imos []overwatch.IMO

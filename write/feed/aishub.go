@@ -58,9 +58,12 @@ func (f *AISHub) Run(ctx context.Context) error {
 	if f.Client == nil {
 		f.Client = &http.Client{Timeout: 30 * time.Second}
 	}
-	// Each call starts at least every after the previous one started (a
-	// ticker would not hold that: a tick buffered during a slow call
-	// starts the next call at once).
+	// Each call starts every after the previous one ended, so that the
+	// service never sees two requests closer than every: timed from the
+	// previous start, a delay between that start and its request leaving
+	// (scheduling, a GC pause, dialling) would bring the two requests
+	// closer than every. (A ticker would not hold it either: a tick
+	// buffered during a slow call starts the next call at once.)
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
@@ -69,14 +72,13 @@ func (f *AISHub) Run(ctx context.Context) error {
 			return nil
 		case <-timer.C:
 		}
-		started := time.Now()
 		n, err := f.Poll(ctx)
 		if err != nil && ctx.Err() == nil {
 			logger(f.Log).Warn("AISHub poll failed", "feed", f.Name(), "err", err)
 		} else {
 			logger(f.Log).Debug("AISHub polled", "feed", f.Name(), "records", n)
 		}
-		timer.Reset(time.Until(started.Add(every)))
+		timer.Reset(every)
 	}
 }
 
