@@ -56,12 +56,24 @@ func TestRunIngestsAFeedAndExposesMetrics(t *testing.T) {
 	eventually(t, 60*time.Second, "the feed's data served", func() bool {
 		return s.do(t, request{path: path, ip: freshIP()}).StatusCode == 200
 	})
-	resp, err := http.Get(s.metrics + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	// The lookup can answer from the in-memory replica before the first
+	// batch reaches ClickHouse (in cluster mode a synchronous distributed
+	// insert takes longer): wait for the write to be counted.
+	var body []byte
+	eventually(t, 60*time.Second, "a batch written", func() bool {
+		resp, err := http.Get(s.metrics + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		m := regexp.MustCompile(`(?m)^overwatch_ingest_written_total ([0-9.e+]+)$`).FindSubmatch(body)
+		v := 0.0
+		if m != nil {
+			v, _ = strconv.ParseFloat(string(m[1]), 64)
+		}
+		return v > 0
+	})
 	for _, name := range []string{"overwatch_ingest_received_total", "overwatch_ingest_decoded_total", "overwatch_ingest_written_total"} {
 		m := regexp.MustCompile(`(?m)^` + name + ` ([0-9.e+]+)$`).FindSubmatch(body)
 		if m == nil {
