@@ -39,18 +39,19 @@ func (db *DB) ExportWeeks(ctx context.Context) (map[string][]forecast.Week, erro
 
 // PipelineNow reads the pipeline's inputs at now (the end of the data):
 // the published calls still going on (departure NULL), with their
-// operation so far, arrival, deadweight estimate and berthing time; and every vessel's latest position (the newest of its
+// operation so far, arrival, deadweight estimate, berthing time and ship
+// type; and every vessel's latest position (the newest of its
 // sources) reported since now less forecast.PipelineStale, with its speed
 // and declared destination, for the ones that declare one. The
 // destinations are normalised, and the ETAs computed, by the caller
 // (forecast.Pipelines).
 func (db *DB) PipelineNow(ctx context.Context, now time.Time) ([]forecast.InPort, []forecast.Underway, error) {
 	var calls []forecast.InPort
-	err := db.scanAll(ctx, "pipeline calls", `SELECT imo, port, operation, arrival, dwt_estimate, berth_start FROM port_calls
+	err := db.scanAll(ctx, "pipeline calls", `SELECT imo, port, operation, arrival, dwt_estimate, berth_start, ship_type FROM port_calls
 		WHERE `+publishedCalls+` AND departure IS NULL ORDER BY port, imo`, nil, func(rows interface{ Scan(...any) error }) error {
 		var c forecast.InPort
 		var berthed *time.Time
-		if err := rows.Scan(&c.IMO, &c.Port, &c.Operation, &c.Arrival, &c.DWT, &berthed); err != nil {
+		if err := rows.Scan(&c.IMO, &c.Port, &c.Operation, &c.Arrival, &c.DWT, &berthed, &c.ShipType); err != nil {
 			return err
 		}
 		c.Arrival = c.Arrival.UTC()

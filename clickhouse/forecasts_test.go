@@ -46,7 +46,11 @@ func TestForecastAndAnomalyJobs(t *testing.T) {
 			tonnes *= 0.3
 		}
 		y, w := week(i).ISOWeek()
-		rows = append(rows, []any{week(i), gen, "santos", uint16(y), uint8(w), uint32(tonnes/40000) + 1, uint32(3), uint32(3), tonnes, 0.9})
+		vessels := uint32(seasonalTonnes(i) / 5000) // a busy port, and one vessel in the week of the drop
+		if i == drop {
+			vessels = 1
+		}
+		rows = append(rows, []any{week(i), gen, "santos", uint16(y), uint8(w), vessels, uint32(3), uint32(3), tonnes, 0.9})
 		if i >= n-short {
 			rows = append(rows, []any{week(i), gen, "paranagua", uint16(y), uint8(w), uint32(1), uint32(1), uint32(1), 20000.0, 0.9})
 		}

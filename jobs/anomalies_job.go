@@ -20,7 +20,8 @@ type AnomalyStore interface {
 
 // Anomalies derives anomalies and forecast_maturity from the whole weekly
 // history of every port, each run: every complete week before the end of
-// the data judged against each reference it has the history for, and the
+// the data judged against each reference it has the history for (the
+// ports together, forecast.DetectAll), and the
 // history each port holds (every port with a complete week of estimates,
 // with exports or not).
 func Anomalies(store AnomalyStore) Run {
@@ -33,16 +34,16 @@ func Anomalies(store AnomalyStore) Run {
 		if err != nil {
 			return Result{}, err
 		}
-		var rows []forecast.Anomaly
 		var maturity []forecast.Maturity
 		var from time.Time
-		for _, s := range portSeries(weeks, end, true) {
-			rows = append(rows, forecast.Detect(s)...)
+		series := portSeries(weeks, end, true)
+		for _, s := range series {
 			maturity = append(maturity, forecast.MaturityOf(s))
 			if from.IsZero() || s.Weeks[0].Start.Before(from) {
 				from = s.Weeks[0].Start
 			}
 		}
+		rows := forecast.DetectAll(series) // every port's weeks together: one false-discovery rate
 		if err := store.WriteAnomalies(ctx, Generation(), rows, maturity); err != nil {
 			return Result{}, err
 		}

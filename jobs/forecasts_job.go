@@ -131,19 +131,30 @@ func pipelineNow(s forecast.Series, bound []forecast.Bound, past []portcall.Call
 	return e
 }
 
-// withDWT fills the deadweight of the vessels under way from their latest
-// published call with an estimate.
+// withDWT fills the deadweight and the ship type of the vessels under way
+// from their latest published call with one.
 func withDWT(moving []forecast.Underway, calls []portcall.Call) {
-	dwt, at := map[uint32]float64{}, map[uint32]time.Time{}
+	dwt, types := map[uint32]float64{}, map[uint32]uint8{}
+	atDWT, atType := map[uint32]time.Time{}, map[uint32]time.Time{}
 	for i := range calls {
 		c := &calls[i]
-		if imo := uint32(c.IMO); c.Published() && c.DWTEstimate > 0 && !c.Arrival.Before(at[imo]) {
-			dwt[imo], at[imo] = c.DWTEstimate, c.Arrival
+		imo := uint32(c.IMO)
+		if !c.Published() {
+			continue
+		}
+		if c.DWTEstimate > 0 && !c.Arrival.Before(atDWT[imo]) {
+			dwt[imo], atDWT[imo] = c.DWTEstimate, c.Arrival
+		}
+		if c.ShipType > 0 && !c.Arrival.Before(atType[imo]) {
+			types[imo], atType[imo] = c.ShipType, c.Arrival
 		}
 	}
 	for i := range moving {
 		if moving[i].DWT <= 0 {
 			moving[i].DWT = dwt[moving[i].IMO]
+		}
+		if moving[i].ShipType == 0 {
+			moving[i].ShipType = types[moving[i].IMO]
 		}
 	}
 }

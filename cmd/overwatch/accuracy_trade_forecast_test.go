@@ -15,21 +15,23 @@ import (
 // Anomalies and forecasts against the truth (issue 18).
 //
 // Which anomaly type is expected to fire for which injected anomaly is not
-// assumed but computed: each type's own rule (forecast.Detect: its
-// reference, the 1,000 t floor, the z gate, the thresholds of
+// assumed but computed: each type's own rule (forecast.DetectAll over every
+// port's true series together: its reference, the 1,000 t floor, the z
+// gate, the count test and the false-discovery bound of
 // docs/forecasts.md) is applied to the TRUE weekly exports (the truth's
 // loading calls by week of departure, as estimates_weekly counts them). An
-// injected drop or surge is in a type's scope when that rule flags its
-// port and week, in its direction, on the true volumes. In practice:
-//   - trailing fires for a drop to ≤ 0.7 or a surge to ≥ 1.3 of a port's
-//     steady weeks, unless the 8 weeks before vary too much (z < 2) or
-//     straddle the start or end of a harvest season;
+// injected drop (a closed week) or surge (its catch-up) is in a type's
+// scope when that rule flags its port and week, in its direction, on the
+// true volumes. In practice:
+//   - trailing fires for both weeks of a closure at a port of 8 or more
+//     vessels a week, unless the 8 weeks before straddle the turn of a
+//     harvest season;
 //   - yoy, seasonal_avg and seasonal_range need a year of history before
 //     the week (53 and 54 weeks), so they fire only for anomalies of the
-//     second year, and only where the same weeks of the year before
-//     exported at least 1,000 t (out of season they do not);
-//   - seasonal_avg needs |z| ≥ 2 on the 3 weeks of the year before too;
-//     seasonal_range fires from 15% beyond their min–max.
+//     second year (where the simulator places them), and only where the
+//     same weeks of the year before exported at least 1,000 t;
+//   - a catch-up of less than about twice the port's weeks may not pass
+//     the false-discovery bound.
 //
 // Precision is measured against the injected weeks. A detection at the
 // week of an injected anomaly's echo, whose reference held the anomaly
@@ -92,10 +94,12 @@ func expectedAnomalies(series map[string]forecast.Series) map[string]map[anomaly
 	for _, typ := range forecast.Types {
 		out[typ] = map[anomalyKey]bool{}
 	}
+	all := make([]forecast.Series, 0, len(series))
 	for _, s := range series {
-		for _, a := range forecast.Detect(s) {
-			out[a.Type][anomalyKey{a.Port, a.Direction, a.Week.UTC()}] = true
-		}
+		all = append(all, s)
+	}
+	for _, a := range forecast.DetectAll(all) {
+		out[a.Type][anomalyKey{a.Port, a.Direction, a.Week.UTC()}] = true
 	}
 	return out
 }

@@ -27,8 +27,8 @@ func fcTonnes(i int) float64 {
 }
 
 // The forecasts and anomalies end to end, on their own databases: two
-// years of weekly estimates at one port (a seasonal series with two
-// injected drops, one in the last complete week) and the week in
+// years of weekly estimates at one busy port (a seasonal series with two
+// injected drops to one vessel, one in the last complete week) and the week in
 // progress, two calls in progress and a vessel heading to the port;
 // `overwatch jobs --job forecasts` and `--job anomalies`; the four
 // endpoints read back what they derived, by slug and UUID, with their
@@ -53,7 +53,11 @@ func TestForecastsEndToEnd(t *testing.T) {
 	var rows [][]any
 	for i := 0; i <= n; i++ {
 		y, w := week(i).ISOWeek()
-		rows = append(rows, []any{week(i), gen, fcPort, uint16(y), uint8(w), uint32(tonnes(i)/40000) + 1, uint32(3), uint32(3), tonnes(i), 0.9})
+		vessels := uint32(tonnes(i) / 5000) // a busy port: 10 to 17 vessels a week
+		if i == oldDrop || i == newDrop {
+			vessels = 1 // and one in the weeks of the drops
+		}
+		rows = append(rows, []any{week(i), gen, fcPort, uint16(y), uint8(w), vessels, uint32(3), uint32(3), tonnes(i), 0.9})
 	}
 	s.fx.Insert(t, "estimates_weekly", strings.Split("day,gen,port,iso_year,iso_week,vessels,calls,calls_with_draught,tonnage,confidence", ","), rows...)
 	for i := 0; i <= n; i++ {

@@ -31,9 +31,9 @@ type routeFixtures struct {
 }
 
 // writeRouteFixtures writes port calls (and one vessel's positions) into
-// the fresh database: 19 weeks of departures from Santos, 3 a week,
-// 10 days to Qingdao or Rizhao (2 to 1 until the shift, arrivals from 4
-// weeks ago on, then 1 to 2); from Paranaguá, a vessel declaring Qingdao
+// the fresh database: 19 weeks of departures from Santos, 9 a week,
+// 10 days to Qingdao or Rizhao (6 to 3 until the shift, arrivals from 4
+// weeks ago on, then 3 to 6); from Paranaguá, a vessel declaring Qingdao
 // all the way to Rizhao and one whose orders changed from Rizhao to
 // Qingdao 4 days before arrival; a vessel loading in the current week.
 func writeRouteFixtures(t *testing.T, chURL string, now time.Time) routeFixtures {
@@ -52,12 +52,13 @@ func writeRouteFixtures(t *testing.T, chURL string, now time.Time) routeFixtures
 		calls = append(calls, chtest.PortCall{IMO: imo, Port: port, Arrival: arr, Departure: &d, Confidence: 4, Operation: "discharge",
 			CargoQuality: "measured", Declared: declared, DeclaredPort: declaredPort, ShipType: 70, Category: "cargo", Name: "ROUTE " + imo.String()})
 	}
+	transit := map[string][]float64{}
 	for k := 0; k <= 18; k++ {
 		week := m.AddDate(0, 0, -7*(20-k))
-		for j := 0; j < 3; j++ {
+		for j := 0; j < 9; j++ {
 			imo := nextIMO()
 			dest := "qingdao"
-			if (k >= 15 && j >= 1) || (k < 15 && j == 2) {
+			if (k >= 15 && j >= 3) || (k < 15 && j >= 6) {
 				dest = "rizhao"
 			}
 			dep := week.Add(48 * time.Hour)
@@ -69,11 +70,14 @@ func writeRouteFixtures(t *testing.T, chURL string, now time.Time) routeFixtures
 			fl.Voyages++
 			fl.Vessels++
 			fl.Tonnes += tonnes
-			// At most two voyages a key: the median is their mean.
-			days := 10 + float64(j)/24
-			fl.MedianTransitDays = (fl.MedianTransitDays*float64(fl.Voyages-1) + days) / float64(fl.Voyages)
+			transit[key] = append(transit[key], 10+float64(j)/24) // already in order
 			f.flows[key] = fl
 		}
+	}
+	for key, days := range transit { // the median: the middle one, or the mean of the middle two
+		fl := f.flows[key]
+		fl.MedianTransitDays = (days[(len(days)-1)/2] + days[len(days)/2]) / 2
+		f.flows[key] = fl
 	}
 	f.deceiverArrival = now.Add(-48 * time.Hour).Truncate(time.Second)
 	load(f.deceiver, "paranagua", "paranagua-berth-1", f.deceiverArrival.Add(-18*24*time.Hour), 45000)
@@ -163,7 +167,7 @@ func TestTradeRoutesEndToEnd(t *testing.T) {
 	week := f.monday.AddDate(0, 0, -7*5)
 	qingdao, _ := seaport.BySlug("qingdao")
 	decode(get(starter, "/v1/routes/flows?week="+week.Format(time.DateOnly)+"&destination="+qingdao.ID, 200), &flows)
-	if len(flows.Flows) != 1 || flows.Flows[0].Voyages != 1 || flows.Flows[0].Tonnes != 50000 || flows.Flows[0].DestinationName != qingdao.Name {
+	if len(flows.Flows) != 1 || flows.Flows[0].Voyages != 3 || flows.Flows[0].Tonnes != 153000 || flows.Flows[0].DestinationName != qingdao.Name {
 		t.Errorf("week %s to Qingdao: %+v", week, flows.Flows)
 	}
 	// History clamps: Starter sees the weeks of the last 90 days, Free
@@ -214,7 +218,7 @@ func TestTradeRoutesEndToEnd(t *testing.T) {
 	}
 	for _, sh := range shifts.Shifts {
 		gain := sh.Destination == "rizhao"
-		if sh.Origin != "santos" || sh.Severity != "high" || sh.BaselineVoyages != 36 || sh.CurrentVoyages != 12 ||
+		if sh.Origin != "santos" || sh.Severity != "high" || sh.BaselineVoyages != 108 || sh.CurrentVoyages != 36 ||
 			math.Abs(math.Abs(sh.Change)-0.333) > 0.001 || (sh.Direction == "gaining") != gain ||
 			sh.Started != f.monday.AddDate(0, 0, -28).Format(time.DateOnly) || sh.AsOf != f.monday.AddDate(0, 0, -7).Format(time.DateOnly) ||
 			len(sh.Gaining) != 1 || sh.Gaining[0].Port != "rizhao" || len(sh.Losing) != 1 || sh.Losing[0].Port != "qingdao" {

@@ -31,7 +31,7 @@ func tradeFlags(fs *flag.FlagSet) *tradeOptions {
 	fs.Float64Var(&o.trend, "trend", sim.DefaultTrend, "with --seasons: yearly growth of grain and oilseed loadings")
 	fs.BoolVar(&o.truths, "trade-truths", false, "inject trade truths (route shifts, port-volume anomalies, deceptive destinations and honest changes of orders) at the default counts and rates, written to --truth")
 	fs.IntVar(&o.shifts, "shifts", 0, "route shifts to inject (default with --trade-truths: 4)")
-	fs.IntVar(&o.anomalies, "anomalies", 0, "port-volume anomalies to inject, drops and surges (default with --trade-truths: 12 a year of run)")
+	fs.IntVar(&o.anomalies, "anomalies", 0, "port-volume anomalies to inject: port closures, each a drop and the next week's catch-up surge (default with --trade-truths: 6 a year of run)")
 	fs.Float64Var(&o.deceptive, "deceptive-rate", 0, "per laden leg: a deceptive destination (default with --trade-truths: 0.04)")
 	fs.Float64Var(&o.honest, "honest-rate", 0, "per laden leg: an honest late change of orders (default with --trade-truths: 0.04)")
 	fs.IntVar(&o.years, "years", 0, "years to backfill (overrides --days)")
@@ -76,7 +76,7 @@ func (o *tradeOptions) apply(c *sim.Config, end time.Time) {
 }
 
 // tradeConfig is the trade world of a run from start to end: seasons, and
-// the default trade truths (anomalies at 12 a year of run).
+// the default trade truths (anomalies at 6 a year of run: 3 closures).
 func tradeConfig(seasons, truths bool, start, end time.Time) sim.Trade {
 	t := sim.Trade{Seasons: seasons, End: end}
 	if truths {

@@ -44,7 +44,7 @@ func TestSimulateTradeFlags(t *testing.T) {
 	end := start.Add(time.Duration(*days) * 24 * time.Hour)
 	c = &sim.Config{Start: start}
 	o.apply(c, end)
-	if *days != 730 || !c.Trade.Seasons || c.Trade.Shifts != 4 || c.Trade.Anomalies != 24 || c.Trade.Deceptive != 0.04 || c.Trade.Honest != 0.04 || !c.Trade.End.Equal(end) {
+	if *days != 730 || !c.Trade.Seasons || c.Trade.Shifts != 4 || c.Trade.Anomalies != 12 || c.Trade.Deceptive != 0.04 || c.Trade.Honest != 0.04 || !c.Trade.End.Equal(end) {
 		t.Fatalf("two years with seasons and trade truths: days %d, trade %+v", *days, c.Trade)
 	}
 	if !c.Coarse.Until.Equal(end.Add(-30*24*time.Hour)) || c.Coarse.Sea != 3*time.Hour || c.Coarse.Port != 30*time.Minute {

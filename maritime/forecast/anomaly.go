@@ -2,6 +2,7 @@ package forecast
 
 import (
 	"math"
+	"sort"
 	"time"
 )
 
@@ -71,22 +72,72 @@ type Anomaly struct {
 	Direction    string // "drop" or "surge"
 	Severity     string
 	References   int // how many weeks the reference is made of
+	// PValue is the count test's two-sided p-value: the week's loading
+	// vessels against the reference's rate (significance.go).
+	PValue float64
 }
 
 // Detect finds the anomalies of every week of the series that has the
-// history each type needs.
+// history each type needs: DetectAll of the one port.
 func Detect(s Series) []Anomaly {
-	y, v := s.Tonnes(), s.Vessels()
-	phi := Dispersion(v)
-	var out []Anomaly
-	for t := range y {
-		for _, typ := range Types {
-			if a, ok := judge(s.Port, typ, y, v, phi, t); ok {
-				a.Week = s.Weeks[t].Start
-				out = append(out, a)
+	return DetectAll([]Series{s})
+}
+
+// DetectAll finds the anomalies of every week of every port's series that
+// has the history each type needs. Each type judges many weeks of many
+// ports, so its anomalies are the discoveries of the Benjamini–Hochberg
+// procedure at FalseDiscoveryRate over all of them: the weeks whose
+// deviation crosses the thresholds (and the z gate) and whose count
+// test's p-value is at most FalseDiscoveryRate × k / m, where m is the
+// number of weeks the type tested and k the largest rank whose p-value
+// meets its own bound (docs/forecasts.md). Rows come out by port, week
+// and type.
+func DetectAll(series []Series) []Anomaly {
+	return detectAt(series, FalseDiscoveryRate)
+}
+
+// detectAt is DetectAll at the false-discovery rate q.
+func detectAt(series []Series, q float64) []Anomaly {
+	tested := map[string]int{}
+	var candidates []Anomaly
+	for _, s := range series {
+		y, v := s.Tonnes(), s.Vessels()
+		phi := Dispersion(v)
+		for t := range y {
+			for _, typ := range Types {
+				a, ok, judged := judge(s.Port, typ, y, v, phi, t)
+				if judged {
+					tested[typ]++
+				}
+				if ok {
+					a.Week = s.Weeks[t].Start
+					candidates = append(candidates, a)
+				}
 			}
 		}
 	}
+	bound := map[string]float64{}
+	for _, typ := range Types {
+		var ps []float64
+		for _, a := range candidates {
+			if a.Type == typ {
+				ps = append(ps, a.PValue)
+			}
+		}
+		bound[typ] = benjaminiHochberg(ps, tested[typ], q)
+	}
+	var out []Anomaly
+	for _, a := range candidates {
+		if a.PValue <= bound[a.Type] {
+			out = append(out, a)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Port != out[j].Port {
+			return out[i].Port < out[j].Port
+		}
+		return out[i].Week.Before(out[j].Week)
+	})
 	return out
 }
 
@@ -114,30 +165,37 @@ func pick(y []float64, idx []int) []float64 {
 }
 
 // judge judges week t of the tonnes y (and loading vessels v, of
-// dispersion phi) by one type.
-func judge(port, typ string, y, v []float64, phi float64, t int) (Anomaly, bool) {
+// dispersion phi) by one type: judged when the week has a reference the
+// type can test (its expected tonnes and vessels above the floors), ok
+// when the deviation crosses the type's thresholds, in the direction of
+// the vessel counts too, with the count test's p-value (not yet held
+// against the false-discovery bound of DetectAll).
+func judge(port, typ string, y, v []float64, phi float64, t int) (a Anomaly, ok, judged bool) {
 	obs := finite(y[t])
-	a := Anomaly{Port: port, Type: typ, Observed: obs, Z: math.NaN(), Lower: math.NaN(), Upper: math.NaN()}
+	a = Anomaly{Port: port, Type: typ, Observed: obs, Z: math.NaN(), Lower: math.NaN(), Upper: math.NaN()}
 	var ref, refVessels []float64
 	thresholds := pctThresholds
 	switch typ {
 	case TypeTrailing:
 		if t < TrailingWeeks {
-			return a, false
+			return a, false, false
 		}
 		ref, refVessels = y[t-TrailingWeeks:t], v[t-TrailingWeeks:t]
 		a.Expected = mean(ref)
 	case TypeYoY:
 		if t < Season {
-			return a, false
+			return a, false, false
 		}
-		ref, refVessels = y[t-Season:t-Season+1], v[t-Season:t-Season+1]
+		ref = y[t-Season : t-Season+1]
+		// One week's count is as noisy as the week judged: the count test
+		// takes the rate of the same weeks (±SeasonalWindow) a year before.
+		refVessels = pick(v, lastYearWeeks(t))
 		a.Expected = ref[0]
 	case TypeSeasonalAvg, TypeSeasonalRange:
 		idx := seasonalWeeks(t)
 		ref, refVessels = pick(y, idx), pick(v, idx)
 		if len(ref) < SeasonalMinValues {
-			return a, false
+			return a, false, false
 		}
 		a.Expected = mean(ref)
 		if typ == TypeSeasonalRange {
@@ -150,39 +208,55 @@ func judge(port, typ string, y, v []float64, phi float64, t int) (Anomaly, bool)
 				a.Expected = a.Lower
 			case obs > a.Upper:
 				a.Expected = a.Upper
-			default:
-				return a, false
 			}
 			thresholds = rangeThresholds
 		}
 	default:
-		return a, false
+		return a, false, false
 	}
 	a.References = len(ref)
-	if !(a.Expected >= MinExpectedTonnes) || math.IsInf(a.Expected, 0) {
-		return a, false
+	if !(a.Expected >= MinExpectedTonnes) || math.IsInf(a.Expected, 0) || !(mean(refVessels) >= MinExpectedVessels) {
+		return a, false, false
+	}
+	judged = true
+	if typ == TypeSeasonalRange && obs >= a.Lower && obs <= a.Upper {
+		return a, false, judged
 	}
 	a.DeviationPct = (obs - a.Expected) / a.Expected * 100
 	if typ == TypeTrailing || typ == TypeSeasonalAvg {
 		if sigma := sd(ref); sigma > 0 {
 			a.Z = (obs - a.Expected) / sigma
 			if math.Abs(a.Z) < ZGate {
-				return a, false
+				return a, false, judged
 			}
 		}
 	}
 	a.Severity = severity(math.Abs(a.DeviationPct), thresholds)
 	if a.Severity == "" {
-		return a, false
+		return a, false, judged
 	}
 	a.Direction = "surge"
 	if obs < a.Expected {
 		a.Direction = "drop"
 	}
-	if !countGate(v[t], refVessels, a.Direction == "surge", phi) {
-		return a, false
+	p, ok := countTest(v[t], refVessels, a.Direction == "surge", phi)
+	if !ok {
+		return a, false, judged
 	}
-	return a, true
+	a.PValue = p
+	return a, true, judged
+}
+
+// lastYearWeeks are the indices of the weeks t-Season+d, |d| ≤
+// SeasonalWindow, before t.
+func lastYearWeeks(t int) []int {
+	var w []int
+	for d := -SeasonalWindow; d <= SeasonalWindow; d++ {
+		if i := t - Season + d; i >= 0 && i < t {
+			w = append(w, i)
+		}
+	}
+	return w
 }
 
 // severity is the severity of a deviation of pct percent ("" below

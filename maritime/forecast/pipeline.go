@@ -37,9 +37,15 @@ const (
 	// (under that the factor is 1).
 	PipelineCalibrationWeeks = 26
 	PipelineMinCalibration   = 4
-	MinPipelineWeeks         = 1 // a week with exports gives the fallback cargo per vessel
-	// pipelineFactorMin and pipelineFactorMax bound the calibration factor.
-	pipelineFactorMin, pipelineFactorMax = 0.2, 5
+	// PipelineStoppedVessels: a week with no departure although the
+	// model expected this many vessels is a stopped port, not calibrated
+	// on (Calibrate).
+	PipelineStoppedVessels = 4
+	MinPipelineWeeks       = 1 // a week with exports gives the fallback cargo per vessel
+	// pipelineFactorMin and pipelineFactorMax bound the calibration factor
+	// (an import port's pipeline is mostly vessels that come to
+	// discharge: its factor lies far below 1).
+	pipelineFactorMin, pipelineFactorMax = 0.02, 50
 	// pipelineDefaultDwellHours is the duration assumed when a port has no
 	// completed loading call yet.
 	pipelineDefaultDwellHours = 72
@@ -55,6 +61,8 @@ type InPort struct {
 	Berthed time.Time
 	// DWT is the call's deadweight estimate in tonnes (0: unknown).
 	DWT float64
+	// ShipType is the vessel's AIS ship type (0: unknown).
+	ShipType uint8
 }
 
 // Underway is a vessel's latest position and declared destination.
@@ -66,6 +74,8 @@ type Underway struct {
 	Destination string
 	// DWT is the vessel's deadweight estimate in tonnes (0: unknown).
 	DWT float64
+	// ShipType is the vessel's AIS ship type (0: unknown).
+	ShipType uint8
 }
 
 // Bound is a vessel of a port's pipeline: in port since Arrival, or due
@@ -81,6 +91,9 @@ type Bound struct {
 	// Capacity is what it can load in tonnes (DWT × PayloadShare; 0 when
 	// unknown: the port's mean cargo per loading vessel stands in).
 	Capacity float64
+	// ShipType is its AIS ship type (0: unknown): a vessel of a kind
+	// that has not loaded at the port lately does not count (Dwell).
+	ShipType uint8
 }
 
 // Pipelines lists, per port slug, the vessels of its pipeline at now:
@@ -97,7 +110,8 @@ func Pipelines(now time.Time, calls []InPort, moving []Underway) map[string][]Bo
 		if c.Operation == portcall.OpDischarge {
 			continue
 		}
-		out[c.Port] = append(out[c.Port], Bound{IMO: c.IMO, Port: c.Port, Arrival: c.Arrival, InPort: true, Berthed: c.Berthed, Capacity: capacity(c.DWT)})
+		out[c.Port] = append(out[c.Port], Bound{IMO: c.IMO, Port: c.Port, Arrival: c.Arrival, InPort: true, Berthed: c.Berthed, Capacity: capacity(c.DWT),
+			ShipType: c.ShipType})
 	}
 	for _, v := range moving {
 		if inPort[v.IMO] || now.Sub(v.At) > PipelineStale || !(v.SpeedKt >= PipelineMinSpeedKt) {
@@ -117,7 +131,7 @@ func Pipelines(now time.Time, calls []InPort, moving []Underway) map[string][]Bo
 			continue
 		}
 		eta := v.At.Add(time.Duration(hours * float64(time.Hour)))
-		out[slug] = append(out[slug], Bound{IMO: v.IMO, Port: slug, Arrival: eta, Capacity: capacity(v.DWT)})
+		out[slug] = append(out[slug], Bound{IMO: v.IMO, Port: slug, Arrival: eta, Capacity: capacity(v.DWT), ShipType: v.ShipType})
 	}
 	return out
 }
@@ -132,9 +146,20 @@ func capacity(dwt float64) float64 {
 
 // Dwell is how long a port's completed loading calls lasted, in hours,
 // each list sorted: Call from arrival to departure (the wait at anchor
-// included), Berth from going alongside to departure.
+// included), Berth from going alongside to departure; and Loaders, the
+// kinds of vessel (AIS ship type tens: 7 cargo, 8 tanker) that loaded
+// there, when the calls know them.
 type Dwell struct {
 	Call, Berth durations
+	Loaders     map[uint8]bool
+}
+
+// counts reports whether a vessel of the ship type may load at the port:
+// its kind loaded there in the dwell's weeks, or either is unknown. A
+// tanker bound for a grain terminal, or a bulk carrier for an LNG one,
+// comes to discharge.
+func (d Dwell) counts(b Bound) bool {
+	return b.ShipType == 0 || len(d.Loaders) == 0 || d.Loaders[b.ShipType/10]
 }
 
 // durations are sorted durations in hours.
@@ -152,6 +177,12 @@ func DwellOf(calls []portcall.Call, port string, t time.Time) Dwell {
 			continue
 		}
 		d.Call = append(d.Call, c.Departure.Sub(c.Arrival).Hours())
+		if c.ShipType > 0 {
+			if d.Loaders == nil {
+				d.Loaders = map[uint8]bool{}
+			}
+			d.Loaders[c.ShipType/10] = true
+		}
 		if c.BerthStart != nil && !c.BerthStart.After(*c.Departure) {
 			d.Berth = append(d.Berth, c.Departure.Sub(*c.BerthStart).Hours())
 		}
@@ -216,15 +247,16 @@ type Expected struct {
 	DepartedVessels, DepartedTonnes float64
 }
 
-// Expect is the pipeline's expectation between now and end. A vessel of
+// Expect is the pipeline's expectation between now and end, of the
+// vessels of a kind that loads at the port (Dwell.counts). A vessel of
 // unknown capacity counts with the mean capacity of the others, or
 // fallback when none is known.
 func Expect(bound []Bound, d Dwell, now, end time.Time, fallback float64) Expected {
-	e := Expected{Count: len(bound)}
+	var e Expected
 	var known float64
 	n := 0
 	for _, b := range bound {
-		if b.Capacity > 0 && !math.IsInf(b.Capacity, 0) {
+		if d.counts(b) && b.Capacity > 0 && !math.IsInf(b.Capacity, 0) {
 			known, n = known+b.Capacity, n+1
 		}
 	}
@@ -233,6 +265,10 @@ func Expect(bound []Bound, d Dwell, now, end time.Time, fallback float64) Expect
 	}
 	fallback = nonNegative(fallback)
 	for _, b := range bound {
+		if !d.counts(b) {
+			continue
+		}
+		e.Count++
 		p := d.leaves(b, now, end)
 		c := b.Capacity
 		if !(c > 0) || math.IsInf(c, 0) {

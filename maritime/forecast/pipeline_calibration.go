@@ -38,7 +38,7 @@ func PipelineHistory(calls []portcall.Call, weeks []time.Time) map[string]map[ti
 				inPort := c.Arrival.Before(w) && (c.Departure == nil || !c.Departure.Before(w))
 				arriving := !c.Arrival.Before(w) && c.Arrival.Before(end) && c.DeclaredPort == c.Port
 				if inPort || arriving {
-					b := Bound{IMO: uint32(c.IMO), Port: port, Arrival: c.Arrival, InPort: inPort, Capacity: capacity(c.DWTEstimate)}
+					b := Bound{IMO: uint32(c.IMO), Port: port, Arrival: c.Arrival, InPort: inPort, Capacity: capacity(c.DWTEstimate), ShipType: c.ShipType}
 					if inPort && c.BerthStart != nil && c.BerthStart.Before(w) {
 						b.Berthed = *c.BerthStart
 					}
@@ -70,13 +70,19 @@ type Calibration struct {
 // Calibrate fits the calibration at origin o of the series (index of
 // the first week forecast) on the PipelineCalibrationWeeks weeks before
 // it whose reconstructed pipeline (hist, by Monday) expected tonnes: the
-// weeks' exports over the model's tonnes, bounded to [0.2, 5].
+// weeks' exports over the model's tonnes, bounded to [0.02, 50]. A week in
+// which no vessel left although the model expected PipelineStoppedVessels
+// or more (Poisson: under a 2% chance) is the port stopping (a closure, a
+// strike), which no pipeline foresees: it is left out, lest it pull the
+// ordinary weeks' factor down.
 func Calibrate(s Series, hist map[time.Time]Expected, o int) Calibration {
 	var model, actual []float64
 	for k := max(0, o-PipelineCalibrationWeeks); k < o && k < len(s.Weeks); k++ {
-		if e, ok := hist[s.Weeks[k].Start]; ok && e.Tonnes > 0 && !math.IsInf(e.Tonnes, 0) {
-			model, actual = append(model, e.Tonnes), append(actual, finite(s.Weeks[k].Tonnes))
+		e, ok := hist[s.Weeks[k].Start]
+		if !ok || !(e.Tonnes > 0) || math.IsInf(e.Tonnes, 0) || e.Vessels >= PipelineStoppedVessels && !(s.Weeks[k].Vessels > 0) {
+			continue
 		}
+		model, actual = append(model, e.Tonnes), append(actual, finite(s.Weeks[k].Tonnes))
 	}
 	c := Calibration{Factor: 1, Weeks: len(model)}
 	if c.Weeks < PipelineMinCalibration {

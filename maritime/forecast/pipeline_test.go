@@ -33,6 +33,33 @@ func TestPipelines(t *testing.T) {
 	}
 }
 
+// Only vessels of a kind that loaded at the port lately count: a tanker
+// bound for a grain terminal comes to discharge.
+func TestExpectCountsTheKindsThatLoad(t *testing.T) {
+	w := monday.Add(10 * week)
+	at := func(h int) *time.Time { v := w.Add(time.Duration(h) * time.Hour); return &v }
+	calls := []portcall.Call{ // bulk carriers (AIS 70) loaded here
+		{IMO: 1, Port: "rouen", Arrival: w.Add(-100 * time.Hour), Departure: at(-52), Operation: portcall.OpLoad, Confidence: 4, ShipType: 70},
+		{IMO: 2, Port: "rouen", Arrival: w.Add(-200 * time.Hour), Departure: at(-152), Operation: portcall.OpLoad, Confidence: 4, ShipType: 71},
+	}
+	d := DwellOf(calls, "rouen", w)
+	if len(d.Loaders) != 1 || !d.Loaders[7] {
+		t.Fatalf("loaders: %v", d.Loaders)
+	}
+	bound := []Bound{
+		{IMO: 3, Arrival: w.Add(-time.Hour), InPort: true, Capacity: 50000, ShipType: 70},
+		{IMO: 4, Arrival: w.Add(-time.Hour), InPort: true, Capacity: 90000, ShipType: 80}, // a tanker
+		{IMO: 5, Arrival: w.Add(-time.Hour), InPort: true, Capacity: 50000},               // kind unknown: counted
+	}
+	e := Expect(bound, d, w, w.Add(week), 0)
+	if e.Count != 2 || !(e.Vessels > 0) || math.Abs(e.Tonnes-e.Vessels*50000) > 1e-6 { // the unknown capacity: the others' mean
+		t.Errorf("expected: %+v", e)
+	}
+	if e := Expect(bound, Dwell{}, w, w.Add(week), 0); e.Count != 3 { // no loader known: every kind counts
+		t.Errorf("without loaders: %+v", e)
+	}
+}
+
 func TestDwellLeaves(t *testing.T) {
 	w := monday
 	d := Dwell{Call: durations{24, 48, 72, 96}, Berth: durations{10, 20, 30, 40}} // hours
@@ -116,6 +143,21 @@ func TestPipelineHistoryAndCalibration(t *testing.T) {
 	tonnes, lo, hi, vessels := Pipeline(Expected{Vessels: 2, Tonnes: 100000, DepartedTonnes: 30000, DepartedVessels: 1}, Calibration{Factor: 2, RelSD: 0.1, Weeks: 8})
 	if tonnes != 230000 || math.Abs(lo-(230000-1.96*0.1*200000)) > 1e-6 || math.Abs(hi-(230000+1.96*0.1*200000)) > 1e-6 || vessels != 3 {
 		t.Errorf("pipeline: %v %v %v %v", tonnes, lo, hi, vessels)
+	}
+	// A week in which the port stopped (no departure though the model
+	// expected 4 or more vessels: a closure) is not calibrated on.
+	h[monday.Add(5*week)] = Expected{Vessels: 6, Tonnes: 300000}
+	rows[5].Tonnes, rows[5].Vessels = 0, 0
+	if c := Calibrate(NewSeries("santos", rows), h, 12); c.Weeks != 11 || math.Abs(c.Factor-2) > 1e-9 {
+		t.Errorf("a stopped week calibrated on: %+v", c)
+	}
+	// An import port's pipeline, mostly vessels that come to discharge,
+	// calibrates far below 1 (bounded at 0.02).
+	for k := range h {
+		h[k] = Expected{Vessels: 10, Tonnes: 1e6}
+	}
+	if c := Calibrate(s, h, 12); math.Abs(c.Factor-0.2) > 1e-9 {
+		t.Errorf("import port: %+v", c)
 	}
 	// Uncalibrated: a Poisson count of vessels at their mean cargo.
 	if tonnes, lo, _, _ := Pipeline(Expected{Vessels: 4, Tonnes: 200000}, Calibration{Factor: 1}); tonnes != 200000 || math.Abs(lo-(4-1.96*2)*50000) > 1e-6 {

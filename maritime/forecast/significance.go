@@ -1,40 +1,51 @@
 package forecast
 
-import "math"
+import (
+	"math"
+	"sort"
+)
 
-// The count gate of the anomalies: a week's exports are a handful of
+// The count test of the anomalies: a week's exports are a handful of
 // loading vessels, whose ordinary week-to-week swing (Poisson: ±60% at
 // 2–3 vessels) crosses the percentage thresholds all the time. A deviation
 // is an anomaly only when the week's vessel count is itself improbable
 // under the reference's rate, the counts' noise being Poisson scaled by the
-// port's own dispersion (quasi-Poisson: docs/forecasts.md).
+// port's own dispersion (quasi-Poisson), among all the weeks a type judges
+// (a false-discovery rate: DetectAll, docs/forecasts.md).
 
-// Count gate settings.
+// Count test settings.
 const (
 	// MinExpectedVessels: a week whose reference loads fewer vessels a
 	// week than this on average is not judged (one vessel more or less is
 	// already half the volume).
 	MinExpectedVessels = 2
-	// SignificanceLevel: a week is an anomaly only when the two-sided
+	// FalseDiscoveryRate is the expected share of false anomalies among
+	// those a type flags (DetectAll): the p-values are the two-sided
 	// probability of a vessel count at least as far from the reference's
 	// rate, under the same Poisson rate in the week and in the reference
-	// weeks, is below this.
-	SignificanceLevel = 0.05
+	// weeks.
+	FalseDiscoveryRate = 0.10
 	// MinDispersion is the least dispersion of a port's counts: a port
-	// whose weekly counts hardly vary (a fixed schedule) is judged as if
-	// its counts varied this much (a twentieth of Poisson's variance).
-	MinDispersion = 0.05
+	// whose weekly counts hardly vary (a fixed schedule: the median
+	// residual is then 0) is judged as if its counts varied this much
+	// (half of Poisson's variance), so that the turn of a season at a
+	// port that loaded the same few vessels for months is not judged
+	// impossible.
+	MinDispersion = 0.5
 )
 
 // Dispersion is the variance of a port's weekly vessel counts relative to
-// Poisson's: the mean, over the weeks whose 8 weeks before loaded any
-// vessel, of (count − their mean)² / (their mean × (1 + 1/8)) (the
-// squared Pearson residual against the trailing mean, its own noise
-// counted). 1 for Poisson counts, above for bursty ports (harvests,
-// seasons), below for scheduled ones; at least MinDispersion, and 1 when
-// no week has such a reference.
+// Poisson's: over the weeks whose 8 weeks before loaded any vessel, the
+// squared Pearson residuals (count − their mean)² / (their mean × (1 +
+// 1/8)) (against the trailing mean, its own noise counted), whose median
+// over that of a χ² of one degree of freedom (0.455) estimates it. The
+// median, not the mean: the weeks to be judged (a closed port's empty
+// week, its catch-up) must not widen the yardstick they are judged by.
+// 1 for Poisson counts, above for bursty ports (harvests, seasons), below
+// for scheduled ones; at least MinDispersion, and 1 when no week has such
+// a reference.
 func Dispersion(v []float64) float64 {
-	sum, n := 0.0, 0
+	var r []float64
 	for t := TrailingWeeks; t < len(v); t++ {
 		m := 0.0
 		for _, c := range v[t-TrailingWeeks : t] {
@@ -42,15 +53,25 @@ func Dispersion(v []float64) float64 {
 		}
 		if m /= TrailingWeeks; m > 0 {
 			d := finite(v[t]) - m
-			sum += d * d / (m * (1 + 1.0/TrailingWeeks))
-			n++
+			if q := d * d / (m * (1 + 1.0/TrailingWeeks)); !math.IsInf(q, 0) {
+				r = append(r, q)
+			}
 		}
 	}
-	if n == 0 || !(sum >= 0) || math.IsInf(sum, 0) {
+	if len(r) == 0 {
 		return 1
 	}
-	return math.Max(MinDispersion, sum/float64(n))
+	sort.Float64s(r)
+	med := r[len(r)/2]
+	if len(r)%2 == 0 {
+		med = (r[len(r)/2-1] + r[len(r)/2]) / 2
+	}
+	return math.Max(MinDispersion, med/chiSquare1Median)
 }
+
+// chiSquare1Median is the median of a χ² distribution of one degree of
+// freedom.
+const chiSquare1Median = 0.4549
 
 // CountPValue is the two-sided p-value of x vessels in a week against a
 // reference of refs weeks that loaded refTotal vessels together, under the
@@ -94,25 +115,39 @@ func binomialPMF(k, n int, p float64) float64 {
 	return math.Exp(ln - lk - lnk + float64(k)*math.Log(p) + float64(n-k)*math.Log1p(-p))
 }
 
-// countGate reports whether a week of obs vessels is a significant
-// deviation, in the direction of surge (or not: a drop), from reference
+// countTest is the p-value of a week of obs vessels against reference
 // weeks that loaded ref vessels, at a port of dispersion phi: the counts
 // divided by phi (whose variance is then their mean) go through the
-// Poisson test of CountPValue.
-func countGate(obs float64, ref []float64, surge bool, phi float64) bool {
+// Poisson test of CountPValue. ok is false when the counts deviate in the
+// other direction than surge says (or there is no reference).
+func countTest(obs float64, ref []float64, surge bool, phi float64) (p float64, ok bool) {
 	if len(ref) == 0 {
-		return false
+		return 1, false
 	}
 	total := 0.0
 	for _, v := range ref {
 		total += finite(v)
 	}
 	expected := total / float64(len(ref))
-	if !(expected >= MinExpectedVessels) {
-		return false
-	}
 	if obs = finite(obs); surge != (obs > expected) {
-		return false
+		return 1, false
 	}
-	return CountPValue(obs/phi, total/phi, len(ref)) < SignificanceLevel
+	return CountPValue(obs/phi, total/phi, len(ref)), true
+}
+
+// benjaminiHochberg is the p-value bound of the Benjamini–Hochberg
+// procedure at false-discovery rate q over m hypotheses, of which the
+// p-values ps may be rejected (the others are never rejected, as if their
+// p-values were 1): the largest p_(k) with p_(k) ≤ q·k/m, or -1 when none
+// qualifies.
+func benjaminiHochberg(ps []float64, m int, q float64) float64 {
+	sorted := append([]float64(nil), ps...)
+	sort.Float64s(sorted)
+	bound := -1.0
+	for k, p := range sorted {
+		if p <= q*float64(k+1)/float64(max(m, len(ps))) {
+			bound = p
+		}
+	}
+	return bound
 }

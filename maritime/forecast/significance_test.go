@@ -1,6 +1,7 @@
 package forecast
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -77,17 +78,19 @@ func TestDetectPoissonNoiseThinPort(t *testing.T) {
 	}
 }
 
-// An injected drop to 0.2 or surge to 2.5 at a busy port (12 vessels a
-// week) is found, in its direction, by the types whose history covers it:
-// at least 90% of them over five ports (a single week's count is itself
-// Poisson: a yoy reference week of 8 vessels leaves a drop to 2 at
-// p ≈ 0.1). Elsewhere the busy port's ordinary weeks reach the 0.05 level
-// of a judgement now and then, so at most 5% of the judgements flag them.
+// A closure (no vessel) or a surge to 2.5 at a busy port (12 vessels a
+// week, Poisson) is found, in its direction, by the types whose history
+// covers it: at least 80% of them over five ports. Each type holds its
+// anomalies to a false-discovery rate over the two years' weeks
+// (DetectAll), so a week must stand out of about a hundred: a yoy or
+// seasonal reference of 3 weeks leaves a closure at p ≈ 0.001, near the
+// bound. Elsewhere the busy port's ordinary weeks are flagged in at most
+// one judgement in a hundred.
 func TestDetectInjectedAtBusyPort(t *testing.T) {
 	const drop, surge, early = 80, 95, 30 // early: the first year, trailing only
 	want, found, others, judged := 0, 0, 0, 0
 	for seed := range uint64(5) {
-		s := vesselSeries(seed, 12, map[int]float64{drop: 0.2, surge: 2.5, early: 0.2})
+		s := vesselSeries(seed, 12, map[int]float64{drop: 0, surge: 2.5, early: 0})
 		got := map[int]map[string]string{drop: {}, surge: {}, early: {}}
 		for _, a := range Detect(s) {
 			i := int(a.Week.Sub(monday) / week)
@@ -119,11 +122,67 @@ func TestDetectInjectedAtBusyPort(t *testing.T) {
 		}
 	}
 	t.Logf("found %d of %d injected (type, week) pairs; %d other anomalies in %d judgements", found, want, others, judged)
-	if found*10 < want*9 {
+	if found*10 < want*8 {
 		t.Errorf("found %d of %d injected (type, week) pairs", found, want)
 	}
-	if others*20 > judged {
+	if others*100 > judged {
 		t.Errorf("%d anomalies at weeks not injected, of %d judgements", others, judged)
+	}
+}
+
+// The false-discovery rate holds over the ports judged together: forty
+// Poisson ports of 4 to 12 vessels a week, six of the busiest closed for
+// a week in the second year (each surging the week after), yield few
+// other weeks (at most one in ten of the anomalies) and about half of the
+// closures' 48 (type, week) pairs: with over 3,000 weeks judged per type
+// and a dozen true ones, a week must reach p ≈ 3·10⁻⁴, which trailing and
+// the seasonal types do for most closures at Poisson noise, yoy (three
+// reference weeks) hardly (docs/forecasts.md).
+func TestDetectAllPoolsThePorts(t *testing.T) {
+	closures := map[string]int{"p07": 60, "p08": 66, "p16": 72, "p17": 78, "p25": 84, "p26": 90} // 11 and 12 a week
+	var series []Series
+	for i := range 40 {
+		port := fmt.Sprintf("p%02d", i)
+		var f map[int]float64
+		if w, ok := closures[port]; ok {
+			f = map[int]float64{w: 0, w + 1: 2.5}
+		}
+		s := vesselSeries(uint64(100+i), 4+float64(i%9), f)
+		s.Port = port
+		series = append(series, s)
+	}
+	right, wrong := 0, 0
+	for _, a := range DetectAll(series) {
+		i := int(a.Week.Sub(monday) / week)
+		if w, ok := closures[a.Port]; ok && (i == w && a.Direction == "drop" || i == w+1 && a.Direction == "surge") {
+			right++
+		} else {
+			wrong++
+			t.Logf("other: %s week %d %s %s p=%.2g", a.Port, i, a.Type, a.Direction, a.PValue)
+		}
+	}
+	t.Logf("the closures' weeks: %d of 48 (type, week) pairs; %d others", right, wrong)
+	if right < 20 || wrong*9 > right {
+		t.Errorf("pooled: %d of the closures' 48 pairs, %d others", right, wrong)
+	}
+}
+
+func TestBenjaminiHochberg(t *testing.T) {
+	for _, c := range []struct {
+		ps   []float64
+		m    int
+		want float64
+	}{
+		{nil, 10, -1},
+		{[]float64{0.2}, 10, -1},                    // 0.2 > 0.1·1/10
+		{[]float64{0.005}, 10, 0.005},               // ≤ 0.01
+		{[]float64{0.001, 0.015, 0.5}, 10, 0.015},   // 0.015 ≤ 0.1·2/10
+		{[]float64{0.001, 0.025, 0.029}, 10, 0.029}, // step-up: 0.029 ≤ 0.03 carries 0.025
+		{[]float64{0.5, 0.01}, 1, 0.01},             // m below the candidates: m = their count
+	} {
+		if got := benjaminiHochberg(c.ps, c.m, 0.1); got != c.want {
+			t.Errorf("benjaminiHochberg(%v, %d) = %v, want %v", c.ps, c.m, got, c.want)
+		}
 	}
 }
 
@@ -137,6 +196,11 @@ func TestDispersion(t *testing.T) {
 	}
 	if d := Dispersion(steady); d != MinDispersion {
 		t.Errorf("steady counts: dispersion %v", d)
+	}
+	// A closed week and its catch-up do not widen the yardstick.
+	v := vesselSeries(3, 10, map[int]float64{50: 0, 51: 3}).Vessels()
+	if d := Dispersion(v); d < 0.6 || d > 1.4 {
+		t.Errorf("Poisson counts with a closure: dispersion %.2f, want about 1", d)
 	}
 	if d := Dispersion([]float64{0, 0, 0, 0, 0, 0, 0, 0, 0, 3}); d != 1 {
 		t.Errorf("no reference: dispersion %v", d)

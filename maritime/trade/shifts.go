@@ -29,9 +29,13 @@ const (
 	// MoverChange is the change of share from which a destination is
 	// listed among those gaining or losing.
 	MoverChange = 0.05
-	// MinZ is the significance a shift needs: the two-proportion z of the
-	// destination's share after its change point against before it.
-	MinZ = 2.0
+	// MaxP is the significance a shift needs: the one-sided p-value of
+	// Fisher's exact test of the destination's share after its change
+	// point against before it (FisherOneSided). A run judges a hundred or
+	// more origin × destination shares, each at the best of up to eight
+	// change points: at 0.001 an ordinary swing of a few voyages is not a
+	// shift (docs/trade-routes.md).
+	MaxP = 0.001
 	// LeadWeeks is how far before the current window the change point may
 	// lie: a shift whose first voyages arrived up to this many weeks before
 	// it is still reported, as started then.
@@ -69,7 +73,7 @@ type Mover struct {
 }
 
 // Shift is a row of route_shifts: a destination whose share of an
-// origin's flows moved by ModerateChange or more, significantly (MinZ).
+// origin's flows moved by ModerateChange or more, significantly (MaxP).
 type Shift struct {
 	AsOf                        time.Time // the Monday of the current window's last week
 	Origin, Commodity           string
@@ -84,6 +88,10 @@ type Shift struct {
 	// before the current window on, from which its share differs most
 	// significantly from the weeks before (changePoint).
 	Started time.Time
+	// Z is the two-proportion z of the share after Started against
+	// before it, in the change's direction; P the one-sided p-value of
+	// Fisher's exact test of the same split.
+	Z, P float64
 	// Gaining and Losing are the origin's destinations whose share rose or
 	// fell by MoverChange or more, by change (the largest first).
 	Gaining, Losing []Mover
@@ -101,7 +109,7 @@ func Window(end time.Time) (asOf, baselineStart time.Time) {
 // destination's share of the origin's voyages in the current window
 // against the baseline; a change counts when the share after the
 // destination's change point differs from the share before it with a
-// two-proportion z of MinZ or more. Container liners' voyages are left
+// one-sided exact p-value of MaxP or less. Container liners' voyages are left
 // out (Voyage.Liner). Rows come out by severity (critical first), then
 // the size of the change.
 func Shifts(voyages []Voyage, end time.Time) []Shift {
@@ -197,9 +205,8 @@ func originShifts(origin, commodity string, vs []*Voyage, start, currentStart, a
 			BaselineShare: float64(baseN[d]) / float64(base), CurrentShare: float64(curN[d]) / float64(cur), Change: changes[d],
 			Severity: sev, BaselineVoyages: base, CurrentVoyages: cur, BaselineTonnes: baseT, CurrentTonnes: curT,
 			Gaining: gaining, Losing: losing}
-		var z float64
-		s.Started, z = changePoint(weekly, d, s.Change, start, currentStart, asOf)
-		if z < MinZ-1e-9 {
+		s.Started, s.Z, s.P = changePoint(weekly, d, s.Change, start, currentStart, asOf)
+		if s.Z <= 0 || s.P > MaxP {
 			continue // within the swing of a few voyages a week
 		}
 		out = append(out, s)
@@ -212,9 +219,10 @@ func originShifts(origin, commodity string, vs []*Voyage, start, currentStart, a
 // current window to asOf, the one whose two-proportion z (the share of
 // the weeks from the split on against the weeks before it, in the
 // change's direction) is the largest, with at least MinBaselineVoyages
-// before and MinCurrentVoyages from it. It returns that week and the z
-// (0 when no split qualifies).
-func changePoint(weekly map[time.Time]map[string]int, d string, change float64, start, currentStart, asOf time.Time) (time.Time, float64) {
+// before and MinCurrentVoyages from it. It returns that week, the z (0
+// when no split qualifies) and the split's one-sided exact p-value
+// (FisherOneSided; 1 when none qualifies).
+func changePoint(weekly map[time.Time]map[string]int, d string, change float64, start, currentStart, asOf time.Time) (time.Time, float64, float64) {
 	var weeks []time.Time
 	var n, k []int
 	for w := start; !w.After(asOf); w = w.AddDate(0, 0, 7) {
@@ -228,7 +236,7 @@ func changePoint(weekly map[time.Time]map[string]int, d string, change float64, 
 	for i := range n {
 		totN, totK = totN+n[i], totK+k[i]
 	}
-	best, bestZ := currentStart, 0.0
+	best, bestZ, bestP := currentStart, 0.0, 1.0
 	var beforeN, beforeK int
 	first := currentStart.AddDate(0, 0, -7*LeadWeeks)
 	for i, w := range weeks {
@@ -236,11 +244,12 @@ func changePoint(weekly map[time.Time]map[string]int, d string, change float64, 
 			z := TwoProportionZ(beforeK, beforeN, totK-beforeK, totN-beforeN) * math.Copysign(1, change)
 			if beforeN >= MinBaselineVoyages && totN-beforeN >= MinCurrentVoyages && z > bestZ {
 				best, bestZ = w, z
+				bestP = FisherOneSided(beforeK, beforeN, totK-beforeK, totN-beforeN, change > 0)
 			}
 		}
 		beforeN, beforeK = beforeN+n[i], beforeK+k[i]
 	}
-	return best, bestZ
+	return best, bestZ, bestP
 }
 
 // TwoProportionZ is the pooled two-proportion z statistic of k2 of n2
@@ -265,4 +274,31 @@ func sortMovers(m []Mover) {
 		}
 		return m[i].Port < m[j].Port
 	})
+}
+
+// FisherOneSided is the one-sided p-value of Fisher's exact test that the
+// share of the second group (k2 of n2) exceeds (greater) or falls short of
+// the first's (k1 of n1): the hypergeometric tail of k2 given the margins.
+// 1 when either group is empty.
+func FisherOneSided(k1, n1, k2, n2 int, greater bool) float64 {
+	if n1 <= 0 || n2 <= 0 {
+		return 1
+	}
+	n, k := n1+n2, k1+k2
+	lo, hi := max(0, k-n1), min(k, n2)
+	lc := func(a, b int) float64 { // log C(a, b)
+		x, _ := math.Lgamma(float64(a + 1))
+		y, _ := math.Lgamma(float64(b + 1))
+		z, _ := math.Lgamma(float64(a - b + 1))
+		return x - y - z
+	}
+	total := lc(n, n2)
+	p := 0.0
+	for x := lo; x <= hi; x++ {
+		if greater && x < k2 || !greater && x > k2 {
+			continue
+		}
+		p += math.Exp(lc(k, x) + lc(n-k, n2-x) - total)
+	}
+	return math.Min(1, p)
 }

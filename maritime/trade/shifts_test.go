@@ -45,13 +45,14 @@ func TestShifts(t *testing.T) {
 	if want := T0.AddDate(0, 0, 7*15); !asOf.Equal(want) || !start.Equal(T0) {
 		t.Fatalf("Window(%s) = %s, %s; want %s, %s", end, asOf, start, want, T0)
 	}
-	// Santos grain: 2 a week to Qingdao and 1 to Rotterdam for 12 weeks,
-	// then 1 to Qingdao and 2 to Rotterdam, from week 12 on (a shift of
-	// a third of the flow). Santos oilseeds: a steady flow. Rosario: too
-	// few voyages for a comparison. The week of the end is not counted.
-	vs := arrivals("santos", "grain", T0, 0, 12, map[string]int{"qingdao": 2, "rotterdam": 1})
-	vs = append(vs, arrivals("santos", "grain", T0, 12, 17, map[string]int{"qingdao": 1, "rotterdam": 2})...)
-	vs = append(vs, arrivals("santos", "oilseeds", T0, 0, 16, map[string]int{"qingdao": 1})...)
+	// Santos grain: 6 a week to Qingdao and 3 to Rotterdam for 12 weeks,
+	// then 3 to Qingdao and 6 to Rotterdam, from week 12 on (a shift of
+	// a third of the flow). Santos oilseeds: a steady flow, 20 a week to
+	// Qingdao. Rosario: too few voyages for a comparison. The week of the
+	// end is not counted.
+	vs := arrivals("santos", "grain", T0, 0, 12, map[string]int{"qingdao": 6, "rotterdam": 3})
+	vs = append(vs, arrivals("santos", "grain", T0, 12, 17, map[string]int{"qingdao": 3, "rotterdam": 6})...)
+	vs = append(vs, arrivals("santos", "oilseeds", T0, 0, 16, map[string]int{"qingdao": 20})...)
 	vs = append(vs, arrivals("rosario", "grain", T0, 0, 3, map[string]int{"alexandria": 2})...)
 	vs = append(vs, arrivals("rosario", "grain", T0, 14, 16, map[string]int{"chiba": 2})...)
 	shifts := Shifts(vs, end)
@@ -62,14 +63,14 @@ func TestShifts(t *testing.T) {
 			t.Errorf("unexpected shift %+v", s)
 		}
 	}
-	// All commodities: Qingdao 36 of 48 → 8 of 16 (the steady oilseeds
-	// dilute the change to −0.25): z = 1.87, below MinZ, not a shift.
+	// All commodities: Qingdao 312 of 348 → 92 of 116 (the steady
+	// oilseeds dilute the change to −0.10): below ModerateChange.
 	if len(shifts) != 2 {
 		t.Fatalf("%d shifts, want 2: %+v", len(shifts), shifts)
 	}
 	q := got["grain qingdao"]
 	if !approx(q.BaselineShare, 2.0/3, 1e-9) || !approx(q.CurrentShare, 1.0/3, 1e-9) || !approx(q.Change, -1.0/3, 1e-9) ||
-		q.Severity != SeverityHigh || q.BaselineVoyages != 36 || q.CurrentVoyages != 12 || q.CurrentTonnes != 600000 {
+		q.Severity != SeverityHigh || q.BaselineVoyages != 108 || q.CurrentVoyages != 36 || q.CurrentTonnes != 1800000 || !(q.P <= MaxP) {
 		t.Errorf("grain qingdao = %+v", q)
 	}
 	if want := T0.AddDate(0, 0, 7*12); !q.Started.Equal(want) {
@@ -86,10 +87,10 @@ func TestShifts(t *testing.T) {
 func TestShiftsCritical(t *testing.T) {
 	t.Parallel()
 	end := T0.AddDate(0, 0, 7*16)
-	// The whole flow moves from Qingdao to a new destination, Dalian, two
-	// weeks into the current window.
-	vs := arrivals("new-orleans", "grain", T0, 0, 14, map[string]int{"qingdao": 2})
-	vs = append(vs, arrivals("new-orleans", "grain", T0, 14, 16, map[string]int{"dalian": 2})...)
+	// The whole flow (3 a week) moves from Qingdao to a new destination,
+	// Dalian, two weeks into the current window.
+	vs := arrivals("new-orleans", "grain", T0, 0, 14, map[string]int{"qingdao": 3})
+	vs = append(vs, arrivals("new-orleans", "grain", T0, 14, 16, map[string]int{"dalian": 3})...)
 	shifts := Shifts(vs, end)
 	if len(shifts) != 4 { // grain and all, Qingdao and Dalian
 		t.Fatalf("%d shifts: %+v", len(shifts), shifts)
@@ -106,7 +107,7 @@ func TestShiftsCritical(t *testing.T) {
 		t.Errorf("with one current voyage less: %d shifts, want 4", len(s))
 	}
 	// Below the minimum volume of the current window: no shift.
-	short := arrivals("new-orleans", "grain", T0, 0, 12, map[string]int{"qingdao": 2})
+	short := arrivals("new-orleans", "grain", T0, 0, 12, map[string]int{"qingdao": 3})
 	short = append(short, arrivals("new-orleans", "grain", T0, 15, 16, map[string]int{"dalian": MinCurrentVoyages - 1})...)
 	if s := Shifts(short, end); len(s) != 0 {
 		t.Errorf("%d shifts below the minimum volume: %+v", len(s), s)
@@ -162,16 +163,16 @@ func TestShiftsNoise(t *testing.T) {
 	}
 }
 
-// TestShiftsRealistic: an export port sends 3 voyages a week, 2 to
-// Qingdao and 1 to Chiba; from the week before the current window (its
-// first shifted voyage arrives on that week's Tuesday) Chiba's voyage goes
+// TestShiftsRealistic: an export port sends 6 voyages a week, 4 to
+// Qingdao and 2 to Chiba; from the week before the current window (its
+// first shifted voyages arrive on that week's Tuesday) Chiba's voyages go
 // to Jakarta instead. The shift is reported (Jakarta gaining, Chiba
 // losing), started in the week of the first shifted arrival.
 func TestShiftsRealistic(t *testing.T) {
 	t.Parallel()
 	end := T0.AddDate(0, 0, 7*16)
-	vs := arrivals("rosario", "grain", T0, 0, 11, map[string]int{"qingdao": 2, "chiba": 1})
-	vs = append(vs, arrivals("rosario", "grain", T0, 11, 16, map[string]int{"qingdao": 2, "jakarta": 1})...)
+	vs := arrivals("rosario", "grain", T0, 0, 11, map[string]int{"qingdao": 4, "chiba": 2})
+	vs = append(vs, arrivals("rosario", "grain", T0, 11, 16, map[string]int{"qingdao": 4, "jakarta": 2})...)
 	firstShifted := T0.AddDate(0, 0, 7*11).Add(24 * time.Hour)
 	shifts := Shifts(vs, end)
 	got := map[string]Shift{}
@@ -184,6 +185,26 @@ func TestShiftsRealistic(t *testing.T) {
 	for _, s := range shifts {
 		if d := firstShifted.Sub(s.Started); d < 0 || d > 7*24*time.Hour {
 			t.Errorf("%s started %s, want within a week before the first shifted arrival %s", s.Destination, s.Started, firstShifted)
+		}
+	}
+}
+
+func TestFisherOneSided(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		k1, n1, k2, n2 int
+		greater        bool
+		want           float64
+	}{
+		{0, 28, 4, 4, true, 1.0 / 35960},       // all 4 of the second group: 1 / C(32, 4)
+		{0, 28, 4, 4, false, 1},                // in the other direction: no evidence
+		{24, 36, 4, 12, false, 0.045991},       // 2/3 → 1/3 of 12: P(X ≤ 4), X hypergeometric
+		{5, 10, 5, 10, true, 0.67186},          // the same share
+		{3, 0, 1, 5, true, 1},                  // an empty side
+		{0, 33, 5, 15, true, 3003.0 / 1712304}, // C(15, 5) / C(48, 5)
+	} {
+		if got := FisherOneSided(tc.k1, tc.n1, tc.k2, tc.n2, tc.greater); !approx(got, tc.want, 1e-4) {
+			t.Errorf("FisherOneSided(%d, %d, %d, %d, %v) = %.6g, want %.6g", tc.k1, tc.n1, tc.k2, tc.n2, tc.greater, got, tc.want)
 		}
 	}
 }

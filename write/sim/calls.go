@@ -42,9 +42,10 @@ func (p *Planner) arrive(t *track) error {
 	if free.After(berthStart) {
 		berthStart = free
 	}
-	anchorEnd := berthStart.Add(-shiftDur)
 	ops := time.Duration(v.opsHours(tonnes, between(t.r, 4, 8)) * float64(time.Hour))
-	berthEnd := berthStart.Add(ops)
+	p.settleAnomalies(arrivedAt)
+	berthStart, berthEnd := p.world.berthStay(port.Slug, berthStart, ops) // an injected closure holds it
+	anchorEnd := berthStart.Add(-shiftDur)
 	p.berths[zone.ID][place] = berthEnd.Add(time.Duration(between(t.r, 0.5, 2) * float64(time.Hour)))
 
 	before, reportedBefore := t.draft, t.reported

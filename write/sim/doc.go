@@ -19,10 +19,10 @@
 // same byte for byte) serve the trade analytics over years of history.
 // Config.Trade (seasons.go, trade_truths.go, deceptions.go) gives grain and
 // oilseed origins harvest export seasons and a yearly trend, every origin
-// preferred lanes, and injects route shifts, port-volume anomalies,
-// deceptive destinations and honest late changes of orders, written to
-// the truth as route_shift, volume_anomaly, deceptive_destination and
-// destination_change lines. Config.Coarse (history.go) is cheap older
+// preferred lanes, and injects route shifts, port-volume anomalies (port
+// closures and their catch-up weeks), deceptive destinations and honest
+// late changes of orders, written to the truth as route_shift,
+// volume_anomaly, deceptive_destination and destination_change lines. Config.Coarse (history.go) is cheap older
 // history: before Coarse.Until, a coarser report cadence (every 30
 // minutes in and near port areas, up to every 3 hours at sea, every 2
 // hours at anchor or alongside and once just after getting under way),

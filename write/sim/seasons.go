@@ -30,8 +30,9 @@ type Trade struct {
 	End time.Time
 	// Shifts is the number of route shifts injected (route_shift truths).
 	Shifts int
-	// Anomalies is the number of port-volume anomalies injected, drops and
-	// surges in turn (volume_anomaly truths).
+	// Anomalies is the number of port-volume anomalies injected: port
+	// closures, each a drop and the next week's catch-up surge
+	// (volume_anomaly truths).
 	Anomalies int
 	// Deceptive is, per laden leg from a loading port, the chance of a
 	// deceptive destination (deceptive_destination truths).
@@ -48,7 +49,7 @@ const DefaultTrend = 0.03
 // DefaultTradeTruths are the injected trade truths of `overwatch simulate
 // --trade-truths` and of the demo: per year of run, shifts and anomalies at
 // these counts (at least one of each).
-var DefaultTradeTruths = Trade{Shifts: 4, Anomalies: 12, Deceptive: 0.04, Honest: 0.04}
+var DefaultTradeTruths = Trade{Shifts: 4, Anomalies: 6, Deceptive: 0.04, Honest: 0.04}
 
 func (c Trade) on() bool {
 	return c.Seasons || c.Shifts > 0 || c.Anomalies > 0 || c.Deceptive > 0 || c.Honest > 0
@@ -112,7 +113,8 @@ type tradeWorld struct {
 	shifts    []routeShift
 	anomalies []volumeAnomaly
 	loads     map[string]map[time.Time]int  // loading choices per port and week of expected departure
-	r         *rand.Rand                    // draws the anomalies' ports
+	loadsBy   map[string]map[time.Time]int  // the same per port|commodity
+	r         *rand.Rand                    // draws the anomalies' ports and the shifts' lanes
 	rr        map[string]map[string]float64 // round-robin credit per origin|commodity and destination
 }
 
@@ -224,9 +226,8 @@ func (p *Planner) candidates(from string, ports []string, draft float64) []strin
 
 // tradeLoad chooses a ballast vessel's commodity (drawn, weighted by the
 // mean season and trend factor of its origins) and loading port
-// (distance^-0.9 times the factor, the injected anomalies scaling the
-// port's share; allotted by round robin per port of departure and
-// commodity).
+// (distance^-0.9 times the factor, allotted by round robin per port of
+// departure and commodity).
 func (p *Planner) tradeLoad(t *track, from string, depart time.Time) (string, string, bool) {
 	w := p.world
 	v := t.v
@@ -265,13 +266,9 @@ func (p *Planner) tradeLoad(t *track, from string, depart time.Time) (string, st
 		x -= cand.mean
 	}
 	p.settleAnomalies(depart)
-	for i, port := range o.ports {
-		if f, ok := w.anomalyAt(port, p.eta(v, from, port, depart)); ok {
-			o.weights = scaleShare(o.weights, i, f)
-		}
-	}
+	p.settleShifts(depart)
 	port := w.roundRobin("load|"+from+"|"+o.commodity, o.ports, o.weights)
-	w.countLoad(port, p.eta(v, from, port, depart))
+	w.countLoad(port, o.commodity, p.eta(v, from, port, depart))
 	return o.commodity, port, true
 }
 
@@ -284,6 +281,7 @@ func (p *Planner) tradeLoad(t *track, from string, depart time.Time) (string, st
 // gone to its from port to its to port.
 func (p *Planner) tradeDischarge(t *track, from, commodity string, alpha, draft float64, depart time.Time) (string, bool) {
 	w := p.world
+	p.settleShifts(depart)
 	ports := p.candidates(from, p.trade.importers[commodity], draft)
 	if len(ports) == 0 {
 		return "", false
@@ -337,25 +335,4 @@ func weighted(r *rand.Rand, weights []float64) int {
 		x -= w
 	}
 	return len(weights) - 1
-}
-
-// scaleShare sets weight i so that its share of the total becomes factor
-// times what it was (at most 0.95): a port's loadings scaled by the factor
-// whatever its share among the candidates.
-func scaleShare(weights []float64, i int, factor float64) []float64 {
-	total := 0.0
-	for _, w := range weights {
-		total += w
-	}
-	if total <= 0 || weights[i] <= 0 {
-		return weights
-	}
-	share := weights[i] / total
-	target := math.Min(0.95, share*factor)
-	rest := total - weights[i]
-	if rest <= 0 {
-		return weights
-	}
-	weights[i] = target * rest / (1 - target)
-	return weights
 }
