@@ -85,7 +85,7 @@ func Forecasts(store ForecastStore) Run {
 		if err != nil {
 			return Result{}, err
 		}
-		withDWT(moving, past)
+		fromLatestCalls(moving, past)
 		var mondays []time.Time
 		for w := first; w.Before(end); w = w.Add(7 * day) {
 			mondays = append(mondays, w)
@@ -131,9 +131,9 @@ func pipelineNow(s forecast.Series, bound []forecast.Bound, past []portcall.Call
 	return e
 }
 
-// withDWT fills the deadweight and the ship type of the vessels under way
+// fromLatestCalls fills the deadweight and the ship type of the vessels under way
 // from their latest published call with one.
-func withDWT(moving []forecast.Underway, calls []portcall.Call) {
+func fromLatestCalls(moving []forecast.Underway, calls []portcall.Call) {
 	dwt, types := map[uint32]float64{}, map[uint32]uint8{}
 	atDWT, atType := map[uint32]time.Time{}, map[uint32]time.Time{}
 	for i := range calls {

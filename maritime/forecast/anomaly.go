@@ -93,11 +93,6 @@ func Detect(s Series) []Anomaly {
 // meets its own bound (docs/forecasts.md). Rows come out by port, week
 // and type.
 func DetectAll(series []Series) []Anomaly {
-	return detectAt(series, FalseDiscoveryRate)
-}
-
-// detectAt is DetectAll at the false-discovery rate q.
-func detectAt(series []Series, q float64) []Anomaly {
 	tested := map[string]int{}
 	var candidates []Anomaly
 	for _, s := range series {
@@ -124,7 +119,7 @@ func detectAt(series []Series, q float64) []Anomaly {
 				ps = append(ps, a.PValue)
 			}
 		}
-		bound[typ] = benjaminiHochberg(ps, tested[typ], q)
+		bound[typ] = benjaminiHochberg(ps, tested[typ], FalseDiscoveryRate)
 	}
 	var out []Anomaly
 	for _, a := range candidates {

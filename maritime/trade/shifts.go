@@ -236,20 +236,23 @@ func changePoint(weekly map[time.Time]map[string]int, d string, change float64, 
 	for i := range n {
 		totN, totK = totN+n[i], totK+k[i]
 	}
-	best, bestZ, bestP := currentStart, 0.0, 1.0
+	best, bestZ := currentStart, 0.0
+	var bestN, bestK int // the voyages, and those to d, before the best split
 	var beforeN, beforeK int
 	first := currentStart.AddDate(0, 0, -7*LeadWeeks)
 	for i, w := range weeks {
 		if !w.Before(first) {
 			z := TwoProportionZ(beforeK, beforeN, totK-beforeK, totN-beforeN) * math.Copysign(1, change)
 			if beforeN >= MinBaselineVoyages && totN-beforeN >= MinCurrentVoyages && z > bestZ {
-				best, bestZ = w, z
-				bestP = FisherOneSided(beforeK, beforeN, totK-beforeK, totN-beforeN, change > 0)
+				best, bestZ, bestN, bestK = w, z, beforeN, beforeK
 			}
 		}
 		beforeN, beforeK = beforeN+n[i], beforeK+k[i]
 	}
-	return best, bestZ, bestP
+	if bestZ == 0 {
+		return best, 0, 1
+	}
+	return best, bestZ, FisherOneSided(bestK, bestN, totK-bestK, totN-bestN, change > 0)
 }
 
 // TwoProportionZ is the pooled two-proportion z statistic of k2 of n2
