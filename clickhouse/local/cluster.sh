@@ -62,6 +62,17 @@ ours() {
   tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$2"
 }
 
+# started PIDFILE PATTERN: the process this script has just started is still
+# running: ours (above), or not yet past the fork, when its command line is
+# still this script's (under load that window can outlast the first check).
+started() {
+  local pid
+  ours "$1" "$2" && return 0
+  pid=$(cat "$1" 2>/dev/null) || return 1
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
+  [ "$(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null)" = "$(tr '\0' ' ' < "/proc/$$/cmdline")" ]
+}
+
 # port_busy PORT: something accepts connections on 127.0.0.1:PORT.
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
@@ -110,7 +121,7 @@ start_zk() {
   fi
   for _ in $(seq 1 120); do
     zk_ok && return 0
-    ours "$d/pid" "$d/zoo.cfg" || break
+    started "$d/pid" "$d/zoo.cfg" || break
     sleep 0.5
   done
   tail -n 20 "$d/zk.log" >&2 || true
@@ -144,7 +155,7 @@ wait_node() {
   local n=$1 d="$dir/node$1" tries=0
   for _ in $(seq 1 240); do
     node_ok "$n" && return 0
-    if ! ours "$d/pid" "$d/config.xml"; then
+    if ! started "$d/pid" "$d/config.xml"; then
       # 18.16 can exit while it loads its replicated tables just after
       # ZooKeeper started (a Coordination exception): start it again, at
       # most three times.

@@ -34,7 +34,7 @@ var plans = map[string]plan{
 	// make test: a few seconds of each fault.
 	"smoke": {copies: 1, rate: 1500, settle: 2 * time.Second, replicaDown: 3 * time.Second,
 		writerDown: 3 * time.Second, zkDown: 5 * time.Second, pgDown: 5 * time.Second, lease: 16 * time.Second,
-		portOffset: 400, spoolWait: 30 * time.Second}, // ports apart from a full run's: both may run at once
+		portOffset: 400, spoolWait: 60 * time.Second}, // ports apart from a full run's: both may run at once; the drain bound as the full run's (18.16 can stay read-only ~15 s after ZooKeeper is back)
 }
 
 const publicPerMinute = 60
