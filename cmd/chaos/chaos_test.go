@@ -192,6 +192,7 @@ func TestChaos(t *testing.T) {
 	// The store is back: the spools must empty while the ingests run,
 	// under their steady inflow (the replay goes round until the spool is
 	// empty); what a graceful stop drains is counted below either way.
+	lastLog := time.Now()
 	if err := waitFor(ctx, pl.spoolWait, func() error {
 		var left []string
 		for _, p := range ingests {
@@ -204,7 +205,12 @@ func TestChaos(t *testing.T) {
 			}
 		}
 		if len(left) > 0 {
-			return fmt.Errorf("still in the spools: %s", strings.Join(left, ", "))
+			err := fmt.Errorf("still in the spools: %s", strings.Join(left, ", "))
+			if time.Since(lastLog) >= 10*time.Second {
+				t.Logf("drain: %v after the last fault, %v", time.Since(drain).Round(time.Second), err)
+				lastLog = time.Now()
+			}
+			return err
 		}
 		return nil
 	}); err != nil {
@@ -212,7 +218,7 @@ func TestChaos(t *testing.T) {
 	}
 	for _, p := range ingests {
 		var stats []string
-		for _, m := range []string{"received", "written", "spooled", "replayed", "write_errors"} {
+		for _, m := range []string{"received", "written", "spooled", "replayed", "write_errors", "reattributed"} {
 			v, _ := p.metric("overwatch_ingest_" + m + "_total")
 			stats = append(stats, fmt.Sprintf("%s %.0f", m, v))
 		}
