@@ -11,15 +11,15 @@ import (
 // The reattributions of a batch are written set-wise: one INSERT ... SELECT
 // per table for up to maxReattributions vessels, each row of the SELECT
 // finding its vessel's IMO and time range by its MMSI in bound arrays (in
-// order: IMOs, MMSIs; MMSIs, range starts, MMSIs, range ends, as Unix
-// seconds; then the bounds of all the ranges, which prune by the sorting
-// key). A statement per vessel cost 3 distributed round trips each: 85 ms a
-// vessel on the local cluster, so that a batch naming a few hundred vessels
-// outlasted the write timeout and its replay after an outage went round
-// without end.
+// order: IMOs, MMSIs; then the MMSIs, range starts, MMSIs, range ends, as
+// Unix seconds, and the bounds of all the ranges, which prune by the
+// sorting key). Statements per vessel cost 3 distributed round trips each
+// (85 ms a vessel on the local cluster): a batch naming a few hundred
+// vessels outlasted the write timeout under load, and its replay after an
+// outage started again from the beginning, for a minute and more.
 const (
 	reattributedIMO = `arrayElement(CAST(? AS Array(UInt32)), indexOf(CAST(? AS Array(UInt32)), mmsi))`
-	reattributedIn  = `imo = 0
+	reattributedIn  = `imo = 0 AND has(CAST(? AS Array(UInt32)), mmsi)
 	   AND toUInt32(ts) >= arrayElement(CAST(? AS Array(UInt32)), indexOf(CAST(? AS Array(UInt32)), mmsi))
 	   AND toUInt32(ts) <= arrayElement(CAST(? AS Array(UInt32)), indexOf(CAST(? AS Array(UInt32)), mmsi))
 	   AND ts >= ? AND ts <= ?`
@@ -62,7 +62,7 @@ func (db *DB) writeReattributions(ctx context.Context, b *ingest.Batch) error {
 			to = append(to, uint32(r.To.Unix()))
 			lo, hi = earlier(lo, r.From.UTC()), later(hi, r.To.UTC())
 		}
-		in := []any{from, mmsis, to, mmsis, lo.Truncate(time.Second), hi.Truncate(time.Second)}
+		in := []any{mmsis, from, mmsis, to, mmsis, lo.Truncate(time.Second), hi.Truncate(time.Second)}
 		for i, stmt := range reattributeStatements {
 			args := append([]any{imos, mmsis}, in...)
 			if i == len(reattributeStatements)-1 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -106,6 +107,7 @@ func deliverBatch(ctx context.Context, store DeliveryStore, poster Poster, now f
 	if lease <= 0 {
 		lease = WebhookLease
 	}
+	claimedAt := time.Now() // the lease runs from here, whatever now says
 	due, err := store.ClaimDeliveries(ctx, now(), lease, max)
 	if err != nil || len(due) == 0 {
 		return 0, 0, err
@@ -115,6 +117,7 @@ func deliverBatch(ctx context.Context, store DeliveryStore, poster Poster, now f
 		mu       sync.Mutex
 		firstErr error
 		unsent   []int64
+		failing  atomic.Bool // a record failed: send no more of this batch
 	)
 	sem := make(chan struct{}, 8)
 	for _, d := range due {
@@ -123,7 +126,7 @@ func deliverBatch(ctx context.Context, store DeliveryStore, poster Poster, now f
 		go func(d Delivery) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			if ctx.Err() != nil {
+			if ctx.Err() != nil || failing.Load() {
 				mu.Lock()
 				unsent = append(unsent, d.ID)
 				mu.Unlock()
@@ -152,7 +155,7 @@ func deliverBatch(ctx context.Context, store DeliveryStore, poster Poster, now f
 					r.Err = "answered " + httpStatusText(status)
 				}
 			}
-			err := store.RecordAttempt(ctx, d, r, now())
+			err := recordAttempt(ctx, store, d, r, now(), claimedAt.Add(lease), &failing)
 			mu.Lock()
 			defer mu.Unlock()
 			if ok && err == nil {
@@ -172,6 +175,33 @@ func deliverBatch(ctx context.Context, store DeliveryStore, poster Poster, now f
 		}
 	}
 	return delivered, len(due), firstErr
+}
+
+// recordAttempt records the attempt r made at, and when the store fails
+// (PostgreSQL restarting), tries again until a second before the claim's
+// lease ends (leaseEnd), setting failing so that the batch sends nothing
+// more meanwhile: an outcome recorded within the lease is never sent again,
+// where one still unrecorded then is sent again after it (at least once,
+// with the same webhook-id). The store records an attempt once, however
+// often it is given (its commit may have landed unanswered).
+func recordAttempt(ctx context.Context, store DeliveryStore, d Delivery, r AttemptResult, at, leaseEnd time.Time, failing *atomic.Bool) error {
+	wait := 100 * time.Millisecond
+	for {
+		err := store.RecordAttempt(ctx, d, r, at)
+		if err == nil {
+			return nil
+		}
+		failing.Store(true)
+		if ctx.Err() != nil || time.Now().Add(wait).After(leaseEnd.Add(-time.Second)) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 2*time.Second)
+	}
 }
 
 func httpStatusText(s int) string {

@@ -199,16 +199,21 @@ func (db *DB) ReleaseClaims(ctx context.Context, ids []int64, now time.Time) err
 // RecordAttempt stores an attempt and the delivery's new state; a dead
 // delivery counts against its webhook, which is disabled after
 // jobs.WebhookDisableAfter dead ones in a row (a delivered one resets the
-// count), with the reason shown in GET /v1/webhooks.
+// count), with the reason shown in GET /v1/webhooks. An attempt (delivery
+// and number) is recorded once: given again, it changes nothing.
 func (db *DB) RecordAttempt(ctx context.Context, d jobs.Delivery, r jobs.AttemptResult, now time.Time) error {
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		var status *int
 		if r.Status != 0 {
 			status = &r.Status
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, error, duration_ms)
-			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`, d.ID, d.Attempts+1, now.UTC(), status, r.Err, int(r.Duration.Milliseconds())); err != nil {
+		tag, err := tx.Exec(ctx, `INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, error, duration_ms)
+			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`, d.ID, d.Attempts+1, now.UTC(), status, r.Err, int(r.Duration.Milliseconds()))
+		if err != nil {
 			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return nil // recorded already: a retry whose first commit landed unanswered
 		}
 		switch {
 		case r.Err == "" && !r.Dead && r.Next.IsZero():

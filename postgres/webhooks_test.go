@@ -338,3 +338,41 @@ func TestWebhookDeliveriesWaitForThePlan(t *testing.T) {
 		t.Errorf("deliveries: %+v", log)
 	}
 }
+
+// An attempt given twice (a worker trying its record again after a commit
+// whose answer was lost) is recorded once: the delivery's attempts and its
+// webhook's failures count it once.
+func TestWebhookRecordAttemptOnce(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	a := newAccount(t, db)
+	hook := newHook(t, db, a, "test")
+	now := time.Now().Add(time.Second).Truncate(time.Millisecond)
+	if _, err := db.EnqueueEvent(ctx, a, "test", "evt_once", []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.ClaimDeliveries(ctx, now, time.Minute, 100)
+	var d jobs.Delivery
+	for _, g := range got {
+		if g.WebhookID == hook {
+			d = g
+		}
+	}
+	if err != nil || d.ID == 0 {
+		t.Fatalf("claimed %v %v", got, err)
+	}
+	dead := jobs.AttemptResult{Err: "connection refused", Dead: true}
+	for range 2 {
+		if err := db.RecordAttempt(ctx, d, dead, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log, err := db.Deliveries(ctx, a, hook, 10)
+	if err != nil || len(log) != 1 || log[0].Status != "dead" || log[0].Attempts != 1 {
+		t.Errorf("after the same attempt twice: %+v %v", log, err)
+	}
+	hooks, _ := db.Webhooks(ctx, a)
+	if len(hooks) != 1 || hooks[0].ConsecutiveFailures != 1 {
+		t.Errorf("webhook failures %+v, want 1", hooks)
+	}
+}

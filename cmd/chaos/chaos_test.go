@@ -21,7 +21,7 @@ type plan struct {
 	rate                                    float64 // sentences per second, both feeds together
 	settle                                  time.Duration
 	replicaDown, writerDown, zkDown, pgDown time.Duration
-	lease                                   time.Duration // OVERWATCH_WEBHOOK_LEASE
+	lease                                   time.Duration // OVERWATCH_WEBHOOK_LEASE: longer than pgDown and a restart, so that a delivery sent just before PostgreSQL went is recorded when it is back, not sent twice
 	portOffset                              int           // the private cluster's CLUSTER_PORT_OFFSET
 	spoolWait                               time.Duration // for the ingest spools to empty after the faults
 }
@@ -29,7 +29,7 @@ type plan struct {
 var plans = map[string]plan{
 	// make chaos: the outages of the issue, minutes of sustained ingest.
 	"full": {copies: 3, rate: 1000, settle: 10 * time.Second, replicaDown: 10 * time.Second,
-		writerDown: 10 * time.Second, zkDown: 30 * time.Second, pgDown: 30 * time.Second, lease: 20 * time.Second,
+		writerDown: 10 * time.Second, zkDown: 30 * time.Second, pgDown: 30 * time.Second, lease: 45 * time.Second,
 		portOffset: 300, spoolWait: 60 * time.Second},
 	// make test: a few seconds of each fault.
 	"smoke": {copies: 1, rate: 1500, settle: 2 * time.Second, replicaDown: 3 * time.Second,
@@ -115,10 +115,14 @@ func TestChaos(t *testing.T) {
 	lookup := func(imo overwatch.IMO) string { return fmt.Sprintf("/v1/ais/any/%s/location/latest", imo) }
 	attempt := 0
 	if err := waitFor(ctx, 90*time.Second, func() error {
-		attempt++ // a fresh client address each time: under the per-minute limit
-		for _, imo := range src.imos {
-			if status, body, err := lb.get(lookup(imo), fmt.Sprintf("10.99.%d.%d", attempt/250, attempt%250+1)); err != nil || status != 200 {
-				return fmt.Errorf("%s: %d %s %v", imo, status, body, err)
+		// Every vessel on every instance: each syncs its own replica
+		// (OVERWATCH_LATEST_SYNC_INTERVAL), one may lag the other.
+		for _, base := range lb.bases {
+			attempt++ // a fresh client address each time: under the per-minute limit
+			for _, imo := range src.imos {
+				if status, body, err := getFrom(base, lookup(imo), fmt.Sprintf("10.99.%d.%d", attempt/250, attempt%250+1)); err != nil || status != 200 {
+					return fmt.Errorf("%s on %s: %d %s %v", imo, base, status, body, err)
+				}
 			}
 		}
 		return nil
@@ -147,12 +151,14 @@ func TestChaos(t *testing.T) {
 	limitCheck("before the faults", "10.88.0.1")
 	time.Sleep(pl.settle)
 
+	var faultTimes []string // when each fault began and ended (UTC), for the webhooks' report
 	step := func(phase string, fault func(), down time.Duration, recover func()) {
 		poller.phase.Store(phase)
 		start := time.Now()
 		fault()
 		time.Sleep(down)
 		recover()
+		faultTimes = append(faultTimes, fmt.Sprintf("%s %s–%s", phase, start.UTC().Format("15:04:05.000"), time.Now().UTC().Format("15:04:05.000")))
 		t.Logf("%s: down %v, back after %v (at %v)", phase, down, time.Since(start).Round(time.Millisecond), time.Since(began).Round(time.Second))
 		poller.phase.Store(phase + " (after)")
 		time.Sleep(pl.settle)
@@ -268,6 +274,17 @@ func TestChaos(t *testing.T) {
 	rcv.mu.Unlock()
 	if len(missing) > 0 || len(twice) > 0 || len(unknown) > 0 {
 		t.Errorf("webhooks: %d lost %v, %d sent twice %v, %d never raised %v", len(missing), head(missing), len(twice), head(twice), len(unknown), head(unknown))
+		for _, id := range head(twice) {
+			id, _, _ = strings.Cut(id, " ")
+			rcv.mu.Lock()
+			t.Logf("webhooks: %s raised at %v (acknowledged %v, enqueue failed %v); %s", id, events.at[id].UTC().Format("15:04:05.000"),
+				!events.at[id].IsZero(), events.failed[id], strings.Join(rcv.seen[id], "; "))
+			rcv.mu.Unlock()
+			t.Logf("webhooks: %s in PostgreSQL:\n%s", id, pg.psql("overwatch",
+				`SELECT d.id, d.status, d.attempts, d.created_at, d.next_attempt_at, d.delivered_at, a.attempt, a.at, a.status_code, a.error
+				   FROM webhook_deliveries d LEFT JOIN webhook_attempts a ON a.delivery_id = d.id WHERE d.event_id = '`+id+`' ORDER BY a.attempt`))
+		}
+		t.Logf("webhooks: the faults' times: %s", strings.Join(faultTimes, "; "))
 	}
 
 	summary, bad := poller.summary()

@@ -99,6 +99,16 @@ func (p *privatePG) crash(t *testing.T) {
 	}
 }
 
+// psql runs query on the database db with psql and returns its output (or
+// the error): for the reports of a failed check.
+func (p *privatePG) psql(db, query string) string {
+	out, err := p.run(filepath.Join(pgBin(), "psql"), "-h", "127.0.0.1", "-p", strconv.Itoa(p.port), "-U", "postgres", "-d", db, "-c", query)
+	if err != nil {
+		return fmt.Sprintf("psql: %v: %s", err, out)
+	}
+	return string(out)
+}
+
 // url is the URL of a database of the cluster.
 func (p *privatePG) url(db string) string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", p.port, db)

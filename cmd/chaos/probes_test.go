@@ -55,25 +55,31 @@ func (a *apis) pick() []string {
 // instance answered.
 func (a *apis) get(path, ip string) (status int, body []byte, err error) {
 	for _, base := range a.pick() {
-		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
-		req.Header.Set("X-Forwarded-For", ip)
-		resp, rerr := client.Do(req)
-		if rerr != nil {
-			err = rerr
-			continue
+		if status, body, err = getFrom(base, path, ip); err == nil {
+			return status, body, nil
 		}
-		body, rerr = io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if rerr != nil {
-			err = rerr
-			continue
-		}
-		return resp.StatusCode, body, nil
 	}
 	if err == nil {
 		err = fmt.Errorf("no API instance up")
 	}
 	return 0, nil, err
+}
+
+// getFrom sends GET path to the instance at base from the client address
+// ip.
+func getFrom(base, path, ip string) (int, []byte, error) {
+	req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+	req.Header.Set("X-Forwarded-For", ip)
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, nil, err
+	}
+	return resp.StatusCode, body, nil
 }
 
 // lookupPoller calls the public lookup of the source's vessels throughout
@@ -182,12 +188,13 @@ type receiver struct {
 	mu    sync.Mutex
 	calls map[string]int
 	first map[string]time.Time // when each event was first delivered
+	seen  map[string][]string  // each delivery of an event: when, its webhook-timestamp and sender
 	total int
 	srv   *httptest.Server
 }
 
 func newReceiver(t *testing.T) *receiver {
-	r := &receiver{calls: map[string]int{}, first: map[string]time.Time{}}
+	r := &receiver{calls: map[string]int{}, first: map[string]time.Time{}, seen: map[string][]string{}}
 	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		io.Copy(io.Discard, req.Body) //nolint:errcheck
 		r.mu.Lock()
@@ -197,6 +204,8 @@ func newReceiver(t *testing.T) *receiver {
 		}
 		r.calls[id]++
 		r.total++
+		r.seen[id] = append(r.seen[id], fmt.Sprintf("received %s (webhook-timestamp %s) from %s",
+			time.Now().UTC().Format("15:04:05.000"), req.Header.Get("webhook-timestamp"), req.RemoteAddr))
 		r.mu.Unlock()
 		w.WriteHeader(http.StatusOK)
 	}))
