@@ -11,9 +11,9 @@ import (
 // The reattributions of a batch are written set-wise: one INSERT ... SELECT
 // per table for up to maxReattributions vessels, each row of the SELECT
 // finding its vessel's IMO and time range by its MMSI in bound arrays (in
-// order: IMOs, MMSIs; then the MMSIs, range starts, MMSIs, range ends, as
-// Unix seconds, and the bounds of all the ranges, which prune by the
-// sorting key). Statements per vessel cost 3 distributed round trips each
+// order: IMOs, MMSIs; then MMSIs, range starts, MMSIs, range ends, MMSIs,
+// the ranges in Unix seconds, and the bounds of all the ranges, which prune
+// by the sorting key). Statements per vessel cost 3 distributed round trips each
 // (85 ms a vessel on the local cluster): a batch naming a few hundred
 // vessels outlasted the write timeout under load, and its replay after an
 // outage started again from the beginning, for a minute and more.
