@@ -54,6 +54,28 @@ func BenchmarkDecodeAISHubSample(b *testing.B) {
 	}
 }
 
+// BenchmarkDecodeKystverketCapture decodes the Norwegian Coastal
+// Administration capture per iteration: every line behind a tag block, a
+// quarter of them grouped with the checksum of the block without "g:".
+func BenchmarkDecodeKystverketCapture(b *testing.B) {
+	lines := readLines(b, kystverketGrouped)
+	b.ReportAllocs()
+	b.ResetTimer()
+	start, cpu := time.Now(), cpuTime()
+	for i := 0; i < b.N; i++ {
+		d := NewDecoder(Options{})
+		for _, l := range lines {
+			d.Decode(l)
+		}
+	}
+	elapsed, used := time.Since(start), cpuTime()-cpu
+	total := float64(len(lines)) * float64(b.N)
+	b.ReportMetric(float64(elapsed.Nanoseconds())/total, "ns/line")
+	if used > 0 {
+		b.ReportMetric(total/used.Seconds(), "lines/cpu-s")
+	}
+}
+
 // BenchmarkDecodePosition decodes one class A position report: it must
 // not allocate.
 func BenchmarkDecodePosition(b *testing.B) {

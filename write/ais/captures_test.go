@@ -13,9 +13,12 @@ import (
 //
 //   - pyais mixed: 6 other NMEA ($GPGGA, $GPRTE, $GPR00, $IIMWV, 2 $PGHP),
 //     2 garbage lines ("foobar", "IamNotAnAisMessage1111"), 3 tag blocks
-//     with a one-digit checksum ("*A").
+//     with a one-digit checksum ("*A"): 2 in front of a valid sentence,
+//     kept and counted TagBlockSumMismatch, 1 in front of a sentence
+//     without a checksum (",013"), a bad tag block.
 //   - pyais examples: the same tag blocks, plus "\s:blah,c:1747818025*5A\"
-//     whose checksum is 38.
+//     whose checksum is 38, kept (TagBlockSumMismatch) in front of a
+//     sentence whose fragment count is 0 (a bad payload).
 //   - pyais NMEA sample: 100 sentences with an empty payload; 20 first
 //     fragments whose second fragments are not in the file (8 replaced by
 //     a later first fragment with the same sequential id, 12 pending).
@@ -29,8 +32,8 @@ func TestCapturesSkipAndCount(t *testing.T) {
 		name string
 		want Stats
 	}{
-		{"ais_pyais_mixed.txt", Stats{Lines: 35, Sentences: 12, Messages: 10, Blank: 7, Comments: 5, OtherNMEA: 6, Garbage: 2, BadTagBlock: 3, Fragments: 2}},
-		{"ais_pyais_examples_sample.ais", Stats{Lines: 22, Sentences: 10, Messages: 9, Blank: 1, Comments: 5, OtherNMEA: 1, Garbage: 1, BadTagBlock: 4, Fragments: 1}},
+		{"ais_pyais_mixed.txt", Stats{Lines: 35, Sentences: 14, Messages: 12, Blank: 7, Comments: 5, OtherNMEA: 6, Garbage: 2, BadTagBlock: 1, Fragments: 2, TagBlockSumMismatch: 2}},
+		{"ais_pyais_examples_sample.ais", Stats{Lines: 22, Sentences: 13, Messages: 11, Blank: 1, Comments: 5, OtherNMEA: 1, Garbage: 1, BadTagBlock: 1, BadPayload: 1, Fragments: 1, TagBlockSumMismatch: 3}},
 		{"ais_pyais_timestamped_gatehouse.ais", Stats{Lines: 11, Sentences: 4, Messages: 4, Blank: 2, Comments: 1, OtherNMEA: 4}},
 		{"ais_pyais_messages_with_comments.ais", Stats{Lines: 11, Sentences: 6, Messages: 6, Blank: 3, Comments: 2}},
 		{"ais_pyais_ais_test_messages.txt", Stats{Lines: 9, Sentences: 8, Messages: 7, Comments: 1, Fragments: 1}},

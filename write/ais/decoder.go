@@ -41,8 +41,10 @@ type Stats struct {
 	// their checksum (only a $PGHP's is checked, before its time is used).
 	OtherNMEA uint64
 	Garbage   uint64 // anything else, and malformed time prefixes
-	// BadTagBlock: lines whose tag block has a wrong or missing checksum,
-	// is not closed, or has a malformed time ("c:") or group ("g:").
+	// BadTagBlock: lines whose tag block is not closed or has a malformed
+	// time ("c:") or group ("g:") or parameter, and lines whose tag block
+	// has a wrong or missing checksum in front of anything but an AIS
+	// sentence with a valid checksum (see TagBlockSumMismatch).
 	BadTagBlock uint64
 	BadChecksum uint64 // AIS sentences with a bad or missing checksum
 	// BadPayload: sentences with malformed fields or payload, and messages
@@ -66,6 +68,16 @@ type Stats struct {
 	Unsupported uint64
 	// Pending is the number of partial messages kept now.
 	Pending uint64
+	// TagBlockSumWithoutGroup, TagBlockSumMismatch, TagBlockSumMissing:
+	// lines kept although a tag block's checksum is wrong, because the
+	// sentence behind it has a valid checksum of its own (the line counts
+	// as a sentence as usual): the checksum is that of the block without
+	// its "g:" parameter (a receiver that adds the group after summing),
+	// it is otherwise wrong, or there is none. A line whose sentence fails
+	// its own checksum, or is no AIS sentence, still counts in BadTagBlock.
+	TagBlockSumWithoutGroup uint64
+	TagBlockSumMismatch     uint64
+	TagBlockSumMissing      uint64
 }
 
 // Invalid is the number of lines rejected as invalid: garbage, bad tag
@@ -89,6 +101,23 @@ func (s Stats) InvalidByReason() map[string]uint64 {
 	return map[string]uint64{
 		InvalidGarbage: s.Garbage, InvalidTagBlock: s.BadTagBlock,
 		InvalidChecksum: s.BadChecksum, InvalidPayload: s.BadPayload,
+	}
+}
+
+// Reasons a tag block's checksum is wrong on a line that is kept, as
+// TagBlockSumByReason names them (and the service's metrics label them).
+const (
+	TagBlockSumWithoutGroup = "without_group" // the sum of the block without its "g:"
+	TagBlockSumMismatch     = "mismatch"      // any other wrong sum
+	TagBlockSumMissing      = "missing"       // no sum
+)
+
+// TagBlockSumByReason returns the lines kept with a wrong tag-block
+// checksum, by reason.
+func (s Stats) TagBlockSumByReason() map[string]uint64 {
+	return map[string]uint64{
+		TagBlockSumWithoutGroup: s.TagBlockSumWithoutGroup, TagBlockSumMismatch: s.TagBlockSumMismatch,
+		TagBlockSumMissing: s.TagBlockSumMissing,
 	}
 }
 
@@ -171,27 +200,46 @@ func (d *Decoder) Decode(line []byte) (Message, bool) {
 			return Message{}, false
 		}
 	}
+	slip := parsedOK // the first wrong tag-block checksum of the line
 	for len(rest) > 0 && rest[0] == '\\' {
 		var r int
 		rest, r = parseTagBlock(rest, &env)
-		if r != parsedOK {
+		switch {
+		case r == parsedOK:
+		case r >= tagSumWithoutGroup:
+			if slip == parsedOK {
+				slip = r
+			}
+		default:
 			d.stats.BadTagBlock++
 			return Message{}, false
 		}
 	}
-	if len(rest) == 0 {
+	var s sentence
+	result := parsedNotAIS
+	if len(rest) > 0 {
+		result = parseSentence(rest, &s)
+	}
+	if slip != parsedOK {
+		// A wrong tag-block checksum costs the line only when the
+		// sentence's own checksum does not vouch for it.
+		if result != parsedOK && result != parsedMalformed {
+			d.stats.BadTagBlock++
+			return Message{}, false
+		}
+		d.countSlip(slip)
+	}
+	switch {
+	case len(rest) == 0:
 		d.stats.Garbage++
 		return Message{}, false
-	}
-	var s sentence
-	switch parseSentence(rest, &s) {
-	case parsedNotAIS:
+	case result == parsedNotAIS:
 		d.other(rest)
 		return Message{}, false
-	case parsedBadSum:
+	case result == parsedBadSum:
 		d.stats.BadChecksum++
 		return Message{}, false
-	case parsedMalformed:
+	case result == parsedMalformed:
 		d.stats.Sentences++
 		d.stats.BadPayload++
 		return Message{}, false
@@ -225,6 +273,18 @@ func (d *Decoder) Decode(line []byte) (Message, bool) {
 	return d.finish(&s, t, hasTime, station)
 }
 
+// countSlip counts a line kept despite a wrong tag-block checksum.
+func (d *Decoder) countSlip(r int) {
+	switch r {
+	case tagSumWithoutGroup:
+		d.stats.TagBlockSumWithoutGroup++
+	case tagSumMissing:
+		d.stats.TagBlockSumMissing++
+	default:
+		d.stats.TagBlockSumMismatch++
+	}
+}
+
 // stamp completes env from the sentence's USCG suffix, the pending
 // GateHouse time and the tag-block group, and notes the latest feed time.
 func (d *Decoder) stamp(s *sentence, env *envelope) {
@@ -237,7 +297,7 @@ func (d *Decoder) stamp(s *sentence, env *envelope) {
 		d.hasGHP = false
 	}
 	if env.hasGroup {
-		d.groups.complete(env, s.channel)
+		d.groups.complete(env, s.channel, s.seq)
 	}
 	if env.hasTime {
 		d.lastFeed = env.time

@@ -12,18 +12,26 @@
 //     every line lands in exactly one counter, and Stats.Invalid sums the
 //     invalid ones by reason);
 //   - accepts "!" or "$", any two-letter talker, VDM and VDO, channel
-//     A/B/1/2/empty, and rejects a bad or missing checksum (sentence or tag
-//     block: never guessed);
+//     A/B/1/2/empty, and rejects a sentence with a bad or missing checksum
+//     (never guessed); a tag block with a wrong or missing checksum costs
+//     its line only when the sentence behind it fails its own checksum (or
+//     is no AIS sentence): else the line is decoded and counted by reason
+//     (Stats.TagBlockSumWithoutGroup when the checksum is that of the
+//     block without its "g:", as some receivers write it, and
+//     TagBlockSumMismatch, TagBlockSumMissing);
 //   - reads NMEA 4.10 tag blocks completely ("\g:1-2-6734,s:2573135,
 //     c:1740808800*hh\"): "c:" is a unix time in seconds below 10^11 and
 //     in milliseconds above (10^11 s is the year 5138, 10^11 ms 1973);
-//     "s:" names the receiving station; "g:<n>-<total>-<id>" groups
-//     sentences; other parameters (n, r, d, t, ...) are ignored. The later
+//     "s:" names the receiving station; "g:<n>-<total>-<id>" (or the first
+//     NMEA 4.0 form "<n>G<total>:<id>") groups sentences; other parameters
+//     (n, r, d, t, ...) are ignored. The later
 //     sentences of a group, which usually carry "g:" alone, take the
 //     station and time of its first;
 //   - reassembles multi-sentence messages, in or out of order: sentences
 //     with a group by group id and station (stations number their groups
-//     independently; the sequential message id is often empty), others by
+//     independently; the sequential message id is often empty) with the
+//     channel and sequential id (some feeds write one group id on every
+//     group), others by
 //     talker, channel, sequential id and fragment count (a first fragment
 //     may follow its successors by up to 8 sentences); ignores duplicates;
 //     gives up on a message after a timeout (default 10 s, feed time when

@@ -15,10 +15,12 @@ const maxStationLen = 32
 // "g:", take the station and time of its first (NMEA 4.10 feeds put "s:"
 // and "c:" on the first sentence of a group only). Stations number their
 // groups independently: a sentence without a station belongs to the
-// latest group with its id that still lacks that sentence, received on
-// the same channel if there is one (two stations rarely use the same id
-// at once, and then on the same channel only a station name would tell
-// them apart).
+// latest group with its id that still lacks that sentence and whose
+// sequential message id is not another one, received on the same channel
+// if there is one (two stations rarely use the same id at once, and then
+// on the same channel only a station name or the sequential id would tell
+// them apart; a feed that writes one group id on every group is told apart
+// by the sequential id).
 type groupRing struct {
 	entries [groupRingSize]groupEntry
 	next    int
@@ -26,7 +28,8 @@ type groupRing struct {
 
 type groupEntry struct {
 	used     bool
-	channel  byte // of the sentence that opened the entry
+	channel  byte  // of the sentence that opened the entry
+	seq      uint8 // its sequential message id, noSeq when empty
 	id       uint32
 	total    uint16
 	got      uint64 // bit k-1: sentence k of the group seen (k <= 64)
@@ -54,9 +57,9 @@ func (e *groupEntry) mark(num uint16) {
 // sentence of its group, and remembers what env names for the sentences
 // that follow. A later sentence with a "c:" of its own keeps it: the
 // message takes its first sentence's time (see addFragment).
-func (g *groupRing) complete(env *envelope, channel byte) {
+func (g *groupRing) complete(env *envelope, channel byte, seq uint8) {
 	if len(env.station) == 0 {
-		if e := g.find(env.group, env.groupNum, channel); e != nil {
+		if e := g.find(env.group, env.groupNum, channel, seq); e != nil {
 			e.mark(env.groupNum)
 			env.station = e.station[:e.nStation]
 			if !env.hasTime && e.hasTime {
@@ -70,22 +73,23 @@ func (g *groupRing) complete(env *envelope, channel byte) {
 	}
 	e := &g.entries[g.next]
 	g.next = (g.next + 1) % groupRingSize
-	*e = groupEntry{used: true, channel: channel, id: env.group, total: env.groupTotal, hasTime: env.hasTime, time: env.time}
+	*e = groupEntry{used: true, channel: channel, seq: seq, id: env.group, total: env.groupTotal, hasTime: env.hasTime, time: env.time}
 	e.mark(env.groupNum)
 	e.nStation = uint8(copy(e.station[:], env.station))
 	env.station = e.station[:e.nStation]
 }
 
 // find returns the latest entry of group id that still waits for sentence
-// num, preferring one opened on channel, or nil.
-func (g *groupRing) find(id uint32, num uint16, channel byte) *groupEntry {
+// num and has no other sequential id than seq, preferring one opened on
+// channel, or nil.
+func (g *groupRing) find(id uint32, num uint16, channel byte, seq uint8) *groupEntry {
 	var other *groupEntry
 	for k := 1; k <= groupRingSize; k++ {
 		e := &g.entries[(g.next-k+groupRingSize)%groupRingSize]
 		if !e.used {
 			break
 		}
-		if e.id == id && e.open(num) {
+		if e.id == id && e.open(num) && (e.seq == seq || e.seq == noSeq || seq == noSeq) {
 			if e.channel == channel {
 				return e
 			}

@@ -102,3 +102,37 @@ func decodeAll(t *testing.T, lines ...string) ([]Message, Stats) {
 	checkInvariants(t, d.Stats(), DefaultMaxPending)
 	return out, d.Stats()
 }
+
+// TestGroupsReusedIDSequential: two stations write the same group id on
+// every group; two messages received on one channel arrive mixed, their
+// later sentences carrying "g:" alone. The sequential ids, which differ,
+// tie each later sentence to its own first one and station.
+func TestGroupsReusedIDSequential(t *testing.T) {
+	t.Parallel()
+	// The destination ends in the second sentence: a message joined from
+	// the wrong sentences shows it.
+	encode := func(mmsi uint32, name, destination string, seq uint8) []string {
+		m := Message{Type: 5, MMSI: mmsi, IMO: 9074729, Name: name, CallSign: "ABCD", ShipType: 70, Destination: destination,
+			Fields: HasIMO | HasName | HasCallSign | HasShipType | HasDestination}
+		lines, err := Encode(m, EncodeOptions{SeqID: seq, Channel: 'A'})
+		if err != nil || len(lines) != 2 {
+			t.Fatalf("%v %q", err, lines)
+		}
+		return lines
+	}
+	a, b := encode(257000001, "NORDKAPP", "HAMMERFEST HURTIGRUT", 3), encode(257000002, "VESTERALEN", "BODO", 5)
+	got, s := decodeAll(t,
+		tag("g:1-2-9999,s:2573135,c:1740808800")+a[0],
+		tag("g:1-2-9999,s:2573250,c:1740808801")+b[0],
+		tag("g:2-2-9999")+a[1],
+		tag("g:2-2-9999")+b[1],
+	)
+	if len(got) != 2 || s.Invalid() != 0 || s.ReassemblyDropped != 0 {
+		t.Fatalf("%d messages, %+v", len(got), s)
+	}
+	for i, w := range []struct{ name, destination, station string }{{"NORDKAPP", "HAMMERFEST HURTIGRUT", "2573135"}, {"VESTERALEN", "BODO", "2573250"}} {
+		if got[i].Name != w.name || got[i].Destination != w.destination || got[i].Station != w.station {
+			t.Errorf("message %d: %q to %q, station %q", i, got[i].Name, got[i].Destination, got[i].Station)
+		}
+	}
+}

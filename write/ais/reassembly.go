@@ -5,11 +5,14 @@ import (
 	"time"
 )
 
-// fragKey identifies the fragments of one multi-sentence message: the
-// tag-block group id and the station that numbered it when the sentences
-// carry a group ("g:"), whatever their talker, channel and sequential id
-// (NMEA 4.10 feeds leave the id empty and number groups per station);
-// else talker, channel, sequential id and fragment count (IEC 61162-1).
+// fragKey identifies the fragments of one multi-sentence message. When the
+// sentences carry a group ("g:"): the group id, the station that numbered
+// it, the channel and the sequential id, whatever the talker (NMEA 4.10
+// feeds leave the id empty and number groups per station, and the group id
+// then tells messages apart; some feeds write the same group id on every
+// group, and the sequential id and channel, the same on every fragment of a
+// message, then do). Else talker, channel, sequential id and fragment count
+// (IEC 61162-1).
 type fragKey struct {
 	talker   [2]byte
 	channel  byte
@@ -24,7 +27,7 @@ type fragKey struct {
 // keyOf returns the reassembly key of a fragment.
 func keyOf(s *sentence, env *envelope) fragKey {
 	if env.hasGroup {
-		return fragKey{own: s.own, total: s.count, hasGroup: true, group: env.group, station: hashStation(env.station)}
+		return fragKey{channel: s.channel, own: s.own, seq: s.seq, total: s.count, hasGroup: true, group: env.group, station: hashStation(env.station)}
 	}
 	return fragKey{talker: s.talker, channel: s.channel, own: s.own, seq: s.seq, total: s.count}
 }

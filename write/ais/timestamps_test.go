@@ -1,6 +1,7 @@
 package ais
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -50,9 +51,6 @@ func TestTagBlock(t *testing.T) {
 		line string
 		kind func(Stats) uint64
 	}{
-		"bad sum":       {`\c:1747818025*00\` + pos1, func(s Stats) uint64 { return s.BadTagBlock }},
-		"one digit":     {`\g:1-2-73874*A\` + pos1, func(s Stats) uint64 { return s.BadTagBlock }},
-		"no sum":        {`\c:1747818025\` + pos1, func(s Stats) uint64 { return s.BadTagBlock }},
 		"unterminated":  {`\c:1747818025*5A` + pos1, func(s Stats) uint64 { return s.BadTagBlock }},
 		"bad c":         {tag("c:12x") + pos1, func(s Stats) uint64 { return s.BadTagBlock }},
 		"bad g":         {tag("g:3-2-1") + pos1, func(s Stats) uint64 { return s.BadTagBlock }},
@@ -80,6 +78,19 @@ func TestTagBlockGroup(t *testing.T) {
 		`\g:2-2-27300,n:636995*15\!SAVDM,2,2,2,B,iP`+"`"+`88888880,2*5E`)
 	if !ok || m.Type != 5 || m.Time.Unix() != 1428621738 || m.Station != "b003669710" || m.Talker != [2]byte{'S', 'A'} {
 		t.Fatalf("%v %+v %+v", ok, m, s)
+	}
+	// The group written as the first NMEA 4.0 tag blocks did, still seen
+	// on the Norwegian Coastal Administration's feed (see testdata).
+	m, ok, s = decodeOne(t,
+		`\1G2:58944,s:2573225,c:1733782037*63\!BSVDM,2,1,1,B,53nRkh000000hq@T000ADpuT00000000000000001p524400000000000000,0*18`,
+		`\2G2:58944,s:2573225,c:1733782037*60\!BSVDM,2,2,1,B,00000000000,2*3F`)
+	if !ok || m.Type != 5 || m.MMSI != 258520000 || m.Time.Unix() != 1733782037 || m.Station != "2573225" || s.Invalid() != 0 {
+		t.Fatalf("numbered group: %v %+v %+v", ok, m, s)
+	}
+	for _, bad := range []string{"1G2", "1G2:", "G2:5", "1G:5", "1G2:5x", "1G2G3:5", "3G2:5", "1G2:12345678901"} {
+		if _, _, s := decodeOne(t, tag(bad)+pos1); s.BadTagBlock != 1 {
+			t.Errorf("%q: %+v", bad, s)
+		}
 	}
 	// A single-sentence line of a group without a time takes the group's.
 	m, _, _ = decodeOne(t, tag("g:1-2-9,c:1428621738,s:st")+pos1, tag("g:2-2-9")+pos1)
@@ -181,3 +192,67 @@ func TestNoTime(t *testing.T) {
 		t.Errorf("%+v", m)
 	}
 }
+
+// TestTagBlockSumSlips: a tag block whose checksum is wrong or missing in
+// front of a sentence whose own checksum holds costs nothing: the line is
+// decoded, its tag block read, and counted by reason. In front of a
+// sentence that fails its checksum, or of anything else, the line is a bad
+// tag block as before.
+func TestTagBlockSumSlips(t *testing.T) {
+	t.Parallel()
+	at := time.Unix(1747818025, 0)
+	for name, c := range map[string]struct {
+		line   string
+		reason string
+		time   bool
+	}{
+		// The checksum of "c:1747818025" (5A), written after "g:" was put
+		// in front of it, and behind it.
+		"group first":   {`\g:1-1-9999,c:1747818025*5A\` + pos1, TagBlockSumWithoutGroup, true},
+		"group last":    {`\c:1747818025,g:1-1-9999*5A\` + pos1, TagBlockSumWithoutGroup, true},
+		"group between": {`\s:x,g:1-1-9999,c:1747818025*` + sumOf("s:x,c:1747818025") + `\` + pos1, TagBlockSumWithoutGroup, true},
+		"group alone":   {`\g:1-1-9999*00\` + pos1, TagBlockSumWithoutGroup, false},
+		"bad sum":       {`\c:1747818025*00\` + pos1, TagBlockSumMismatch, true},
+		"one digit":     {`\g:1-2-73874*A\` + pos1, TagBlockSumMismatch, false},
+		"not hex":       {`\c:1747818025*5G\` + pos1, TagBlockSumMismatch, true},
+		"no sum":        {`\c:1747818025\` + pos1, TagBlockSumMissing, true},
+		"second block":  {tag("s:x") + `\c:1747818025*00\` + pos1, TagBlockSumMismatch, true},
+	} {
+		m, ok, s := decodeOne(t, c.line)
+		checkInvariants(t, s, DefaultMaxPending)
+		if !ok || s.Invalid() != 0 || s.TagBlockSumByReason()[c.reason] != 1 {
+			t.Errorf("%s: decoded %v, %+v", name, ok, s)
+			continue
+		}
+		var n uint64
+		for _, v := range s.TagBlockSumByReason() {
+			n += v
+		}
+		if n != 1 {
+			t.Errorf("%s: counted %d times: %v", name, n, s.TagBlockSumByReason())
+		}
+		if m.TimeFromFeed != c.time || (c.time && !m.Time.Equal(at)) {
+			t.Errorf("%s: time %v (from feed %v)", name, m.Time, m.TimeFromFeed)
+		}
+	}
+	for name, line := range map[string]string{
+		"sentence sum bad":     `\c:1747818025*00\` + pos1[:len(pos1)-2] + "00",
+		"sentence sum missing": `\c:1747818025*00\` + pos1[:len(pos1)-3],
+		"other NMEA":           `\c:1747818025*00\$GPGLL,6004.4083,N,01940.5157,E,094140,A,D*4D`,
+		"nothing behind":       `\c:1747818025*00\`,
+		"junk behind":          `\c:1747818025*00\junk`,
+		"malformed c":          `\c:17478x*00\` + pos1,
+	} {
+		_, ok, s := decodeOne(t, line)
+		if ok || s.BadTagBlock != 1 || s.TagBlockSumMismatch != 0 {
+			t.Errorf("%s: decoded %v, %+v", name, ok, s)
+		}
+	}
+	// The sentence's own checksum stays strict.
+	if _, ok, s := decodeOne(t, tag("c:1747818025")+pos1[:len(pos1)-2]+"00"); ok || s.BadChecksum != 1 {
+		t.Errorf("bad sentence checksum behind a good tag block: %+v", s)
+	}
+}
+
+// sumOf is the NMEA checksum of s, two upper-case hex digits.
+func sumOf(s string) string { return fmt.Sprintf("%02X", xorBytes([]byte(s))) }
