@@ -41,6 +41,9 @@ func registerIngest(reg *prometheus.Registry, p *ingest.Pipeline) {
 	reg.MustRegister(invalidByReason{p: p, desc: prometheus.NewDesc("overwatch_ingest_invalid_reason_total",
 		"Input rejected as invalid, by reason: garbage, tag_block, checksum, payload (NMEA lines), record (AISHub), message (aisstream.io).",
 		[]string{"reason"}, nil)})
+	reg.MustRegister(tagBlockSums{p: p, desc: prometheus.NewDesc("overwatch_ingest_tag_block_checksum_mismatch_total",
+		"NMEA lines kept although a tag block's checksum is wrong, because the sentence's own checksum holds, by reason: without_group (the checksum of the block without its g: parameter), mismatch, missing.",
+		[]string{"reason"}, nil)})
 	counter("dropped_total", "Reports dropped because the queue was full (UDP only).", func(s ingest.Stats) uint64 { return s.Dropped })
 	counter("duplicate_total", "Reports dropped as exact duplicates of recent ones.", func(s ingest.Stats) uint64 { return s.Duplicates })
 	counter("unattributed_total", "Class A positions stored without an IMO after the attribution window.", func(s ingest.Stats) uint64 { return s.Unattributed })
@@ -74,6 +77,21 @@ func (c invalidByReason) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
 
 func (c invalidByReason) Collect(ch chan<- prometheus.Metric) {
 	for reason, n := range c.p.Stats().InvalidByReason {
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.CounterValue, float64(n), reason)
+	}
+}
+
+// tagBlockSums exposes the NMEA lines kept despite a wrong tag-block
+// checksum, by reason, read at each scrape.
+type tagBlockSums struct {
+	p    *ingest.Pipeline
+	desc *prometheus.Desc
+}
+
+func (c tagBlockSums) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+
+func (c tagBlockSums) Collect(ch chan<- prometheus.Metric) {
+	for reason, n := range c.p.Stats().TagBlockSums {
 		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.CounterValue, float64(n), reason)
 	}
 }

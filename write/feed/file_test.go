@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"overwatch"
+	"overwatch/write/ais"
 )
 
 func TestFilesReplayPlainAndGzip(t *testing.T) {
@@ -47,5 +48,39 @@ func TestFilesReplayPlainAndGzip(t *testing.T) {
 	}
 	if _, err := (&Files{Paths: []string{filepath.Join(dir, "missing")}, Sink: rec}).Run(context.Background()); err == nil {
 		t.Error("a missing file is not an error")
+	}
+}
+
+// TestFilesCountTagBlockSums: the Norwegian Coastal Administration's
+// capture, whose grouped lines carry the tag-block checksum of the block
+// without "g:", is decoded whole, and the sink is told how many lines were
+// kept despite their tag block, by reason, and that none was invalid.
+func TestFilesCountTagBlockSums(t *testing.T) {
+	const path = "../ais/testdata/ais_aisnet_kystverket_Ais1000Lines.nm4"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	now := time.Now()
+	rec := &recorder{}
+	stats, err := (&Files{Paths: []string{path}, Source: overwatch.SourceAISHub, Sink: rec, Now: func() time.Time { return now }}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := expected(t, lines, overwatch.SourceAISHub, now)
+	sameReports(t, rec.snapshot(), want)
+	static := 0
+	for _, r := range want {
+		if r.Type == 5 {
+			static++
+		}
+	}
+	c := rec.counts()
+	if stats.Lines != 1000 || c.received != 1000 || c.invalid != 0 || static != 123 {
+		t.Errorf("lines %d, counted %+v, %d type 5 reports", stats.Lines, c, static)
+	}
+	if got := rec.tagBlockSums; got[ais.TagBlockSumWithoutGroup] != 246 || got[ais.TagBlockSumMismatch]+got[ais.TagBlockSumMissing] != 0 {
+		t.Errorf("tag-block checksums counted %v", got)
 	}
 }

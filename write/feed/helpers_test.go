@@ -21,6 +21,7 @@ type recorder struct {
 	mu                         sync.Mutex
 	reports                    []ingest.Report
 	received, decoded, invalid uint64
+	tagBlockSums               map[string]uint64
 	dropped                    int
 }
 
@@ -42,6 +43,17 @@ func (r *recorder) CountFeed(received, decoded uint64, invalid map[string]uint64
 	r.decoded += decoded
 	for _, n := range invalid {
 		r.invalid += n
+	}
+}
+
+func (r *recorder) CountTagBlockSums(byReason map[string]uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tagBlockSums == nil {
+		r.tagBlockSums = map[string]uint64{}
+	}
+	for reason, n := range byReason {
+		r.tagBlockSums[reason] += n
 	}
 }
 

@@ -53,6 +53,15 @@ func (n *nmea) count() {
 		now[reason] -= before[reason]
 	}
 	n.sink.CountFeed(s.Lines-n.last.Lines, n.reports, now)
+	slips, before := s.TagBlockSumByReason(), n.last.TagBlockSumByReason()
+	var any uint64
+	for reason := range slips {
+		slips[reason] -= before[reason]
+		any += slips[reason]
+	}
+	if any > 0 {
+		n.sink.CountTagBlockSums(slips)
+	}
 	n.last, n.reports = s, 0
 }
 

@@ -22,4 +22,8 @@ type Sink interface {
 	// CountFeed adds input units received, reports produced and input
 	// rejected as invalid, by reason (see ingest.Pipeline.CountFeed).
 	CountFeed(received, decoded uint64, invalid map[string]uint64)
+	// CountTagBlockSums adds the NMEA lines kept although a tag block's
+	// checksum is wrong, by reason (ais.TagBlockSumWithoutGroup and the
+	// others).
+	CountTagBlockSums(byReason map[string]uint64)
 }

@@ -9,6 +9,7 @@ import (
 type counters struct {
 	invalidMu                                         sync.Mutex
 	invalidByReason                                   map[string]uint64
+	tagBlockSums                                      map[string]uint64 // under invalidMu
 	received, decoded, invalid                        atomic.Uint64
 	submitted, dropped, processed, duplicates         atomic.Uint64
 	unattributed, batches, written, spooled, replayed atomic.Uint64
@@ -23,6 +24,7 @@ type counters struct {
 type Stats struct {
 	Received, Decoded, Invalid          uint64
 	InvalidByReason                     map[string]uint64 // Invalid by reason (the feeds' names)
+	TagBlockSums                        map[string]uint64 // NMEA lines kept despite a wrong tag-block checksum, by reason
 	Submitted, Dropped, Processed       uint64
 	Duplicates, Unattributed            uint64
 	Batches, Written, Spooled, Replayed uint64
@@ -59,16 +61,32 @@ func (p *Pipeline) CountFeed(received, decoded uint64, invalid map[string]uint64
 	}
 }
 
+// CountTagBlockSums adds the NMEA lines a feed kept although a tag block's
+// checksum was wrong (the sentence's own checksum held), by reason.
+func (p *Pipeline) CountTagBlockSums(byReason map[string]uint64) {
+	p.stats.invalidMu.Lock()
+	defer p.stats.invalidMu.Unlock()
+	for reason, n := range byReason {
+		if n == 0 {
+			continue
+		}
+		if p.stats.tagBlockSums == nil {
+			p.stats.tagBlockSums = map[string]uint64{}
+		}
+		p.stats.tagBlockSums[reason] += n
+	}
+}
+
 // Stats returns a snapshot of the counters.
 func (p *Pipeline) Stats() Stats {
 	files, bytes := p.spool.size()
 	c := &p.stats
 	c.invalidMu.Lock()
-	byReason := maps.Clone(c.invalidByReason)
+	byReason, sums := maps.Clone(c.invalidByReason), maps.Clone(c.tagBlockSums)
 	c.invalidMu.Unlock()
 	return Stats{
-		InvalidByReason: byReason,
-		Received:        c.received.Load(), Decoded: c.decoded.Load(), Invalid: c.invalid.Load(),
+		InvalidByReason: byReason, TagBlockSums: sums,
+		Received: c.received.Load(), Decoded: c.decoded.Load(), Invalid: c.invalid.Load(),
 		Submitted: c.submitted.Load(), Dropped: c.dropped.Load(), Processed: c.processed.Load(),
 		Duplicates: c.duplicates.Load(), Unattributed: c.unattributed.Load(),
 		Batches: c.batches.Load(), Written: c.written.Load(), Spooled: c.spooled.Load(), Replayed: c.replayed.Load(),
