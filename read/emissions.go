@@ -412,14 +412,11 @@ func csvLimitParam(c *fiber.Ctx) (int, error) {
 		return 0, err
 	}
 	limit := csvRows(caller, ExportMaxRows)
-	if raw := c.Query("limit"); raw != "" {
-		v, err := strconv.Atoi(raw)
-		if err != nil || v < 1 {
-			return 0, overwatch.Errorf(overwatch.Invalid, "limit must be a positive integer")
-		}
+	v, ok, err := limitValue(c)
+	if ok {
 		limit = min(limit, v)
 	}
-	return limit, nil
+	return limit, err
 }
 
 // writeEmissionsCSV answers with rows [from, to) of the set as the CSV of

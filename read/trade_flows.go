@@ -3,7 +3,6 @@ package read
 import (
 	"context"
 	"slices"
-	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -204,14 +203,8 @@ func tradeFilterParams(c *fiber.Ctx) (TradeFlowsRequest, error) {
 		}
 		r.HSCode = hs
 	}
-	if raw := c.Query("period"); raw != "" {
-		y, err := strconv.Atoi(raw)
-		if err != nil || y < 1900 || y > 2200 {
-			return r, overwatch.Errorf(overwatch.Invalid, "period must be a year such as 2024").With("parameter", "period")
-		}
-		r.Year = y
-	}
-	return r, nil
+	r.Year, err = intParam(c, "period", 0, 1900, 2200)
+	return r, err
 }
 
 // TradeFlows serves GET /v1/trade-flows: view flows (default), mirror,
