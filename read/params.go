@@ -157,6 +157,19 @@ func timeParam(c *fiber.Ctx, name string) (t time.Time, ok bool, err error) {
 	return time.Time{}, false, overwatch.Errorf(overwatch.Invalid, "%s must be an ISO 8601 timestamp like 2026-01-31T00:00:00Z or a date like 2026-01-31", name).With("parameter", name)
 }
 
+// inapplicable refuses the parameters names that the mode of the request
+// (such as view=sanctions) does not use: a 400 naming the first present.
+// Parameters the endpoint does not know at all are not looked at (clients
+// add their own, such as tracking parameters).
+func inapplicable(c *fiber.Ctx, mode string, names ...string) error {
+	for _, name := range names {
+		if c.Query(name) != "" {
+			return overwatch.Errorf(overwatch.Invalid, "%s does not apply to %s", name, mode).With("parameter", name)
+		}
+	}
+	return nil
+}
+
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return strings.Clone(s)
