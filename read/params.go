@@ -149,10 +149,8 @@ func timeParam(c *fiber.Ctx, name string) (t time.Time, ok bool, err error) {
 	if raw == "" {
 		return time.Time{}, false, nil
 	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02"} {
-		if t, err := time.Parse(layout, raw); err == nil {
-			return t.UTC(), true, nil
-		}
+	if t, ok := parseISOTime(raw); ok {
+		return t, true, nil
 	}
 	return time.Time{}, false, overwatch.Errorf(overwatch.Invalid, "%s must be an ISO 8601 timestamp like 2026-01-31T00:00:00Z or a date like 2026-01-31", name).With("parameter", name)
 }
@@ -168,6 +166,17 @@ func inapplicable(c *fiber.Ctx, mode string, names ...string) error {
 		}
 	}
 	return nil
+}
+
+// parseISOTime reads what timeParam takes: an ISO 8601 timestamp (RFC
+// 3339, any offset) or a date (midnight UTC), in UTC.
+func parseISOTime(raw string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02"} {
+		if t, err := time.Parse(layout, raw); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
 }
 
 func truncate(s string, n int) string {
