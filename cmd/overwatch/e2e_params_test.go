@@ -145,3 +145,71 @@ func cloneValues(v url.Values) url.Values {
 	}
 	return out
 }
+
+// A parameter the chosen mode of an endpoint does not use, or a value no
+// ship can have, is a 400 naming it, through the real server; the same
+// parameters where they apply, and values at the bounds, are answered.
+// Parameters an endpoint does not know at all are left alone (clients add
+// their own).
+func TestInapplicableAndImpossibleParameters(t *testing.T) {
+	s := startServer(t, map[string]string{"OVERWATCH_KEYED_LIMIT_PER_MINUTE": "100000"})
+	key, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
+	refused := map[string]string{
+		// Trade flows: the filters of flows and mirror, imo of entity.
+		"/v1/trade-flows?imo=9321483":                         "imo",
+		"/v1/trade-flows?view=flows&imo=9321483":              "imo",
+		"/v1/trade-flows?view=mirror&imo=9321483":             "imo",
+		"/v1/trade-flows?view=sanctions&imo=9321483":          "imo",
+		"/v1/trade-flows?view=sanctions&exporter=Brazil":      "exporter",
+		"/v1/trade-flows?view=sanctions&importer=China":       "importer",
+		"/v1/trade-flows?view=sanctions&commodity=soybeans":   "commodity",
+		"/v1/trade-flows?view=sanctions&period=2024":          "period",
+		"/v1/trade-flows?view=entity&exporter=Brazil":         "exporter",
+		"/v1/trade-flows?view=entity&period=2024&imo=9321483": "period",
+		// Emissions: assumptions a ship cannot hold, groups the CSV has not.
+		"/v1/emissions?speed_knots=1e-7":              "speed_knots",
+		"/v1/emissions?speed_knots=0.5":               "speed_knots",
+		"/v1/emissions?speed_knots=36":                "speed_knots",
+		"/v1/emissions?distance_nm=1e-7":              "distance_nm",
+		"/v1/emissions?distance_nm=0.5":               "distance_nm",
+		"/v1/emissions?distance_nm=30001":             "distance_nm",
+		"/v1/emissions?format=csv&group_by=imo":       "group_by",
+		"/v1/emissions/report?speed_knots=1e-7":       "speed_knots",
+		"/v1/emissions/report?distance_nm=0.001":      "distance_nm",
+		"/v1/emissions/report?format=csv&cursor=x":    "cursor",
+		"/v1/emissions/report?format=pdf&cursor=x":    "cursor",
+		"/v1/emissions/report?format=csv&entity=Acme": "entity",
+		// Radar coverage: places and radii off the globe.
+		"/v1/sar-coverage?lat=91&lng=0":           "lat",
+		"/v1/sar-coverage?lat=0&lng=-180.5":       "lng",
+		"/v1/sar-coverage?lat=0&lng=0&radius=0":   "radius",
+		"/v1/sar-coverage?lat=0&lng=0&radius=501": "radius",
+		// Alert state: snooze_until is for snooze.
+		"/v1/alerts/unified/state?alert_id=overwatch:1&action=read&snooze_until=2099-01-01T00:00:00Z": "snooze_until",
+	}
+	for path, name := range refused {
+		method := http.MethodGet
+		if strings.Contains(path, "/state?") {
+			method = http.MethodPost
+		}
+		r := s.do(t, request{method: method, path: path, ip: freshIP(), key: key})
+		var e struct {
+			Error     string `json:"error"`
+			Parameter string `json:"parameter"`
+		}
+		_ = json.Unmarshal(r.body, &e)
+		if r.StatusCode != 400 || e.Parameter != name || !strings.Contains(e.Error, name) {
+			t.Errorf("%s %s: %d %s, want a 400 naming %s", method, path, r.StatusCode, r.body, name)
+		}
+	}
+	for _, path := range []string{
+		"/v1/trade-flows?view=entity&imo=9321483", "/v1/trade-flows?view=entity", "/v1/trade-flows?view=mirror&exporter=Brazil&period=2024",
+		"/v1/trade-flows?view=sanctions&utm_source=newsletter", "/v1/emissions?speed_knots=1&distance_nm=1", "/v1/emissions?speed_knots=35&distance_nm=30000",
+		"/v1/emissions?format=csv&group_by=none", "/v1/emissions?format=csv&cursor=" + url.QueryEscape("ZW0xfDE3ODI4MjA4MDB8OTMyMTQ4M3x4"),
+		"/v1/emissions/report?format=pdf&entity=Acme", "/v1/emissions/report?entity=Acme", "/v1/sar-coverage?lat=-90&lng=180&radius=500",
+	} {
+		if r := s.do(t, request{path: path, ip: freshIP(), key: key}); r.StatusCode != 200 {
+			t.Errorf("GET %s: %d %s, want 200", path, r.StatusCode, r.body)
+		}
+	}
+}
