@@ -6854,8 +6854,13 @@ type GetTradeFlows200JSONResponseBody1 struct {
 
 // GetTradeFlows200JSONResponseBody2 defines parameters for GetTradeFlows.
 type GetTradeFlows200JSONResponseBody2 struct {
-	MatchTypes map[string]int        `json:"match_types"`
-	Matches    []TradeSanctionsMatch `json:"matches"`
+	// MatchTypes Every match counted by type.
+	MatchTypes struct {
+		DirectImo int `json:"direct_imo"`
+		Mmsi      int `json:"mmsi"`
+		Name      int `json:"name"`
+	} `json:"match_types"`
+	Matches []TradeSanctionsMatch `json:"matches"`
 }
 
 // GetTradeFlows200JSONResponseBody3 defines parameters for GetTradeFlows.
