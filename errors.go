@@ -52,8 +52,15 @@ func Wrap(code Code, err error, msg string) *Error {
 	return &Error{Code: code, Message: msg, Err: err}
 }
 
-// With returns e with one more body field.
+// With returns e with one more body field; a field of the same key is
+// replaced, so that naming a parameter twice writes it once.
 func (e *Error) With(key string, value any) *Error {
+	for i := range e.Fields {
+		if e.Fields[i].Key == key {
+			e.Fields[i].Value = value
+			return e
+		}
+	}
 	e.Fields = append(e.Fields, Field{Key: key, Value: value})
 	return e
 }

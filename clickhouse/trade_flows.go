@@ -93,37 +93,53 @@ func (db *DB) TradeFlows(ctx context.Context, r read.TradeFlowsRequest) ([]trade
 	return out, err
 }
 
-// VesselPortVisits implements read.TradeEntityStore: the vessel's latest
-// port calls (current generation of port_calls), newest first.
-func (db *DB) VesselPortVisits(ctx context.Context, imo overwatch.IMO, limit int) ([]read.PortVisit, error) {
-	var out []read.PortVisit
-	err := db.scanAll(ctx, "vessel port visits", `SELECT port, arrival, departure FROM port_calls
-		WHERE `+current("port_calls")+` AND imo = ? ORDER BY arrival DESC, port LIMIT ?`, []any{uint32(imo), limit},
+// VesselPortVisits implements read.TradeEntityStore: the latest port calls
+// of each vessel (current generation of port_calls), at most perVessel
+// each, newest first.
+func (db *DB) VesselPortVisits(ctx context.Context, imos []overwatch.IMO, perVessel int) (map[overwatch.IMO][]read.PortVisit, error) {
+	out := map[overwatch.IMO][]read.PortVisit{}
+	if len(imos) == 0 {
+		return out, nil
+	}
+	err := db.scanAll(ctx, "vessel port visits", `SELECT imo, port, arrival, departure FROM port_calls
+		WHERE `+current("port_calls")+` AND imo IN (`+uintList(imos)+`)
+		ORDER BY imo, arrival DESC, port LIMIT ? BY imo`, []any{perVessel},
 		func(rows interface{ Scan(...any) error }) error {
+			var imo uint32
 			var v read.PortVisit
 			var arr time.Time
 			var dep *time.Time
-			if err := rows.Scan(&v.Port, &arr, &dep); err != nil {
+			if err := rows.Scan(&imo, &v.Port, &arr, &dep); err != nil {
 				return err
 			}
 			v.Arrival = arr.UTC().Format(time.RFC3339)
 			if dep != nil {
 				v.Departure = dep.UTC().Format(time.RFC3339)
 			}
-			out = append(out, v)
+			out[overwatch.IMO(imo)] = append(out[overwatch.IMO(imo)], v)
 			return nil
 		})
 	return out, err
 }
 
-// DarkEventCount implements read.TradeEntityStore: the vessel's AIS gaps
-// (risk events of type ais_gap, current generation) — its dark activity.
-func (db *DB) DarkEventCount(ctx context.Context, imo overwatch.IMO) (int, error) {
-	var n uint64
-	err := db.conn.QueryRow(ctx, `SELECT count() FROM risk_events WHERE `+current("risk_events")+` AND imo = ? AND type = ?`,
-		uint32(imo), risk.EventGap).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("clickhouse: dark event count: %w", err)
+// DarkEventCounts implements read.TradeEntityStore: each vessel's AIS gaps
+// (risk events of type ais_gap, current generation), its dark activity;
+// a vessel without any is left out.
+func (db *DB) DarkEventCounts(ctx context.Context, imos []overwatch.IMO) (map[overwatch.IMO]int, error) {
+	out := map[overwatch.IMO]int{}
+	if len(imos) == 0 {
+		return out, nil
 	}
-	return int(n), nil
+	err := db.scanAll(ctx, "dark event counts", `SELECT imo, count() FROM risk_events
+		WHERE `+current("risk_events")+` AND imo IN (`+uintList(imos)+`) AND type = ? GROUP BY imo`, []any{risk.EventGap},
+		func(rows interface{ Scan(...any) error }) error {
+			var imo uint32
+			var n uint64
+			if err := rows.Scan(&imo, &n); err != nil {
+				return err
+			}
+			out[overwatch.IMO(imo)] = int(n)
+			return nil
+		})
+	return out, err
 }

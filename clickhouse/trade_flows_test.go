@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
 	"overwatch/clickhouse/chtest"
 	"overwatch/maritime/risk"
 	"overwatch/maritime/tradestats"
@@ -64,15 +65,23 @@ func TestTradeFlowStore(t *testing.T) {
 		chtest.PortCall{IMO: 9321483, Port: "qingdao", Arrival: arr.Add(40 * 24 * time.Hour)})
 	fx.RecordGeneration(t, "port_calls", arr.Truncate(24*time.Hour), 1)
 	fx.RecordGeneration(t, "port_calls", arr.Add(40*24*time.Hour).Truncate(24*time.Hour), 1)
-	visits, err := db.VesselPortVisits(ctx, 9321483, 10)
+	fx.InsertPortCalls(t, 1, chtest.PortCall{IMO: 9305609, Port: "santos", Arrival: arr, Departure: &dep})
+	all9, err := db.VesselPortVisits(ctx, []overwatch.IMO{9321483, 9305609, 9074729}, 10)
+	visits := all9[9321483]
 	if err != nil || len(visits) != 2 || visits[0].Port != "qingdao" || visits[0].Departure != "" || visits[1].Departure != dep.Format(time.RFC3339) {
 		t.Errorf("visits %+v %v", visits, err)
+	}
+	if len(all9) != 2 || len(all9[9305609]) != 1 {
+		t.Errorf("visits of three vessels %+v", all9)
+	}
+	if one, err := db.VesselPortVisits(ctx, []overwatch.IMO{9321483}, 1); err != nil || len(one[9321483]) != 1 || one[9321483][0].Port != "qingdao" {
+		t.Errorf("the latest visit %+v %v", one, err)
 	}
 	fx.Insert(t, "risk_events", []string{"day", "gen", "type", "imo", "started_at"},
 		[]any{arr.Truncate(24 * time.Hour), uint64(1), risk.EventGap, uint32(9321483), arr},
 		[]any{arr.Truncate(24 * time.Hour), uint64(1), risk.EventSTS, uint32(9321483), arr})
 	fx.RecordGeneration(t, "risk_events", arr.Truncate(24*time.Hour), 1)
-	if n, err := db.DarkEventCount(ctx, 9321483); err != nil || n != 1 {
-		t.Errorf("dark events %d %v", n, err)
+	if n, err := db.DarkEventCounts(ctx, []overwatch.IMO{9321483, 9305609}); err != nil || len(n) != 1 || n[9321483] != 1 {
+		t.Errorf("dark events %v %v", n, err)
 	}
 }

@@ -4856,6 +4856,7 @@ type PICoverage struct {
 	Current     bool                `json:"current"`
 	From        *openapi_types.Date `json:"from"`
 	GroupMember bool                `json:"group_member"`
+	ImoNumber   string              `json:"imo_number"`
 	RiskTier    PIRiskTier          `json:"risk_tier"`
 
 	// Source `own` for your imports, else the shared base's source.
@@ -5709,9 +5710,11 @@ type TradeEntity struct {
 		Name      string    `json:"name"`
 		ValidFrom time.Time `json:"valid_from"`
 	} `json:"identities"`
-	Imo    string `json:"imo"`
-	Name   string `json:"name"`
-	Owners []struct {
+	ImoNumber string `json:"imo_number"`
+
+	// IsSanctioned Whether any sanctions entry matches the vessel (listed in sanctions).
+	IsSanctioned bool `json:"is_sanctioned"`
+	Owners       []struct {
 		Name   string `json:"name"`
 		Role   string `json:"role"`
 		Source string `json:"source"`
@@ -5723,22 +5726,31 @@ type TradeEntity struct {
 		Source string              `json:"source"`
 		To     *openapi_types.Date `json:"to"`
 	} `json:"pi_coverage"`
+
+	// PortName The name of the port of the vessel's latest call (the one it is in while in port); null when no call is known.
+	PortName     *string `json:"port_name"`
 	PortsVisited []struct {
 		Arrival   time.Time  `json:"arrival"`
 		Departure *time.Time `json:"departure"`
-		Port      string     `json:"port"`
+
+		// Port The port slug.
+		Port     string  `json:"port"`
+		PortName *string `json:"port_name"`
 	} `json:"ports_visited"`
+
+	// RiskScore The risk score of /risk/vessels; null when the vessel has none.
 	RiskScore *float64 `json:"risk_score"`
 	RiskTier  *string  `json:"risk_tier"`
 	Sanctions []struct {
-		Confidence *float64                      `json:"confidence"`
-		EntryId    string                        `json:"entry_id"`
-		EntryName  string                        `json:"entry_name"`
-		ListSource string                        `json:"list_source"`
-		MatchType  TradeEntitySanctionsMatchType `json:"match_type"`
-		MatchedOn  string                        `json:"matched_on"`
-		Program    string                        `json:"program"`
+		Confidence       *float64                      `json:"confidence"`
+		EntryId          string                        `json:"entry_id"`
+		ListSource       string                        `json:"list_source"`
+		MatchType        TradeEntitySanctionsMatchType `json:"match_type"`
+		MatchedOn        string                        `json:"matched_on"`
+		Program          string                        `json:"program"`
+		SanctionedEntity string                        `json:"sanctioned_entity"`
 	} `json:"sanctions"`
+	VesselName string `json:"vessel_name"`
 }
 
 // TradeEntitySanctionsMatchType defines model for TradeEntity.Sanctions.MatchType.
@@ -5780,14 +5792,16 @@ type TradeFlowValueBasis string
 type TradeSanctionsMatch struct {
 	Confidence *float64                     `json:"confidence"`
 	EntryId    string                       `json:"entry_id"`
-	EntryName  string                       `json:"entry_name"`
 	Flag       string                       `json:"flag"`
-	Imo        string                       `json:"imo"`
+	ImoNumber  string                       `json:"imo_number"`
 	ListSource string                       `json:"list_source"`
 	MatchType  TradeSanctionsMatchMatchType `json:"match_type"`
 	MatchedOn  string                       `json:"matched_on"`
 	Program    string                       `json:"program"`
-	VesselName string                       `json:"vessel_name"`
+
+	// SanctionedEntity The name of the sanctions entry matched.
+	SanctionedEntity string `json:"sanctioned_entity"`
+	VesselName       string `json:"vessel_name"`
 }
 
 // TradeSanctionsMatchMatchType defines model for TradeSanctionsMatch.MatchType.
@@ -6124,8 +6138,10 @@ type UnifiedAlertsParams struct {
 	Watchlist *UnifiedAlertsParamsWatchlist `form:"watchlist,omitempty" json:"watchlist,omitempty"`
 	Portfolio *string                       `form:"portfolio,omitempty" json:"portfolio,omitempty"`
 	State     *UnifiedAlertsParamsState     `form:"state,omitempty" json:"state,omitempty"`
-	Cursor    *string                       `form:"cursor,omitempty" json:"cursor,omitempty"`
-	Limit     *int                          `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next_cursor` of the page before, or an ISO 8601 timestamp such as 2026-01-31T00:00:00Z (a `+` offset sent as %2B) or a date (midnight UTC), the alerts raised before it.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+	Limit  *int    `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // UnifiedAlertsParamsProduct defines parameters for UnifiedAlerts.
@@ -6334,13 +6350,13 @@ type ListEmissionsParams struct {
 	// FuelType Recompute every voyage on this fuel instead of its class's default (LNG for LNG carriers, VLSFO otherwise).
 	FuelType *ListEmissionsParamsFuelType `form:"fuel_type,omitempty" json:"fuel_type,omitempty"`
 
-	// DistanceNm Recompute every voyage with this distance, nautical miles (above 0, at most 30,000).
+	// DistanceNm Recompute every voyage with this distance, nautical miles (from 1 to 30,000; a 400 naming it outside).
 	DistanceNm *EmissionsDistance `form:"distance_nm,omitempty" json:"distance_nm,omitempty"`
 
-	// SpeedKnots Recompute every voyage at this speed, knots (above 0, at most 35).
+	// SpeedKnots Recompute every voyage at this speed, knots (from 1 to 35, what a merchant ship can sail at; a 400 naming it outside).
 	SpeedKnots *EmissionsSpeed `form:"speed_knots,omitempty" json:"speed_knots,omitempty"`
 
-	// GroupBy Totals per vessel (imo), arrival port (port) or commodity; `grouped` is empty for none.
+	// GroupBy Totals per vessel (imo), arrival port (port) or commodity; `grouped` is empty for none. Not with format=csv (the voyage rows), where anything but none is a 400 naming it.
 	GroupBy *ListEmissionsParamsGroupBy `form:"group_by,omitempty" json:"group_by,omitempty"`
 	Format  *ListEmissionsParamsFormat  `form:"format,omitempty" json:"format,omitempty"`
 
@@ -6362,7 +6378,7 @@ type ListEmissionsParamsFormat string
 
 // EmissionsReportParams defines parameters for EmissionsReport.
 type EmissionsReportParams struct {
-	// Entity The reporting company, up to 200 characters.
+	// Entity The reporting company, up to 200 characters (JSON and PDF; a 400 with format=csv).
 	Entity *string `form:"entity,omitempty" json:"entity,omitempty"`
 
 	// Start Voyages that ended at or after this ISO 8601 time (or date); clamped to the plan's history.
@@ -6380,10 +6396,10 @@ type EmissionsReportParams struct {
 	// FuelType Recompute every voyage on this fuel instead of its class's default (LNG for LNG carriers, VLSFO otherwise).
 	FuelType *EmissionsReportParamsFuelType `form:"fuel_type,omitempty" json:"fuel_type,omitempty"`
 
-	// DistanceNm Recompute every voyage with this distance, nautical miles (above 0, at most 30,000).
+	// DistanceNm Recompute every voyage with this distance, nautical miles (from 1 to 30,000; a 400 naming it outside).
 	DistanceNm *EmissionsDistance `form:"distance_nm,omitempty" json:"distance_nm,omitempty"`
 
-	// SpeedKnots Recompute every voyage at this speed, knots (above 0, at most 35).
+	// SpeedKnots Recompute every voyage at this speed, knots (from 1 to 35, what a merchant ship can sail at; a 400 naming it outside).
 	SpeedKnots *EmissionsSpeed              `form:"speed_knots,omitempty" json:"speed_knots,omitempty"`
 	Format     *EmissionsReportParamsFormat `form:"format,omitempty" json:"format,omitempty"`
 
@@ -6527,8 +6543,8 @@ type ListPIClubs200JSONResponseBodyGroupMembers int
 
 // GetPICoverageParams defines parameters for GetPICoverage.
 type GetPICoverageParams struct {
-	// Vessel The vessel's IMO number (7 digits, check digit valid).
-	Vessel string `form:"vessel" json:"vessel"`
+	// Vessel The vessel's IMO number (7 digits, check digit valid); without it, every vessel's records.
+	Vessel *string `form:"vessel,omitempty" json:"vessel,omitempty"`
 
 	// Limit Records; default 100, at most 500, and at most the plan's results per call.
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
@@ -6816,7 +6832,7 @@ type GetTradeFlowsParams struct {
 	// Period A year.
 	Period *string `form:"period,omitempty" json:"period,omitempty"`
 
-	// Imo The vessel of view=entity (required there).
+	// Imo The vessel of view=entity (without it, the vessels by risk score); a 400 with another view.
 	Imo *string `form:"imo,omitempty" json:"imo,omitempty"`
 
 	// Limit Rows; default 50, at most 1000, and at most the plan's results per call.
@@ -6838,8 +6854,13 @@ type GetTradeFlows200JSONResponseBody1 struct {
 
 // GetTradeFlows200JSONResponseBody2 defines parameters for GetTradeFlows.
 type GetTradeFlows200JSONResponseBody2 struct {
-	MatchTypes map[string]int        `json:"match_types"`
-	Matches    []TradeSanctionsMatch `json:"matches"`
+	// MatchTypes Every match counted by type.
+	MatchTypes struct {
+		DirectImo int `json:"direct_imo"`
+		Mmsi      int `json:"mmsi"`
+		Name      int `json:"name"`
+	} `json:"match_types"`
+	Matches []TradeSanctionsMatch `json:"matches"`
 }
 
 // GetTradeFlows200JSONResponseBody3 defines parameters for GetTradeFlows.
@@ -7189,7 +7210,10 @@ type ClientInterface interface {
 	// request (docs/alerts.md): a passed snooze is open (or read) again.
 	// `watchlist=true` keeps the alerts of your watchlist's vessels and
 	// ports, `portfolio` those of one of your portfolios (another
-	// account's is a 404). `cursor` is the `next_cursor` of the page before.
+	// account's is a 404). `cursor` is the `next_cursor` of the page
+	// before, or an ISO 8601 timestamp (or date): the feed from the
+	// alerts raised strictly before it; anything else is a 400 naming
+	// `cursor`.
 	//
 	// Corresponds with GET /alerts/unified (the `UnifiedAlerts` operationId).
 	UnifiedAlerts(ctx context.Context, params *UnifiedAlertsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7537,7 +7561,9 @@ type ClientInterface interface {
 	// gives `report` (over every voyage), the voyage rows of the page and
 	// `pagination`; `csv` (the voyage rows) and `pdf` (the filed document)
 	// hold every voyage up to the plan's CSV rows and need a plan with CSV
-	// export (403 otherwise). The three formats carry the same numbers.
+	// export (403 otherwise): `cursor` is a 400 with them, and so is
+	// `entity` with `csv` (its rows name none). The three formats carry
+	// the same numbers.
 	//
 	// Corresponds with GET /emissions/report (the `EmissionsReport` operationId).
 	EmissionsReport(ctx context.Context, params *EmissionsReportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7833,15 +7859,18 @@ type ClientInterface interface {
 	// Corresponds with GET /pi-clubs (the `ListPIClubs` operationId).
 	ListPIClubs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetPICoverage A vessel's P&I coverage records
+	// GetPICoverage P&I coverage records, of a vessel or of every vessel
 	//
-	// The vessel's coverage records: the shared base, with the records
-	// your account imported layered over it (an own record hides the base
-	// record of the same insurer and start date; `source` is `own` for
-	// yours). No other account's records are ever shown. Newest start
-	// first. `assessment` rates the cover in force today: `low` with an
-	// International Group club, else the highest tier of the insurers;
-	// `risk_tier` null when no current record is known.
+	// With `vessel`, the vessel's coverage records: the shared base, with
+	// the records your account imported layered over it (an own record
+	// hides the base record of the same insurer and start date; `source`
+	// is `own` for yours). No other account's records are ever shown.
+	// Newest start first. `assessment` rates the cover in force today:
+	// `low` with an International Group club, else the highest tier of
+	// the insurers; `risk_tier` null when no current record is known.
+	// Without `vessel`, the records of every vessel, layered alike, by
+	// IMO number and then as for one vessel, at most `limit`; `vessel`
+	// and `assessment` are null.
 	//
 	// Corresponds with GET /pi-coverage (the `GetPICoverage` operationId).
 	GetPICoverage(ctx context.Context, params *GetPICoverageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8208,10 +8237,19 @@ type ClientInterface interface {
 	// minor (≤ 20 %), major (> 20 %) or one_side_missing.
 	// `view=sanctions`: the tracked vessels matched to the sanctions
 	// lists by IMO, MMSI or name (the risk scoring's matcher), with
-	// `match_types` counting every match per type.
-	// `view=entity` with `imo`: the vessel's owners where a sanctions
-	// entry names one, ports visited, sanctions links, P&I coverage,
-	// AIS-gap count, risk score and identities over time.
+	// `match_types` counting every match per type; `sanctioned_entity`
+	// is the name of the entry matched.
+	// `view=entity`: a vessel's graph: its owners where a sanctions
+	// entry names one, ports visited (`port_name`: the port of its
+	// latest call, the one it is in while in port; null when no call is
+	// known), sanctions links (`is_sanctioned`: any), P&I coverage,
+	// AIS-gap count, risk score and identities over time. With `imo`,
+	// that vessel (none when the service knows nothing of it); without,
+	// the vessels most worth a look: by risk score, highest first (as
+	// /risk/vessels ranks them), at most `limit`.
+	// `exporter`, `importer`, `commodity` and `period` apply to the flows
+	// and mirror views, `imo` to the entity view: sent to another view,
+	// each is a 400 naming it.
 	// Data: "Source: UN Comtrade Database, United Nations Statistics Division".
 	//
 	// Corresponds with GET /trade-flows (the `GetTradeFlows` operationId).
@@ -8489,7 +8527,10 @@ func (c *Client) ListAlerts(ctx context.Context, params *ListAlertsParams, reqEd
 // request (docs/alerts.md): a passed snooze is open (or read) again.
 // `watchlist=true` keeps the alerts of your watchlist's vessels and
 // ports, `portfolio` those of one of your portfolios (another
-// account's is a 404). `cursor` is the `next_cursor` of the page before.
+// account's is a 404). `cursor` is the `next_cursor` of the page
+// before, or an ISO 8601 timestamp (or date): the feed from the
+// alerts raised strictly before it; anything else is a 400 naming
+// `cursor`.
 //
 // Corresponds with GET /alerts/unified (the `UnifiedAlerts` operationId).
 func (c *Client) UnifiedAlerts(ctx context.Context, params *UnifiedAlertsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9067,7 +9108,9 @@ func (c *Client) ListEmissions(ctx context.Context, params *ListEmissionsParams,
 // gives `report` (over every voyage), the voyage rows of the page and
 // `pagination`; `csv` (the voyage rows) and `pdf` (the filed document)
 // hold every voyage up to the plan's CSV rows and need a plan with CSV
-// export (403 otherwise). The three formats carry the same numbers.
+// export (403 otherwise): `cursor` is a 400 with them, and so is
+// `entity` with `csv` (its rows name none). The three formats carry
+// the same numbers.
 //
 // Corresponds with GET /emissions/report (the `EmissionsReport` operationId).
 func (c *Client) EmissionsReport(ctx context.Context, params *EmissionsReportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9593,15 +9636,18 @@ func (c *Client) ListPIClubs(ctx context.Context, reqEditors ...RequestEditorFn)
 	return c.Client.Do(req)
 }
 
-// GetPICoverage A vessel's P&I coverage records
+// GetPICoverage P&I coverage records, of a vessel or of every vessel
 //
-// The vessel's coverage records: the shared base, with the records
-// your account imported layered over it (an own record hides the base
-// record of the same insurer and start date; `source` is `own` for
-// yours). No other account's records are ever shown. Newest start
-// first. `assessment` rates the cover in force today: `low` with an
-// International Group club, else the highest tier of the insurers;
-// `risk_tier` null when no current record is known.
+// With `vessel`, the vessel's coverage records: the shared base, with
+// the records your account imported layered over it (an own record
+// hides the base record of the same insurer and start date; `source`
+// is `own` for yours). No other account's records are ever shown.
+// Newest start first. `assessment` rates the cover in force today:
+// `low` with an International Group club, else the highest tier of
+// the insurers; `risk_tier` null when no current record is known.
+// Without `vessel`, the records of every vessel, layered alike, by
+// IMO number and then as for one vessel, at most `limit`; `vessel`
+// and `assessment` are null.
 //
 // Corresponds with GET /pi-coverage (the `GetPICoverage` operationId).
 func (c *Client) GetPICoverage(ctx context.Context, params *GetPICoverageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10258,10 +10304,19 @@ func (c *Client) ListCropRegions(ctx context.Context, reqEditors ...RequestEdito
 // minor (≤ 20 %), major (> 20 %) or one_side_missing.
 // `view=sanctions`: the tracked vessels matched to the sanctions
 // lists by IMO, MMSI or name (the risk scoring's matcher), with
-// `match_types` counting every match per type.
-// `view=entity` with `imo`: the vessel's owners where a sanctions
-// entry names one, ports visited, sanctions links, P&I coverage,
-// AIS-gap count, risk score and identities over time.
+// `match_types` counting every match per type; `sanctioned_entity`
+// is the name of the entry matched.
+// `view=entity`: a vessel's graph: its owners where a sanctions
+// entry names one, ports visited (`port_name`: the port of its
+// latest call, the one it is in while in port; null when no call is
+// known), sanctions links (`is_sanctioned`: any), P&I coverage,
+// AIS-gap count, risk score and identities over time. With `imo`,
+// that vessel (none when the service knows nothing of it); without,
+// the vessels most worth a look: by risk score, highest first (as
+// /risk/vessels ranks them), at most `limit`.
+// `exporter`, `importer`, `commodity` and `period` apply to the flows
+// and mirror views, `imo` to the entity view: sent to another view,
+// each is a 400 naming it.
 // Data: "Source: UN Comtrade Database, United Nations Statistics Division".
 //
 // Corresponds with GET /trade-flows (the `GetTradeFlows` operationId).
@@ -13309,12 +13364,16 @@ func NewGetPICoverageRequest(server string, params *GetPICoverageParams) (*http.
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
-		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "vessel", params.Vessel, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
-			return nil, err
-		} else {
-			for _, qp := range strings.Split(queryFrag, "&") {
-				rawQueryFragments = append(rawQueryFragments, qp)
+		if params.Vessel != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "vessel", *params.Vessel, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
 			}
+
 		}
 
 		if params.Limit != nil {
@@ -15948,7 +16007,10 @@ type ClientWithResponsesInterface interface {
 	// request (docs/alerts.md): a passed snooze is open (or read) again.
 	// `watchlist=true` keeps the alerts of your watchlist's vessels and
 	// ports, `portfolio` those of one of your portfolios (another
-	// account's is a 404). `cursor` is the `next_cursor` of the page before.
+	// account's is a 404). `cursor` is the `next_cursor` of the page
+	// before, or an ISO 8601 timestamp (or date): the feed from the
+	// alerts raised strictly before it; anything else is a 400 naming
+	// `cursor`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16330,7 +16392,9 @@ type ClientWithResponsesInterface interface {
 	// gives `report` (over every voyage), the voyage rows of the page and
 	// `pagination`; `csv` (the voyage rows) and `pdf` (the filed document)
 	// hold every voyage up to the plan's CSV rows and need a plan with CSV
-	// export (403 otherwise). The three formats carry the same numbers.
+	// export (403 otherwise): `cursor` is a 400 with them, and so is
+	// `entity` with `csv` (its rows name none). The three formats carry
+	// the same numbers.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16664,15 +16728,18 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /pi-clubs (the `ListPIClubs` operationId).
 	ListPIClubsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListPIClubsResponse, error)
 
-	// GetPICoverageWithResponse A vessel's P&I coverage records
+	// GetPICoverageWithResponse P&I coverage records, of a vessel or of every vessel
 	//
-	// The vessel's coverage records: the shared base, with the records
-	// your account imported layered over it (an own record hides the base
-	// record of the same insurer and start date; `source` is `own` for
-	// yours). No other account's records are ever shown. Newest start
-	// first. `assessment` rates the cover in force today: `low` with an
-	// International Group club, else the highest tier of the insurers;
-	// `risk_tier` null when no current record is known.
+	// With `vessel`, the vessel's coverage records: the shared base, with
+	// the records your account imported layered over it (an own record
+	// hides the base record of the same insurer and start date; `source`
+	// is `own` for yours). No other account's records are ever shown.
+	// Newest start first. `assessment` rates the cover in force today:
+	// `low` with an International Group club, else the highest tier of
+	// the insurers; `risk_tier` null when no current record is known.
+	// Without `vessel`, the records of every vessel, layered alike, by
+	// IMO number and then as for one vessel, at most `limit`; `vessel`
+	// and `assessment` are null.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -17091,10 +17158,19 @@ type ClientWithResponsesInterface interface {
 	// minor (≤ 20 %), major (> 20 %) or one_side_missing.
 	// `view=sanctions`: the tracked vessels matched to the sanctions
 	// lists by IMO, MMSI or name (the risk scoring's matcher), with
-	// `match_types` counting every match per type.
-	// `view=entity` with `imo`: the vessel's owners where a sanctions
-	// entry names one, ports visited, sanctions links, P&I coverage,
-	// AIS-gap count, risk score and identities over time.
+	// `match_types` counting every match per type; `sanctioned_entity`
+	// is the name of the entry matched.
+	// `view=entity`: a vessel's graph: its owners where a sanctions
+	// entry names one, ports visited (`port_name`: the port of its
+	// latest call, the one it is in while in port; null when no call is
+	// known), sanctions links (`is_sanctioned`: any), P&I coverage,
+	// AIS-gap count, risk score and identities over time. With `imo`,
+	// that vessel (none when the service knows nothing of it); without,
+	// the vessels most worth a look: by risk score, highest first (as
+	// /risk/vessels ranks them), at most `limit`.
+	// `exporter`, `importer`, `commodity` and `period` apply to the flows
+	// and mirror views, `imo` to the entity view: sent to another view,
+	// each is a 400 naming it.
 	// Data: "Source: UN Comtrade Database, United Nations Statistics Division".
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -21008,9 +21084,12 @@ type GetPICoverageResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Assessment PIAssessment `json:"assessment"`
-		Coverage   []PICoverage `json:"coverage"`
-		Vessel     string       `json:"vessel"`
+		// Assessment The vessel's current cover; null when listing every vessel's records.
+		Assessment *PIAssessment `json:"assessment"`
+		Coverage   []PICoverage  `json:"coverage"`
+
+		// Vessel The vessel asked for; null when listing every vessel's records.
+		Vessel *string `json:"vessel"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *BadRequest
@@ -21024,9 +21103,12 @@ type GetPICoverageResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetPICoverageResponse) GetJSON200() *struct {
-	Assessment PIAssessment `json:"assessment"`
-	Coverage   []PICoverage `json:"coverage"`
-	Vessel     string       `json:"vessel"`
+	// Assessment The vessel's current cover; null when listing every vessel's records.
+	Assessment *PIAssessment `json:"assessment"`
+	Coverage   []PICoverage  `json:"coverage"`
+
+	// Vessel The vessel asked for; null when listing every vessel's records.
+	Vessel *string `json:"vessel"`
 } {
 	return r.JSON200
 }
@@ -24640,7 +24722,10 @@ func (c *ClientWithResponses) ListAlertsWithResponse(ctx context.Context, params
 // request (docs/alerts.md): a passed snooze is open (or read) again.
 // `watchlist=true` keeps the alerts of your watchlist's vessels and
 // ports, `portfolio` those of one of your portfolios (another
-// account's is a 404). `cursor` is the `next_cursor` of the page before.
+// account's is a 404). `cursor` is the `next_cursor` of the page
+// before, or an ISO 8601 timestamp (or date): the feed from the
+// alerts raised strictly before it; anything else is a 400 naming
+// `cursor`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -25160,7 +25245,9 @@ func (c *ClientWithResponses) ListEmissionsWithResponse(ctx context.Context, par
 // gives `report` (over every voyage), the voyage rows of the page and
 // `pagination`; `csv` (the voyage rows) and `pdf` (the filed document)
 // hold every voyage up to the plan's CSV rows and need a plan with CSV
-// export (403 otherwise). The three formats carry the same numbers.
+// export (403 otherwise): `cursor` is a 400 with them, and so is
+// `entity` with `csv` (its rows name none). The three formats carry
+// the same numbers.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -25632,15 +25719,18 @@ func (c *ClientWithResponses) ListPIClubsWithResponse(ctx context.Context, reqEd
 	return ParseListPIClubsResponse(rsp)
 }
 
-// GetPICoverageWithResponse A vessel's P&I coverage records
+// GetPICoverageWithResponse P&I coverage records, of a vessel or of every vessel
 //
-// The vessel's coverage records: the shared base, with the records
-// your account imported layered over it (an own record hides the base
-// record of the same insurer and start date; `source` is `own` for
-// yours). No other account's records are ever shown. Newest start
-// first. `assessment` rates the cover in force today: `low` with an
-// International Group club, else the highest tier of the insurers;
-// `risk_tier` null when no current record is known.
+// With `vessel`, the vessel's coverage records: the shared base, with
+// the records your account imported layered over it (an own record
+// hides the base record of the same insurer and start date; `source`
+// is `own` for yours). No other account's records are ever shown.
+// Newest start first. `assessment` rates the cover in force today:
+// `low` with an International Group club, else the highest tier of
+// the insurers; `risk_tier` null when no current record is known.
+// Without `vessel`, the records of every vessel, layered alike, by
+// IMO number and then as for one vessel, at most `limit`; `vessel`
+// and `assessment` are null.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -26233,10 +26323,19 @@ func (c *ClientWithResponses) ListCropRegionsWithResponse(ctx context.Context, r
 // minor (≤ 20 %), major (> 20 %) or one_side_missing.
 // `view=sanctions`: the tracked vessels matched to the sanctions
 // lists by IMO, MMSI or name (the risk scoring's matcher), with
-// `match_types` counting every match per type.
-// `view=entity` with `imo`: the vessel's owners where a sanctions
-// entry names one, ports visited, sanctions links, P&I coverage,
-// AIS-gap count, risk score and identities over time.
+// `match_types` counting every match per type; `sanctioned_entity`
+// is the name of the entry matched.
+// `view=entity`: a vessel's graph: its owners where a sanctions
+// entry names one, ports visited (`port_name`: the port of its
+// latest call, the one it is in while in port; null when no call is
+// known), sanctions links (`is_sanctioned`: any), P&I coverage,
+// AIS-gap count, risk score and identities over time. With `imo`,
+// that vessel (none when the service knows nothing of it); without,
+// the vessels most worth a look: by risk score, highest first (as
+// /risk/vessels ranks them), at most `limit`.
+// `exporter`, `importer`, `commodity` and `period` apply to the flows
+// and mirror views, `imo` to the entity view: sent to another view,
+// each is a 400 naming it.
 // Data: "Source: UN Comtrade Database, United Nations Statistics Division".
 //
 // Returns a wrapper object for the known response body format(s).
@@ -29760,9 +29859,12 @@ func ParseGetPICoverageResponse(rsp *http.Response) (*GetPICoverageResponse, err
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Assessment PIAssessment `json:"assessment"`
-			Coverage   []PICoverage `json:"coverage"`
-			Vessel     string       `json:"vessel"`
+			// Assessment The vessel's current cover; null when listing every vessel's records.
+			Assessment *PIAssessment `json:"assessment"`
+			Coverage   []PICoverage  `json:"coverage"`
+
+			// Vessel The vessel asked for; null when listing every vessel's records.
+			Vessel *string `json:"vessel"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err

@@ -68,20 +68,59 @@ func (db *DB) ImportPICoverage(ctx context.Context, accountID int64, rows []writ
 // PICoverage implements read.PICoverageQuery: the vessel's base records
 // and the account's, never another account's.
 func (db *DB) PICoverage(ctx context.Context, accountID int64, imo overwatch.IMO) ([]read.PICoverageRecord, error) {
-	rows, err := db.pool.Query(ctx, `SELECT account_id IS NOT NULL, club_id, club_key, club_name, vessel_name, effective_from, effective_to, source
+	rows, err := db.pool.Query(ctx, `SELECT imo, account_id IS NOT NULL, club_id, club_key, club_name, vessel_name, effective_from, effective_to, source
 		FROM pi_coverage WHERE imo = $1 AND (account_id IS NULL OR account_id = $2)
 		ORDER BY effective_from DESC NULLS LAST, id LIMIT 5000`, int64(imo), accountID)
 	if err != nil {
 		return nil, pgErr(err, "P&I coverage")
 	}
+	return scanPICoverage(rows)
+}
+
+// PICoverageList implements read.PICoverageQuery: the account's records
+// layered over the base in SQL (a base record is left out when the
+// account has one of the same vessel, insurer and start), of the vessels
+// imos or of every vessel, by IMO, newest start first (open starts last),
+// own before base, then by insurer; at most limit (0: all).
+func (db *DB) PICoverageList(ctx context.Context, accountID int64, imos []overwatch.IMO, limit int) ([]read.PICoverageRecord, error) {
+	var only []int32 // nil: every vessel
+	if len(imos) > 0 {
+		only = make([]int32, len(imos))
+		for i, imo := range imos {
+			only[i] = int32(imo)
+		}
+	}
+	var lim any // NULL: LIMIT ALL
+	if limit > 0 {
+		lim = limit
+	}
+	rows, err := db.pool.Query(ctx, `SELECT p.imo, p.account_id IS NOT NULL, p.club_id, p.club_key, p.club_name, p.vessel_name,
+			p.effective_from, p.effective_to, p.source
+		FROM pi_coverage p
+		WHERE ($2::integer[] IS NULL OR p.imo = ANY ($2))
+		  AND (p.account_id = $1 OR p.account_id IS NULL AND NOT EXISTS (
+			SELECT 1 FROM pi_coverage o WHERE o.account_id = $1 AND o.imo = p.imo AND o.club_key = p.club_key
+			   AND o.effective_from IS NOT DISTINCT FROM p.effective_from))
+		ORDER BY p.imo, p.effective_from DESC NULLS LAST, p.account_id IS NULL, p.club_key, p.id
+		LIMIT $3`, accountID, only, lim)
+	if err != nil {
+		return nil, pgErr(err, "P&I coverage list")
+	}
+	return scanPICoverage(rows)
+}
+
+// scanPICoverage reads the rows of the coverage queries.
+func scanPICoverage(rows pgx.Rows) ([]read.PICoverageRecord, error) {
 	defer rows.Close()
 	out := []read.PICoverageRecord{}
 	for rows.Next() {
 		var r read.PICoverageRecord
+		var imo int32
 		var from, to *time.Time
-		if err := rows.Scan(&r.Own, &r.ClubID, &r.ClubKey, &r.ClubName, &r.VesselName, &from, &to, &r.Source); err != nil {
+		if err := rows.Scan(&imo, &r.Own, &r.ClubID, &r.ClubKey, &r.ClubName, &r.VesselName, &from, &to, &r.Source); err != nil {
 			return nil, pgErr(err, "P&I coverage")
 		}
+		r.IMO = overwatch.IMO(imo)
 		if from != nil {
 			r.From = from.UTC()
 		}

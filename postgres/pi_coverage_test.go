@@ -131,3 +131,63 @@ func TestPIBaseCurrent(t *testing.T) {
 		}
 	}
 }
+
+// The list of records is layered in the store, so that a page is exact:
+// an own record hides the base record of the same vessel, insurer and
+// start (an undated start included), another account's never shows, and
+// the rows come by IMO, newest start first (undated last), own first.
+func TestPICoverageList(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	a, b := newAccount(t, db), newAccount(t, db)
+	base := piRows(t, "imo,club,effective_from\n9400019,Gard,2024-02-20\n9400019,Skuld,\n9400007,Britannia,2023-02-20\n9400021,Gard,\n")
+	if _, err := db.ImportPICoverage(ctx, 0, base, "test base"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ImportPICoverage(ctx, a, piRows(t, "imo,club,effective_from\n9400019,Gard,2024-02-20\n9400019,Skuld,\n9400007,Acme Cover Ltd,2025-02-20\n"),
+		write.PICoverageSourceOwn); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ImportPICoverage(ctx, b, piRows(t, "imo,club\n9400007,Gard\n"), write.PICoverageSourceOwn); err != nil {
+		t.Fatal(err)
+	}
+	imos := []overwatch.IMO{9400007, 9400019, 9400021}
+	list := func(account int64, imos []overwatch.IMO, limit int) string {
+		t.Helper()
+		recs, err := db.PICoverageList(ctx, account, imos, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []string
+		for _, r := range recs {
+			rows = append(rows, fmt.Sprintf("%d %s %s", r.IMO, r.ClubKey, r.Source))
+		}
+		return strings.Join(rows, "|")
+	}
+	want := "9400007 name:acme cover own|9400007 britannia test base|9400019 gard own|9400019 skuld own|9400021 gard test base"
+	if got := list(a, imos, 0); got != want {
+		t.Errorf("account a:\n%s, want\n%s", got, want)
+	}
+	if got := list(a, imos, 3); got != strings.Join(strings.Split(want, "|")[:3], "|") {
+		t.Errorf("account a, 3 rows: %s", got)
+	}
+	if got, want := list(b, []overwatch.IMO{9400007}, 0), "9400007 britannia test base|9400007 gard own"; got != want {
+		t.Errorf("account b: %s, want %s", got, want)
+	}
+	all, err := db.PICoverageList(ctx, a, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for i, r := range all {
+		if i > 0 && r.IMO < all[i-1].IMO {
+			t.Errorf("every vessel's list is not by IMO at %d: %+v", i, r)
+		}
+		if r.IMO >= 9400007 && r.IMO <= 9400021 {
+			seen++
+		}
+	}
+	if seen != 5 {
+		t.Errorf("every vessel's list holds %d of the 5 records", seen)
+	}
+}

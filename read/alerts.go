@@ -49,8 +49,8 @@ type AlertFilter struct {
 	Unacknowledged bool      // neither read nor resolved
 	State          overwatch.AlertState
 	Now            time.Time
-	BeforeAt       time.Time // the cursor: strictly before (BeforeAt, BeforeID)
-	BeforeID       int64
+	BeforeAt       time.Time // the cursor: strictly before (BeforeAt, BeforeID), when BeforeID > 0
+	BeforeID       int64     // 1 with BeforeAt: raised strictly before BeforeAt (ids start at 1)
 	Limit          int
 }
 
@@ -208,8 +208,8 @@ const (
 // the watchlist), portfolio (one of the account's portfolio ids: alerts of
 // its vessels and ports; another account's is a 404), state (all, open,
 // read, resolved, snoozed; a passed snooze is open again), cursor (the
-// next_cursor of the page before), limit (25, max 100 and the plan's
-// results per call).
+// next_cursor of the page before, or an ISO 8601 timestamp: the alerts
+// raised before it), limit (25, max 100 and the plan's results per call).
 func UnifiedAlerts(store AlertQuery, now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		caller := overwatch.CallerFrom(c.UserContext())
@@ -236,10 +236,8 @@ func UnifiedAlerts(store AlertQuery, now func() time.Time) fiber.Handler {
 		if f.Limit, err = limitParam(c, UnifiedDefault, UnifiedMax); err != nil {
 			return err
 		}
-		if raw := c.Query("cursor"); raw != "" {
-			if f.BeforeAt, f.BeforeID, err = parseAlertCursor(raw); err != nil {
-				return err
-			}
+		if f.BeforeAt, f.BeforeID, err = alertCursorParam(c); err != nil {
+			return err
 		}
 		portfolio := strings.Clone(c.Query("portfolio"))
 		switch {
@@ -331,6 +329,31 @@ func intersect(a, b []string) []string {
 // and id (the feed's keyset, stable while alerts are added).
 func formatAlertCursor(at time.Time, id int64) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(fmt.Sprintf("a1:%d:%d", at.UnixMicro(), id)))
+}
+
+// alertCursorParam reads the feed's cursor, the keyset (created_at, id)
+// the page starts strictly before: a next_cursor, or an ISO 8601
+// timestamp (or date) T, the alerts raised before T: (T rounded up to the
+// microsecond the store keeps, 1), as ids start at 1. Absent: id 0, no
+// cursor.
+func alertCursorParam(c *fiber.Ctx) (time.Time, int64, error) {
+	raw := c.Query("cursor")
+	if raw == "" {
+		return time.Time{}, 0, nil
+	}
+	if t, ok := parseISOTime(raw); ok {
+		if r := t.Truncate(time.Microsecond); r.Before(t) {
+			t = r.Add(time.Microsecond)
+		}
+		return t, 1, nil
+	}
+	at, id, err := parseAlertCursor(raw)
+	if err != nil {
+		return time.Time{}, 0, overwatch.Errorf(overwatch.Invalid,
+			"cursor must be an ISO 8601 timestamp like 2026-01-31T00:00:00Z (the alerts raised before it) or the next_cursor of a previous page").
+			With("parameter", "cursor")
+	}
+	return at, id, nil
 }
 
 func parseAlertCursor(raw string) (time.Time, int64, error) {

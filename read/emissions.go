@@ -26,7 +26,9 @@ import (
 const (
 	EmissionsDefaultLimit = 50
 	EmissionsMaxLimit     = 500
+	MinDistanceNM         = 1.0
 	MaxDistanceNM         = 30000.0
+	MinSpeedKnots         = 1.0
 	MaxSpeedKnots         = 35.0
 )
 
@@ -141,11 +143,11 @@ func parseEmissionsParams(c *fiber.Ctx, now time.Time, defaultSpan time.Duration
 	if err != nil {
 		return p, err
 	}
-	dist, hasDist, err := boundedParam(c, "distance_nm", MaxDistanceNM, "nautical miles")
+	dist, hasDist, err := boundedParam(c, "distance_nm", MinDistanceNM, MaxDistanceNM, "nautical miles")
 	if err != nil {
 		return p, err
 	}
-	speed, hasSpeed, err := boundedParam(c, "speed_knots", MaxSpeedKnots, "knots")
+	speed, hasSpeed, err := boundedParam(c, "speed_knots", MinSpeedKnots, MaxSpeedKnots, "knots")
 	if err != nil {
 		return p, err
 	}
@@ -166,11 +168,13 @@ func parseEmissionsParams(c *fiber.Ctx, now time.Time, defaultSpan time.Duration
 	return p, nil
 }
 
-// boundedParam reads a number above 0 and at most max.
-func boundedParam(c *fiber.Ctx, name string, max float64, unit string) (float64, bool, error) {
+// boundedParam reads a number from min to max: an assumption a ship can
+// hold (a voyage of a nautical mile or more, a speed a merchant ship
+// sails at), not any positive number.
+func boundedParam(c *fiber.Ctx, name string, min, max float64, unit string) (float64, bool, error) {
 	v, ok, err := floatParam(c, name)
-	if err == nil && ok && (v <= 0 || v > max) {
-		err = overwatch.Errorf(overwatch.Invalid, "%s must be a number of %s above 0 and at most %g", name, unit, max)
+	if err == nil && ok && (v < min || v > max) {
+		err = overwatch.Errorf(overwatch.Invalid, "%s must be a number of %s from %g to %g", name, unit, min, max).With("parameter", name)
 	}
 	if err != nil {
 		return 0, false, err
@@ -199,7 +203,7 @@ func cursorParam(c *fiber.Ctx) (*emissionsCursor, error) {
 	if raw == "" {
 		return nil, nil
 	}
-	bad := overwatch.Errorf(overwatch.Invalid, "cursor is not a cursor of this endpoint (pass next_cursor as it was returned)")
+	bad := overwatch.Errorf(overwatch.Invalid, "cursor is not a cursor of this endpoint (pass next_cursor as it was returned)").With("parameter", "cursor")
 	b, err := base64.RawURLEncoding.DecodeString(raw)
 	if err != nil {
 		return nil, bad
@@ -352,6 +356,9 @@ func Emissions(computed Query[emissionsRequest, *computedVoyages], now func() ti
 		if err != nil {
 			return err
 		}
+		if format == "csv" && group != emissions.GroupNone {
+			return overwatch.Errorf(overwatch.Invalid, "group_by does not apply to format=csv (the voyage rows)").With("parameter", "group_by")
+		}
 		var limit int
 		if format == "csv" {
 			limit, err = csvLimitParam(c)
@@ -412,14 +419,11 @@ func csvLimitParam(c *fiber.Ctx) (int, error) {
 		return 0, err
 	}
 	limit := csvRows(caller, ExportMaxRows)
-	if raw := c.Query("limit"); raw != "" {
-		v, err := strconv.Atoi(raw)
-		if err != nil || v < 1 {
-			return 0, overwatch.Errorf(overwatch.Invalid, "limit must be a positive integer")
-		}
+	v, ok, err := limitValue(c)
+	if ok {
 		limit = min(limit, v)
 	}
-	return limit, nil
+	return limit, err
 }
 
 // writeEmissionsCSV answers with rows [from, to) of the set as the CSV of

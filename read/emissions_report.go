@@ -52,20 +52,33 @@ type EmissionsReportLine struct {
 // /v1/emissions), format (json, the default; csv or pdf, for plans with
 // CSV export), cursor and limit (the JSON's voyage page: default 50, at
 // most 500 and the plan's results per call). The CSV and the PDF hold
-// every voyage of the period up to the plan's CSV rows (the newest).
+// every voyage of the period up to the plan's CSV rows (the newest): a
+// cursor is a 400 there, and so is entity with the CSV (its voyage rows
+// name none).
 func EmissionsReport(computed Query[emissionsRequest, *computedVoyages], factorNames Query[EmissionsFilter, []string],
 	now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		t := now().UTC()
+		format, err := enumParam(c, "format", "json", "csv", "pdf")
+		if err != nil {
+			return err
+		}
+		// The files hold every voyage from the newest (no cursor); the
+		// CSV is the voyage rows alone (no entity).
+		switch format {
+		case "csv":
+			err = inapplicable(c, "format=csv", "cursor", "entity")
+		case "pdf":
+			err = inapplicable(c, "format=pdf", "cursor")
+		}
+		if err != nil {
+			return err
+		}
 		p, err := parseEmissionsParams(c, t, ReportDefaultPeriod)
 		if err != nil {
 			return err
 		}
 		entity, err := stringParam(c, "entity", ReportMaxEntity)
-		if err != nil {
-			return err
-		}
-		format, err := enumParam(c, "format", "json", "csv", "pdf")
 		if err != nil {
 			return err
 		}

@@ -178,6 +178,9 @@ func TestEmissionsParameterErrors(t *testing.T) {
 		"distance_nm=0":                   "distance_nm",
 		"distance_nm=40000":               "distance_nm",
 		"speed_knots=NaN":                 "speed_knots",
+		"speed_knots=1e-7":                "speed_knots",
+		"distance_nm=0.5":                 "distance_nm",
+		"format=csv&group_by=imo":         "group_by",
 		"group_by=month":                  "group_by",
 		"format=pdf":                      "format",
 		"limit=-1":                        "limit",
@@ -237,7 +240,14 @@ func TestEmissionsReportFormatsAgree(t *testing.T) {
 	if f := store.factorReqs.last(t); f != period || len(rep.Report.Factors) == 0 {
 		t.Errorf("factor names request %+v, want %+v; %d factors", f, period, len(rep.Report.Factors))
 	}
-	status, body, hdr := serve(t, overwatch.PlanStarter, h, "/?entity=Acme&format=csv")
+	// The CSV's rows name no entity, and the files start at the newest
+	// voyage: those parameters are refused there.
+	for q, name := range map[string]string{"entity=Acme&format=csv": "entity", "format=csv&cursor=x": "cursor", "format=pdf&cursor=x": "cursor"} {
+		if status, body, _ := serve(t, overwatch.PlanStarter, h, "/?"+q); status != 400 || !strings.Contains(body, name+" does not apply") {
+			t.Errorf("%s: %d %s", q, status, body)
+		}
+	}
+	status, body, hdr := serve(t, overwatch.PlanStarter, h, "/?format=csv")
 	recs, err := csv.NewReader(strings.NewReader(body)).ReadAll()
 	if status != 200 || err != nil || len(recs) != 31 || !strings.HasSuffix(hdr.Get("Content-Disposition"), `.csv"`) {
 		t.Fatalf("CSV: %d %v %d records", status, err, len(recs))

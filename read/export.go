@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -179,11 +178,12 @@ func Export(visits, estimates Query[ExportRequest, []byte], now func() time.Time
 		if kind == "" {
 			kind = "visits"
 		}
-		limit := ExportDefaultRows
-		if raw := c.Query("limit"); raw != "" {
-			if limit, err = strconv.Atoi(raw); err != nil || limit < 1 {
-				return overwatch.Errorf(overwatch.Invalid, "limit must be a positive integer")
-			}
+		limit, ok, err := limitValue(c)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			limit = ExportDefaultRows
 		}
 		limit = min(limit, ExportMaxRows)
 		limit = csvRows(caller, limit)

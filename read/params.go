@@ -19,15 +19,30 @@ import (
 // limitParam reads ?limit=, defaulting to def, and clamps it by the
 // endpoint maximum and the caller's results-per-call.
 func limitParam(c *fiber.Ctx, def, max int) (int, error) {
-	n := def
-	if raw := c.Query("limit"); raw != "" {
-		v, err := strconv.Atoi(raw)
-		if err != nil || v < 1 {
-			return 0, overwatch.Errorf(overwatch.Invalid, "limit must be a positive integer")
-		}
-		n = v
+	n, ok, err := limitValue(c)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		n = def
 	}
 	return overwatch.CallerFrom(c.UserContext()).ClampLimit(n, max), nil
+}
+
+// limitValue is the one parser of ?limit= for every list, JSON or file: a
+// positive decimal integer (a value beyond the endpoint's maximum is
+// clamped by the caller; one beyond 64 bits, zero, a negative, a fraction
+// or a word is a 400 naming limit); ok is false when it is absent.
+func limitValue(c *fiber.Ctx) (n int, ok bool, err error) {
+	raw := c.Query("limit")
+	if raw == "" {
+		return 0, false, nil
+	}
+	v, err := strconv.Atoi(raw)
+	if err != nil || v < 1 {
+		return 0, false, overwatch.Errorf(overwatch.Invalid, "limit must be a positive integer").With("parameter", "limit")
+	}
+	return v, true, nil
 }
 
 // intParam reads an integer parameter that must lie in [min, max].
@@ -38,7 +53,7 @@ func intParam(c *fiber.Ctx, name string, def, min, max int) (int, error) {
 	}
 	v, err := strconv.Atoi(raw)
 	if err != nil || v < min || v > max {
-		return 0, overwatch.Errorf(overwatch.Invalid, "%s must be an integer from %d to %d", name, min, max)
+		return 0, overwatch.Errorf(overwatch.Invalid, "%s must be an integer from %d to %d", name, min, max).With("parameter", name)
 	}
 	return v, nil
 }
@@ -51,7 +66,7 @@ func floatParam(c *fiber.Ctx, name string) (v float64, ok bool, err error) {
 	}
 	v, err = strconv.ParseFloat(raw, 64)
 	if err != nil || v != v || v > 1e300 || v < -1e300 {
-		return 0, false, overwatch.Errorf(overwatch.Invalid, "%s must be a number", name)
+		return 0, false, overwatch.Errorf(overwatch.Invalid, "%s must be a number", name).With("parameter", name)
 	}
 	return v, true, nil
 }
@@ -66,7 +81,7 @@ func boolParam(c *fiber.Ctx, name string, def bool) (bool, error) {
 	case "false":
 		return false, nil
 	}
-	return false, overwatch.Errorf(overwatch.Invalid, "%s must be 'true' or 'false'", name)
+	return false, overwatch.Errorf(overwatch.Invalid, "%s must be 'true' or 'false'", name).With("parameter", name)
 }
 
 // enumParam reads a parameter that must be one of allowed; "" when absent.
@@ -80,14 +95,14 @@ func enumParam(c *fiber.Ctx, name string, allowed ...string) (string, error) {
 			return a, nil
 		}
 	}
-	return "", overwatch.Errorf(overwatch.Invalid, "%s must be one of %s", name, strings.Join(allowed, ", "))
+	return "", overwatch.Errorf(overwatch.Invalid, "%s must be one of %s", name, strings.Join(allowed, ", ")).With("parameter", name)
 }
 
 // stringParam reads a free-text parameter, trimmed and bounded in length.
 func stringParam(c *fiber.Ctx, name string, maxLen int) (string, error) {
 	raw := strings.TrimSpace(c.Query(name))
 	if len(raw) > maxLen {
-		return "", overwatch.Errorf(overwatch.Invalid, "%s must be at most %d characters", name, maxLen)
+		return "", overwatch.Errorf(overwatch.Invalid, "%s must be at most %d characters", name, maxLen).With("parameter", name)
 	}
 	return strings.Clone(raw), nil
 }
@@ -116,7 +131,7 @@ func imoParam(c *fiber.Ctx, name string, required bool) (imo overwatch.IMO, ok b
 	raw := c.Query(name)
 	if raw == "" {
 		if required {
-			return 0, false, overwatch.Errorf(overwatch.Invalid, "%s is required (a 7-digit IMO number)", name)
+			return 0, false, overwatch.Errorf(overwatch.Invalid, "%s is required (a 7-digit IMO number)", name).With("parameter", name)
 		}
 		return 0, false, nil
 	}
@@ -134,12 +149,34 @@ func timeParam(c *fiber.Ctx, name string) (t time.Time, ok bool, err error) {
 	if raw == "" {
 		return time.Time{}, false, nil
 	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02"} {
-		if t, err := time.Parse(layout, raw); err == nil {
-			return t.UTC(), true, nil
+	if t, ok := parseISOTime(raw); ok {
+		return t, true, nil
+	}
+	return time.Time{}, false, overwatch.Errorf(overwatch.Invalid, "%s must be an ISO 8601 timestamp like 2026-01-31T00:00:00Z or a date like 2026-01-31", name).With("parameter", name)
+}
+
+// inapplicable refuses the parameters names that the mode of the request
+// (such as view=sanctions) does not use: a 400 naming the first present.
+// Parameters the endpoint does not know at all are not looked at (clients
+// add their own, such as tracking parameters).
+func inapplicable(c *fiber.Ctx, mode string, names ...string) error {
+	for _, name := range names {
+		if c.Query(name) != "" {
+			return overwatch.Errorf(overwatch.Invalid, "%s does not apply to %s", name, mode).With("parameter", name)
 		}
 	}
-	return time.Time{}, false, overwatch.Errorf(overwatch.Invalid, "%s must be an ISO 8601 timestamp like 2026-01-31T00:00:00Z or a date like 2026-01-31", name)
+	return nil
+}
+
+// parseISOTime reads what timeParam takes: an ISO 8601 timestamp (RFC
+// 3339, any offset) or a date (midnight UTC), in UTC.
+func parseISOTime(raw string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02"} {
+		if t, err := time.Parse(layout, raw); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
 }
 
 func truncate(s string, n int) string {

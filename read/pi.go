@@ -15,6 +15,7 @@ import (
 // PICoverageRecord is a stored P&I coverage record of a vessel: of the
 // shared base (Own false) or of the caller's account.
 type PICoverageRecord struct {
+	IMO        overwatch.IMO
 	Own        bool
 	ClubID     string // the maritime/pandi slug, "" when the name matched none
 	ClubKey    string // the slug, or the normalized name
@@ -29,6 +30,12 @@ type PICoverageQuery interface {
 	// PICoverage returns a vessel's records of the shared base and of
 	// the account, never another account's.
 	PICoverage(ctx context.Context, accountID int64, imo overwatch.IMO) ([]PICoverageRecord, error)
+	// PICoverageList returns the records of the vessels imos (of every
+	// vessel when empty), the account's layered over the shared base by
+	// LayerPICoverage's rule in the store, so that a page is exact: by
+	// IMO, then as LayerPICoverage orders a vessel's; at most limit (0:
+	// all). Never another account's.
+	PICoverageList(ctx context.Context, accountID int64, imos []overwatch.IMO, limit int) ([]PICoverageRecord, error)
 	// PIBaseUnlisted returns the distinct insurer names of the shared
 	// base that match no insurer of the table (never an account's), at
 	// most limit.
@@ -93,6 +100,7 @@ func PIClubs(s PICoverageQuery) fiber.Handler {
 
 // PICoverageItem is an item of GET /v1/pi-coverage.
 type PICoverageItem struct {
+	IMO         string  `json:"imo_number"`
 	Club        string  `json:"club"`    // the insurer's name in /v1/pi-clubs, or as imported when unmatched
 	ClubID      *string `json:"club_id"` // null when unmatched
 	ClubAsGiven string  `json:"club_as_given"`
@@ -144,12 +152,15 @@ func LayerPICoverage(recs []PICoverageRecord) []PICoverageRecord {
 	return out
 }
 
-// PICoverage serves GET /v1/pi-coverage?vessel=IMO: the vessel's coverage
-// records, the caller's own layered over the shared base (LayerPICoverage),
-// at most limit, and the assessment of its current cover (pandi.Assess).
+// PICoverage serves GET /v1/pi-coverage: with vessel (an IMO), the
+// vessel's coverage records, the caller's own layered over the shared base
+// (LayerPICoverage), at most limit, and the assessment of its current
+// cover (pandi.Assess); without, the records of every vessel so layered,
+// by IMO, at most limit (default 100, at most 500 and the plan's results
+// per call), with vessel and assessment null.
 func PICoverage(s PICoverageQuery, now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		imo, _, err := imoParam(c, "vessel", true)
+		imo, one, err := imoParam(c, "vessel", false)
 		if err != nil {
 			return err
 		}
@@ -158,13 +169,24 @@ func PICoverage(s PICoverageQuery, now func() time.Time) fiber.Handler {
 			return err
 		}
 		caller := overwatch.CallerFrom(c.UserContext())
+		at := now().UTC()
+		today := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC)
+		items := []PICoverageItem{}
+		if !one {
+			recs, err := s.PICoverageList(c.UserContext(), caller.AccountID, nil, limit)
+			if err != nil {
+				return err
+			}
+			for _, r := range recs {
+				it, _ := piItem(r, today)
+				items = append(items, it)
+			}
+			return c.JSON(fiber.Map{"vessel": nil, "coverage": items, "assessment": nil})
+		}
 		recs, err := s.PICoverage(c.UserContext(), caller.AccountID, imo)
 		if err != nil {
 			return err
 		}
-		at := now().UTC()
-		today := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC)
-		items := []PICoverageItem{}
 		var current []pandi.Club
 		for _, r := range LayerPICoverage(recs) {
 			it, club := piItem(r, today)
@@ -190,7 +212,7 @@ func piItem(r PICoverageRecord, today time.Time) (PICoverageItem, pandi.Club) {
 	if !ok {
 		club = pandi.Unknown(r.ClubName)
 	}
-	it := PICoverageItem{Club: club.Name, ClubAsGiven: r.ClubName, GroupMember: club.GroupMember, RiskTier: club.Tier, Source: r.Source,
+	it := PICoverageItem{IMO: r.IMO.String(), Club: club.Name, ClubAsGiven: r.ClubName, GroupMember: club.GroupMember, RiskTier: club.Tier, Source: r.Source,
 		Current: (r.From.IsZero() || !r.From.After(today)) && (r.To.IsZero() || !r.To.Before(today))}
 	if ok {
 		id := club.ID

@@ -3,7 +3,6 @@ package read
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"math"
 	"time"
 
@@ -158,14 +157,14 @@ func SARCoverage(q Query[SARRequest, []byte], cat SARCatalogue, now func() time.
 		}
 		at, ok, err := timeParam(c, "date")
 		if err != nil {
-			return sarParamErr(err, "date")
+			return err
 		}
 		if !ok {
 			at = now().UTC()
 		}
 		radius, ok, err := floatParam(c, "radius")
 		if err != nil {
-			return sarParamErr(err, "radius")
+			return err
 		}
 		if !ok {
 			radius = 50
@@ -225,7 +224,7 @@ func sarOrNull(s string) *string {
 func sarCoordParam(c *fiber.Ctx, name string, limit float64) (float64, error) {
 	v, ok, err := floatParam(c, name)
 	if err != nil {
-		return 0, sarParamErr(err, name)
+		return 0, err
 	}
 	if !ok {
 		return 0, overwatch.Errorf(overwatch.Invalid, "%s is required", name).With("parameter", name)
@@ -234,13 +233,4 @@ func sarCoordParam(c *fiber.Ctx, name string, limit float64) (float64, error) {
 		return 0, overwatch.Errorf(overwatch.Invalid, "%s must be from %g to %g", name, -limit, limit).With("parameter", name)
 	}
 	return v, nil
-}
-
-// sarParamErr names the parameter of a 400.
-func sarParamErr(err error, name string) error {
-	var e *overwatch.Error
-	if errors.As(err, &e) {
-		return e.With("parameter", name)
-	}
-	return err
 }

@@ -3,7 +3,6 @@ package read
 import (
 	"context"
 	"slices"
-	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -46,11 +45,12 @@ type PortVisit struct {
 	Departure string // "" while in port
 }
 
-// TradeEntityStore reads a vessel's graph: its port calls, its dark
-// activity and its risk score.
+// TradeEntityStore reads vessels' graphs: their port calls (at most
+// perVessel each, newest first), their dark activity (a vessel without
+// any is left out) and their risk scores.
 type TradeEntityStore interface {
-	VesselPortVisits(ctx context.Context, imo overwatch.IMO, limit int) ([]PortVisit, error)
-	DarkEventCount(ctx context.Context, imo overwatch.IMO) (int, error)
+	VesselPortVisits(ctx context.Context, imos []overwatch.IMO, perVessel int) (map[overwatch.IMO][]PortVisit, error)
+	DarkEventCounts(ctx context.Context, imos []overwatch.IMO) (map[overwatch.IMO]int, error)
 	VesselRisks(ctx context.Context, r VesselRisksRequest) ([]risk.VesselScore, error)
 }
 
@@ -204,24 +204,36 @@ func tradeFilterParams(c *fiber.Ctx) (TradeFlowsRequest, error) {
 		}
 		r.HSCode = hs
 	}
-	if raw := c.Query("period"); raw != "" {
-		y, err := strconv.Atoi(raw)
-		if err != nil || y < 1900 || y > 2200 {
-			return r, overwatch.Errorf(overwatch.Invalid, "period must be a year such as 2024").With("parameter", "period")
-		}
-		r.Year = y
-	}
-	return r, nil
+	r.Year, err = intParam(c, "period", 0, 1900, 2200)
+	return r, err
 }
 
+// tradeFilters are the parameters of the flows and mirror views.
+var tradeFilters = []string{"exporter", "importer", "commodity", "period"}
+
 // TradeFlows serves GET /v1/trade-flows: view flows (default), mirror,
-// sanctions or entity (with imo); exporter, importer, commodity, period
-// (year) and limit (default 50, clamped by the tier). pi gives the entity
-// view's P&I coverage, matches the sanctions view's matches.
+// sanctions or entity; exporter, importer, commodity and period (year) for
+// flows and mirror, imo for entity (a parameter sent to a view that does
+// not use it is a 400 naming it); limit (default 50, clamped by the
+// tier). pi gives the entity view's P&I coverage, matches the sanctions
+// view's matches.
 func TradeFlows(s TradeStore, pi PICoverageQuery, matches Query[struct{}, sanctionsView]) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		view, err := enumParam(c, "view", tradeViewFlows, tradeViewMirror, tradeViewSanctions, tradeViewEntity)
 		if err != nil {
+			return err
+		}
+		if view == "" {
+			view = tradeViewFlows
+		}
+		unused := append([]string{}, tradeFilters...)
+		switch view {
+		case tradeViewSanctions:
+			unused = append(unused, "imo")
+		case tradeViewFlows, tradeViewMirror:
+			unused = []string{"imo"}
+		}
+		if err := inapplicable(c, "view="+view, unused...); err != nil {
 			return err
 		}
 		limit, err := limitParam(c, 50, tradeFlowsMax)
@@ -232,7 +244,7 @@ func TradeFlows(s TradeStore, pi PICoverageQuery, matches Query[struct{}, sancti
 		case tradeViewSanctions:
 			return tradeSanctions(c, matches, limit)
 		case tradeViewEntity:
-			return tradeEntity(c, s, pi)
+			return tradeEntity(c, s, pi, limit)
 		}
 		r, err := tradeFilterParams(c)
 		if err != nil {
@@ -272,18 +284,20 @@ func tradeMirror(c *fiber.Ctx, s TradeFlowStore, r TradeFlowsRequest, limit int)
 	return c.JSON(fiber.Map{"discrepancies": out})
 }
 
-// TradeSanctionsMatch is an item of view=sanctions.
+// TradeSanctionsMatch is an item of view=sanctions: the vessel
+// (imo_number, vessel_name, flag) and the sanctions entry it matched
+// (list_source, entry_id, sanctioned_entity: the entry's name).
 type TradeSanctionsMatch struct {
-	IMO        string   `json:"imo"`
-	VesselName string   `json:"vessel_name"`
-	Flag       string   `json:"flag"`
-	ListSource string   `json:"list_source"`
-	EntryID    string   `json:"entry_id"`
-	EntryName  string   `json:"entry_name"`
-	Program    string   `json:"program"`
-	MatchType  string   `json:"match_type"`
-	MatchedOn  string   `json:"matched_on"`
-	Confidence *float64 `json:"confidence"`
+	IMO              string   `json:"imo_number"`
+	VesselName       string   `json:"vessel_name"`
+	Flag             string   `json:"flag"`
+	ListSource       string   `json:"list_source"`
+	EntryID          string   `json:"entry_id"`
+	SanctionedEntity string   `json:"sanctioned_entity"`
+	Program          string   `json:"program"`
+	MatchType        string   `json:"match_type"`
+	MatchedOn        string   `json:"matched_on"`
+	Confidence       *float64 `json:"confidence"`
 }
 
 // sanctionsView is what the sanctions view shows: the matches and the
@@ -338,7 +352,7 @@ func tradeSanctions(c *fiber.Ctx, q Query[struct{}, sanctionsView], limit int) e
 		}
 		p := profiles[m.IMO]
 		out = append(out, TradeSanctionsMatch{IMO: m.IMO.String(), VesselName: p.Name, Flag: p.Flag, ListSource: m.Entry.ListSource,
-			EntryID: m.Entry.EntryID, EntryName: m.Entry.Name, Program: m.Entry.Program, MatchType: m.MatchType, MatchedOn: m.MatchedOn,
+			EntryID: m.Entry.EntryID, SanctionedEntity: m.Entry.Name, Program: m.Entry.Program, MatchType: m.MatchType, MatchedOn: m.MatchedOn,
 			Confidence: finite(m.Confidence, 2)})
 	}
 	return c.JSON(fiber.Map{"matches": out, "match_types": types})

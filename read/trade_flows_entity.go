@@ -1,13 +1,16 @@
 package read
 
 import (
+	"context"
 	"strconv"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/maritime/risk"
 	"overwatch/maritime/sanctions"
+	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
 )
 
@@ -24,22 +27,25 @@ type EntityOwner struct {
 	Source string `json:"source"`
 }
 
-// EntityPort is a port the vessel called at.
+// EntityPort is a port the vessel called at: its slug and name, the
+// arrival and the departure (null while in port).
 type EntityPort struct {
 	Port      string  `json:"port"`
+	PortName  *string `json:"port_name"`
 	Arrival   string  `json:"arrival"`
 	Departure *string `json:"departure"`
 }
 
-// EntitySanction is a link of the vessel to a sanctions entry.
+// EntitySanction is a link of the vessel to a sanctions entry
+// (sanctioned_entity: the entry's name).
 type EntitySanction struct {
-	ListSource string   `json:"list_source"`
-	EntryID    string   `json:"entry_id"`
-	EntryName  string   `json:"entry_name"`
-	Program    string   `json:"program"`
-	MatchType  string   `json:"match_type"`
-	MatchedOn  string   `json:"matched_on"`
-	Confidence *float64 `json:"confidence"`
+	ListSource       string   `json:"list_source"`
+	EntryID          string   `json:"entry_id"`
+	SanctionedEntity string   `json:"sanctioned_entity"`
+	Program          string   `json:"program"`
+	MatchType        string   `json:"match_type"`
+	MatchedOn        string   `json:"matched_on"`
+	Confidence       *float64 `json:"confidence"`
 }
 
 // EntityIdentity is one interval of the vessel's broadcast identity: the
@@ -79,91 +85,159 @@ func newEntityCoverage(r PICoverageRecord) EntityCoverage {
 	return out
 }
 
-// TradeEntity is an item of view=entity: the vessel's graph.
+// TradeEntity is an item of view=entity: the vessel's graph. port_name is
+// the port of its latest call (the one it is in while in port), null when
+// no call is known; is_sanctioned is whether any sanctions entry matches
+// it (sanctions lists them).
 type TradeEntity struct {
-	IMO            string           `json:"imo"`
-	Name           string           `json:"name"`
+	IMO            string           `json:"imo_number"`
+	VesselName     string           `json:"vessel_name"`
 	Flag           string           `json:"flag"`
+	PortName       *string          `json:"port_name"`
+	IsSanctioned   bool             `json:"is_sanctioned"`
+	DarkEventCount int              `json:"dark_event_count"`
+	RiskScore      *float64         `json:"risk_score"`
+	RiskTier       *string          `json:"risk_tier"`
 	Owners         []EntityOwner    `json:"owners"`
 	PortsVisited   []EntityPort     `json:"ports_visited"`
 	Sanctions      []EntitySanction `json:"sanctions"`
 	PICoverage     []EntityCoverage `json:"pi_coverage"`
-	DarkEventCount int              `json:"dark_event_count"`
-	RiskScore      *float64         `json:"risk_score"`
-	RiskTier       *string          `json:"risk_tier"`
 	Identities     []EntityIdentity `json:"identities"`
 }
 
-// tradeEntity answers view=entity with imo (required): one entity, or
-// none when the service knows nothing of the vessel. P&I coverage comes
-// from the coverage store (the shared base and the caller's account's
-// own records).
-func tradeEntity(c *fiber.Ctx, s TradeStore, pi PICoverageQuery) error {
-	imo, _, err := imoParam(c, "imo", true)
+// tradeEntity answers view=entity: with imo, that vessel's graph (none
+// when the service knows nothing of it); without, the graphs of the
+// vessels most worth a look, by risk score (highest first, as
+// /v1/risk/vessels ranks them), at most limit. P&I coverage comes from the
+// coverage store (the shared base with the caller's account's own
+// records layered over it).
+func tradeEntity(c *fiber.Ctx, s TradeStore, pi PICoverageQuery, limit int) error {
+	imo, one, err := imoParam(c, "imo", false)
 	if err != nil {
 		return err
 	}
 	ctx := c.UserContext()
-	entries, err := s.SanctionsEntries(ctx)
+	r := VesselRisksRequest{Limit: limit}
+	if one {
+		r = VesselRisksRequest{IMO: imo, Limit: 1}
+	}
+	scores, err := s.VesselRisks(ctx, r)
 	if err != nil {
 		return err
+	}
+	imos := []overwatch.IMO{imo}
+	if !one {
+		imos = make([]overwatch.IMO, len(scores))
+		for i, sc := range scores {
+			imos[i] = sc.IMO
+		}
+	}
+	out, err := tradeEntities(ctx, s, pi, imos, scores)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"entities": out})
+}
+
+// tradeEntities builds the graphs of the vessels imos, in their order,
+// each with its score of scores; a vessel the service knows nothing of is
+// left out.
+func tradeEntities(ctx context.Context, s TradeStore, pi PICoverageQuery, imos []overwatch.IMO, scores []risk.VesselScore) ([]TradeEntity, error) {
+	out := []TradeEntity{}
+	if len(imos) == 0 {
+		return out, nil
+	}
+	entries, err := s.SanctionsEntries(ctx)
+	if err != nil {
+		return nil, err
 	}
 	profiles, err := s.VesselProfiles(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	ids, err := s.IdentityHistory(ctx, imo)
+	ids, err := s.IdentityHistory(ctx, imos...)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	p, known := profiles[imo]
+	visits, err := s.VesselPortVisits(ctx, imos, entityPortVisits)
+	if err != nil {
+		return nil, err
+	}
+	dark, err := s.DarkEventCounts(ctx, imos)
+	if err != nil {
+		return nil, err
+	}
+	cover, err := pi.PICoverageList(ctx, overwatch.CallerFrom(ctx).AccountID, imos, 0)
+	if err != nil {
+		return nil, err
+	}
+	var own []vessel.Profile
+	for _, imo := range imos {
+		if p, ok := profiles[imo]; ok {
+			own = append(own, p)
+		}
+	}
 	var ms []sanctions.Match
 	if len(entries) > 0 {
-		// The risk job's matcher on this vessel alone (its matches do not
-		// depend on the other vessels).
-		var own []vessel.Profile
-		if known {
-			own = []vessel.Profile{p}
-		}
+		// The risk job's matcher on these vessels alone (a vessel's
+		// matches do not depend on the other vessels).
 		ms = sanctions.MatchVessels(entries, own, ids)
 	}
-	visits, err := s.VesselPortVisits(ctx, imo, entityPortVisits)
-	if err != nil {
-		return err
+	score := map[overwatch.IMO]*risk.VesselScore{}
+	for i := range scores {
+		score[scores[i].IMO] = &scores[i]
 	}
-	dark, err := s.DarkEventCount(ctx, imo)
-	if err != nil {
-		return err
+	idents := map[overwatch.IMO][]vessel.Identity{}
+	for _, id := range ids {
+		idents[id.IMO] = append(idents[id.IMO], id)
 	}
-	scores, err := s.VesselRisks(ctx, VesselRisksRequest{IMO: imo, Limit: 1})
-	if err != nil {
-		return err
+	matches := map[overwatch.IMO][]sanctions.Match{}
+	for _, m := range ms {
+		matches[m.IMO] = append(matches[m.IMO], m)
 	}
-	cover, err := pi.PICoverage(ctx, overwatch.CallerFrom(ctx).AccountID, imo)
-	if err != nil {
-		return err
+	recs := map[overwatch.IMO][]PICoverageRecord{}
+	for _, r := range cover {
+		recs[r.IMO] = append(recs[r.IMO], r)
 	}
-	e := TradeEntity{IMO: imo.String(), Name: p.Name, Flag: p.Flag, Owners: []EntityOwner{}, PortsVisited: []EntityPort{},
+	for _, imo := range imos {
+		p, known := profiles[imo]
+		if !known && len(idents[imo]) == 0 && len(visits[imo]) == 0 && score[imo] == nil && len(matches[imo]) == 0 && len(recs[imo]) == 0 {
+			continue
+		}
+		out = append(out, newTradeEntity(imo, p, score[imo], idents[imo], matches[imo], visits[imo], dark[imo], recs[imo]))
+	}
+	return out, nil
+}
+
+// newTradeEntity presents a vessel's graph from its parts.
+func newTradeEntity(imo overwatch.IMO, p vessel.Profile, score *risk.VesselScore, ids []vessel.Identity, ms []sanctions.Match,
+	visits []PortVisit, dark int, cover []PICoverageRecord) TradeEntity {
+	e := TradeEntity{IMO: imo.String(), VesselName: p.Name, Flag: p.Flag, Owners: []EntityOwner{}, PortsVisited: []EntityPort{},
 		Sanctions: []EntitySanction{}, PICoverage: []EntityCoverage{}, DarkEventCount: dark, Identities: []EntityIdentity{}}
 	owners := map[string]bool{}
 	for _, m := range ms {
-		if m.IMO != imo {
-			continue
-		}
-		e.Sanctions = append(e.Sanctions, EntitySanction{ListSource: m.Entry.ListSource, EntryID: m.Entry.EntryID, EntryName: m.Entry.Name,
+		e.Sanctions = append(e.Sanctions, EntitySanction{ListSource: m.Entry.ListSource, EntryID: m.Entry.EntryID, SanctionedEntity: m.Entry.Name,
 			Program: m.Entry.Program, MatchType: m.MatchType, MatchedOn: m.MatchedOn, Confidence: finite(m.Confidence, 2)})
 		if o := m.Entry.Owner; o != "" && !owners[o] {
 			owners[o] = true
 			e.Owners = append(e.Owners, EntityOwner{Name: o, Role: "owner", Source: m.Entry.ListSource + " " + m.Entry.EntryID})
 		}
 	}
+	e.IsSanctioned = len(e.Sanctions) > 0
 	for _, v := range visits {
 		ep := EntityPort{Port: v.Port, Arrival: v.Arrival}
+		if sp, ok := seaport.BySlug(v.Port); ok {
+			name := sp.Name
+			ep.PortName = &name
+		}
 		if v.Departure != "" {
 			d := v.Departure
 			ep.Departure = &d
 		}
 		e.PortsVisited = append(e.PortsVisited, ep)
+	}
+	if len(e.PortsVisited) > 0 { // newest first: the latest call
+		e.PortName = e.PortsVisited[0].PortName
 	}
 	for _, r := range cover {
 		e.PICoverage = append(e.PICoverage, newEntityCoverage(r))
@@ -171,25 +245,20 @@ func tradeEntity(c *fiber.Ctx, s TradeStore, pi PICoverageQuery) error {
 	for _, id := range ids {
 		e.Identities = append(e.Identities, newEntityIdentity(id))
 	}
-	if len(scores) > 0 {
-		e.RiskScore = finite(scores[0].Score, 1)
-		t := scores[0].Tier
+	if score != nil {
+		e.RiskScore = finite(score.Score, 1)
+		t := score.Tier
 		e.RiskTier = &t
-		if e.Name == "" {
-			e.Name, e.Flag = scores[0].Name, scores[0].Flag
+		if e.VesselName == "" {
+			e.VesselName, e.Flag = score.Name, score.Flag
 		}
 	}
-	if len(ids) > 0 && e.Name == "" {
+	if len(ids) > 0 && e.VesselName == "" {
 		last := ids[len(ids)-1]
-		e.Name, e.Flag = last.Name, last.Flag
+		e.VesselName, e.Flag = last.Name, last.Flag
 	}
-	out := []TradeEntity{}
-	if known || len(ids) > 0 || len(visits) > 0 || len(scores) > 0 || len(e.Sanctions) > 0 || len(cover) > 0 {
-		out = append(out, e)
-	}
-	return c.JSON(fiber.Map{"entities": out})
+	return e
 }
-
 func newEntityIdentity(id vessel.Identity) EntityIdentity {
 	out := EntityIdentity{ValidFrom: id.ValidFrom.UTC().Format("2006-01-02T15:04:05Z"), Name: id.Name, Flag: id.Flag}
 	if id.MMSI != 0 {

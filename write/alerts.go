@@ -203,33 +203,33 @@ func SetAlertState(store AlertStore, now func() time.Time) fiber.Handler {
 		}
 		b = stateBody{AlertID: strings.Clone(b.AlertID), Action: strings.Clone(b.Action), SnoozeUntil: strings.Clone(b.SnoozeUntil)}
 		if b.AlertID == "" {
-			return overwatch.Errorf(overwatch.Invalid, "alert_id is required (<source>:<id>, e.g. overwatch:42)")
+			return overwatch.Errorf(overwatch.Invalid, "alert_id is required (<source>:<id>, e.g. overwatch:42)").With("parameter", "alert_id")
 		}
 		source, rawID, ok := strings.Cut(b.AlertID, ":")
 		id, err := strconv.ParseInt(rawID, 10, 64)
 		if !ok || err != nil || id <= 0 || (source != "overwatch" && source != "locus") {
-			return overwatch.Errorf(overwatch.Invalid, "alert_id must be <source>:<id>, e.g. overwatch:42")
+			return overwatch.Errorf(overwatch.Invalid, "alert_id must be <source>:<id>, e.g. overwatch:42").With("parameter", "alert_id")
 		}
 		action := overwatch.AlertAction(b.Action)
 		switch action {
 		case overwatch.ActionRead, overwatch.ActionResolve, overwatch.ActionSnooze, overwatch.ActionOpen:
 		case "":
-			return overwatch.Errorf(overwatch.Invalid, "action is required (read, resolve, snooze or open)")
+			return overwatch.Errorf(overwatch.Invalid, "action is required (read, resolve, snooze or open)").With("parameter", "action")
 		default:
-			return overwatch.Errorf(overwatch.Invalid, "action must be one of read, resolve, snooze, open")
+			return overwatch.Errorf(overwatch.Invalid, "action must be one of read, resolve, snooze, open").With("parameter", "action")
 		}
 		t := now().UTC()
 		until := t.Add(DefaultSnooze)
 		if b.SnoozeUntil != "" {
 			if action != overwatch.ActionSnooze {
-				return overwatch.Errorf(overwatch.Invalid, "snooze_until is only for action snooze")
+				return overwatch.Errorf(overwatch.Invalid, "snooze_until is only for action snooze").With("parameter", "snooze_until")
 			}
 			u, err := time.Parse(time.RFC3339, b.SnoozeUntil)
 			if err != nil {
-				return overwatch.Errorf(overwatch.Invalid, "snooze_until must be an ISO 8601 timestamp like 2026-01-02T15:04:05Z")
+				return overwatch.Errorf(overwatch.Invalid, "snooze_until must be an ISO 8601 timestamp like 2026-01-02T15:04:05Z").With("parameter", "snooze_until")
 			}
 			if !u.After(t) || u.Sub(t) > MaxSnooze {
-				return overwatch.Errorf(overwatch.Invalid, "snooze_until must be ahead, at most a year from now")
+				return overwatch.Errorf(overwatch.Invalid, "snooze_until must be ahead, at most a year from now").With("parameter", "snooze_until")
 			}
 			until = u
 		}

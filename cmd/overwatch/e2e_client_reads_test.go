@@ -169,8 +169,12 @@ func callClientRisk(ctx context.Context, t *testing.T, c *client.ClientWithRespo
 	if wantStatus(t, "pi coverage import", imp, err, 200) && imp.JSON200.Stored != 1 {
 		t.Errorf("pi coverage import: %s", imp.Body)
 	}
-	cov, err := c.GetPICoverageWithResponse(ctx, &client.GetPICoverageParams{Vessel: imo})
+	cov, err := c.GetPICoverageWithResponse(ctx, &client.GetPICoverageParams{Vessel: &imo})
 	wantStatus(t, "pi coverage", cov, err, 200)
+	covAll, err := c.GetPICoverageWithResponse(ctx, &client.GetPICoverageParams{})
+	if wantStatus(t, "pi coverage of every vessel", covAll, err, 200) && (covAll.JSON200.Vessel != nil || len(covAll.JSON200.Coverage) == 0) {
+		t.Errorf("pi coverage of every vessel: %s", covAll.Body)
+	}
 }
 
 // callClientMarket calls the market, emissions, trade and terminal
@@ -190,8 +194,11 @@ func callClientMarket(ctx context.Context, t *testing.T, c *client.ClientWithRes
 	wantStatus(t, "port revenue", pr, err, 200)
 	tf, err := c.GetTradeFlowsWithResponse(ctx, &client.GetTradeFlowsParams{})
 	wantStatus(t, "trade flows", tf, err, 200)
-	tfv, err := c.GetTradeFlowsWithResponse(ctx, &client.GetTradeFlowsParams{Imo: &imo})
+	entity := client.Entity
+	tfv, err := c.GetTradeFlowsWithResponse(ctx, &client.GetTradeFlowsParams{View: &entity, Imo: &imo})
 	wantStatus(t, "trade flows of a vessel", tfv, err, 200)
+	tfe, err := c.GetTradeFlowsWithResponse(ctx, &client.GetTradeFlowsParams{View: &entity})
+	wantStatus(t, "trade flows' entities by risk", tfe, err, 200)
 	rl, err := c.GetRiverLevelsWithResponse(ctx, &client.GetRiverLevelsParams{})
 	wantStatus(t, "river levels", rl, err, 200)
 	riverCSV := client.GetRiverLevelsParamsFormat("csv")

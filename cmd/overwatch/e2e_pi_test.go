@@ -22,16 +22,17 @@ import (
 
 // piCoverageAPI is the JSON of GET /v1/pi-coverage.
 type piCoverageAPI struct {
-	Vessel     string                `json:"vessel"`
+	Vessel     *string               `json:"vessel"`
 	Coverage   []read.PICoverageItem `json:"coverage"`
-	Assessment read.PIAssessment     `json:"assessment"`
+	Assessment *read.PIAssessment    `json:"assessment"`
 }
 
 // P&I through the real server: the insurer table (the twelve Group
 // clubs after the NorthStandard merger), a CSV import as text/csv and as
 // multipart (fuzzy and former-name matching, rejected rows with lines and
 // reasons, unmatched clubs, 413 over 10 MiB), and tenancy: an account's
-// records are layered over the shared base for it alone.
+// records are layered over the shared base for it alone, for one vessel
+// and in the list of every vessel's records (without vessel).
 func TestPICoverageEndToEnd(t *testing.T) {
 	chURL, pgURL := chtest.URL(t, "pi_e2e"), pgtest.URL(t, "pi_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
@@ -119,9 +120,9 @@ func TestPICoverageEndToEnd(t *testing.T) {
 	expect(r, 200, `"matched":1`)
 
 	// Tenancy: alice sees her records over the base, bob the base only.
-	coverage := func(key, imo string) piCoverageAPI {
+	coverage := func(key, query string) piCoverageAPI {
 		t.Helper()
-		r := send(key, http.MethodGet, "/v1/pi-coverage?vessel="+imo, "", "")
+		r := send(key, http.MethodGet, "/v1/pi-coverage?"+query, "", "")
 		expect(r, 200, "")
 		var out piCoverageAPI
 		if err := json.Unmarshal(r.body, &out); err != nil {
@@ -129,7 +130,7 @@ func TestPICoverageEndToEnd(t *testing.T) {
 		}
 		return out
 	}
-	a := coverage(alice, "9321483")
+	a := coverage(alice, "vessel=9321483")
 	if len(a.Coverage) != 2 || a.Coverage[0].Source != "own" || *a.Coverage[0].ClubID != "northstandard" ||
 		a.Coverage[1].Source != "own" || *a.Coverage[1].ClubID != "gard" || *a.Coverage[1].VesselName != "ALPHA" {
 		t.Errorf("alice's coverage %+v", a.Coverage)
@@ -137,20 +138,47 @@ func TestPICoverageEndToEnd(t *testing.T) {
 	if !a.Assessment.GroupCover || a.Assessment.RiskTier == nil || *a.Assessment.RiskTier != "low" {
 		t.Errorf("alice's assessment %+v", a.Assessment)
 	}
-	b := coverage(bob, "9321483")
+	b := coverage(bob, "vessel=9321483")
 	if len(b.Coverage) != 1 || b.Coverage[0].Source != "e2e base" || *b.Coverage[0].VesselName != "BASE NAME" || b.Coverage[0].Current {
 		t.Errorf("bob's coverage %+v", b.Coverage)
 	}
 	if b.Assessment.RiskTier != nil {
 		t.Errorf("bob's assessment %+v (no current record)", b.Assessment)
 	}
-	ab := coverage(alice, "9074729")
+	ab := coverage(alice, "vessel=9074729")
 	if len(ab.Coverage) != 2 || ab.Coverage[1].Source != "e2e base" || ab.Coverage[1].Current || ab.Coverage[0].ClubID != nil || ab.Coverage[0].RiskTier != "high" || ab.Assessment.GroupCover ||
 		ab.Assessment.RiskTier == nil || *ab.Assessment.RiskTier != "high" {
 		t.Errorf("alice's unmatched insurer %+v %+v", ab.Coverage, ab.Assessment)
 	}
-	if bb := coverage(bob, "9074729"); len(bb.Coverage) != 2 || *bb.Coverage[0].ClubID != "northstandard" || bb.Coverage[0].Source != "own" {
+	if bb := coverage(bob, "vessel=9074729"); len(bb.Coverage) != 2 || *bb.Coverage[0].ClubID != "northstandard" || bb.Coverage[0].Source != "own" {
 		t.Errorf("bob's own record %+v", bb.Coverage)
+	}
+
+	// Without vessel, every vessel's records, layered alike, by IMO.
+	list := func(key, query string) string {
+		t.Helper()
+		got := coverage(key, query)
+		if got.Vessel != nil || got.Assessment != nil {
+			t.Errorf("%s: a list with vessel %v, assessment %+v", query, got.Vessel, got.Assessment)
+		}
+		var rows []string
+		for _, c := range got.Coverage {
+			id := "-"
+			if c.ClubID != nil {
+				id = *c.ClubID
+			}
+			rows = append(rows, c.IMO+" "+id+" "+c.Source)
+		}
+		return strings.Join(rows, ", ")
+	}
+	if got, want := list(alice, ""), "9074729 - own, 9074729 - e2e base, 9321483 northstandard own, 9321483 gard own"; got != want {
+		t.Errorf("alice's list: %s, want %s", got, want)
+	}
+	if got, want := list(alice, "limit=3"), "9074729 - own, 9074729 - e2e base, 9321483 northstandard own"; got != want {
+		t.Errorf("alice's list of 3: %s, want %s", got, want)
+	}
+	if got, want := list(bob, ""), "9074729 northstandard own, 9074729 - e2e base, 9321483 gard e2e base"; got != want {
+		t.Errorf("bob's list: %s, want %s", got, want)
 	}
 
 	// An account's unmatched insurer is never listed for anyone.
@@ -159,7 +187,6 @@ func TestPICoverageEndToEnd(t *testing.T) {
 	}
 
 	// Refusals.
-	expect(send(alice, http.MethodGet, "/v1/pi-coverage", "", ""), 400, "vessel")
 	expect(send(alice, http.MethodGet, "/v1/pi-coverage?vessel=9321484", "", ""), 400, "vessel")
 	expect(send(alice, http.MethodGet, "/v1/pi-coverage?vessel=9321483&limit=0", "", ""), 400, "limit")
 	expect(send("", http.MethodGet, "/v1/pi-coverage?vessel=9321483", "", ""), 401, "")

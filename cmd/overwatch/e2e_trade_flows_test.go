@@ -162,7 +162,12 @@ func TestTradeFlowsEndToEnd(t *testing.T) {
 		t.Fatalf("entity %+v", ents)
 	}
 	e := ents[0]
-	if e.Name != "SHADOW A" || len(e.Owners) != 1 || e.Owners[0].Name != "SHADOW HOLDINGS LTD" || len(e.PortsVisited) != 1 ||
+	if e.IMO != a.String() || e.VesselName != "SHADOW A" || e.PortName == nil || *e.PortName != "Santos" || !e.IsSanctioned ||
+		e.PortsVisited[0].PortName == nil || *e.PortsVisited[0].PortName != "Santos" || e.Sanctions[0].SanctionedEntity != "SHADOW A" ||
+		sm.Matches[1].SanctionedEntity != "SHADOW A" || sm.Matches[1].IMO != a.String() {
+		t.Errorf("the specification's names: entity %+v, match %+v", e, sm.Matches[1])
+	}
+	if e.VesselName != "SHADOW A" || len(e.Owners) != 1 || e.Owners[0].Name != "SHADOW HOLDINGS LTD" || len(e.PortsVisited) != 1 ||
 		e.PortsVisited[0].Port != "santos" || e.PortsVisited[0].Departure == nil || len(e.Sanctions) != 1 || e.Sanctions[0].MatchType != "direct_imo" ||
 		e.DarkEventCount != 1 || e.RiskScore == nil || *e.RiskScore != 85 || len(e.Identities) != 2 || e.Identities[0].Flag != "CM" ||
 		len(e.PICoverage) != 1 || e.PICoverage[0].Club != "Gard" {
@@ -174,9 +179,32 @@ func TestTradeFlowsEndToEnd(t *testing.T) {
 	if none := get(pro, "/v1/trade-flows?view=entity&imo=9074729", 200).Entities; len(none) != 0 {
 		t.Errorf("unknown vessel %+v", none)
 	}
+	// Without imo, the vessels most worth a look, by risk score: b, with
+	// no call, sanction or coverage of its own, after a.
+	if err := s.ch.WriteVesselRisk(ctx, 8, []risk.VesselScore{{IMO: a, Name: "SHADOW A", Flag: "LR", Score: 85, Tier: risk.TierCritical,
+		ComputedAt: time.Now().UTC()}, {IMO: b, Name: "BRAVO B", Flag: "PA", Score: 40, Tier: risk.TierMedium, ComputedAt: time.Now().UTC()}}); err != nil {
+		t.Fatal(err)
+	}
+	listed := get(pro, "/v1/trade-flows?view=entity", 200).Entities
+	if len(listed) != 2 || listed[0].IMO != a.String() || len(listed[0].PICoverage) != 1 || *listed[0].PortName != "Santos" ||
+		listed[1].IMO != b.String() || listed[1].PortName != nil || !listed[1].IsSanctioned || *listed[1].RiskScore != 40 {
+		t.Errorf("entities by risk %+v", listed)
+	}
+	if one := get(pro, "/v1/trade-flows?view=entity&limit=1", 200).Entities; len(one) != 1 || one[0].IMO != a.String() {
+		t.Errorf("the riskiest entity %+v", one)
+	}
+	// A parameter the view does not use is a 400 naming it.
+	for q, param := range map[string]string{"imo=" + a.String(): "imo", "view=mirror&imo=" + a.String(): "imo",
+		"view=sanctions&exporter=Brazil": "exporter", "view=sanctions&imo=" + a.String(): "imo", "view=entity&period=2024": "period",
+		"view=entity&commodity=soybeans": "commodity", "view=entity&importer=China": "importer"} {
+		resp := s.do(t, request{path: "/v1/trade-flows?" + q, ip: freshIP(), key: pro})
+		if resp.StatusCode != 400 || !strings.Contains(string(resp.body), `"parameter":"`+param+`"`) || !strings.Contains(string(resp.body), "does not apply") {
+			t.Errorf("%s: %d %s", q, resp.StatusCode, resp.body)
+		}
+	}
 
 	for q, param := range map[string]string{"view=graph": "view", "exporter=atlantis": "exporter", "importer=zz": "importer",
-		"commodity=unobtainium": "commodity", "period=24": "period", "view=entity": "imo", "view=entity&imo=1234568": "imo", "limit=0": "limit"} {
+		"commodity=unobtainium": "commodity", "period=24": "period", "view=entity&imo=1234568": "imo", "limit=0": "limit"} {
 		resp := s.do(t, request{path: "/v1/trade-flows?" + q, ip: freshIP(), key: pro})
 		if resp.StatusCode != 400 || !strings.Contains(string(resp.body), param) {
 			t.Errorf("%s: %d %s", q, resp.StatusCode, resp.body)
