@@ -6363,7 +6363,7 @@ type ListEmissionsParams struct {
 	// Cursor The `next_cursor` of the previous page, as returned; anything else is a 400 naming cursor.
 	Cursor *EmissionsCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
-	// Limit Voyages per page; default 50, at most 500 and the plan's results per call (20, 100, 500). CSV and PDF: default and at most the plan's CSV rows (10,000).
+	// Limit Voyages per page; default 50, at most 500 (a 400 beyond it) and the plan's results per call (20, 100, 500). CSV and PDF: at most 10,000 (a 400 beyond it), default and at most the plan's CSV rows.
 	Limit *EmissionsLimit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
@@ -6406,7 +6406,7 @@ type EmissionsReportParams struct {
 	// Cursor The `next_cursor` of the previous page, as returned; anything else is a 400 naming cursor.
 	Cursor *EmissionsCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
-	// Limit Voyages per page; default 50, at most 500 and the plan's results per call (20, 100, 500). CSV and PDF: default and at most the plan's CSV rows (10,000).
+	// Limit Voyages per page; default 50, at most 500 (a 400 beyond it) and the plan's results per call (20, 100, 500). CSV and PDF: at most 10,000 (a 400 beyond it), default and at most the plan's CSV rows.
 	Limit *EmissionsLimit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
@@ -6835,7 +6835,7 @@ type GetTradeFlowsParams struct {
 	// Imo The vessel of view=entity (without it, the vessels by risk score); a 400 with another view.
 	Imo *string `form:"imo,omitempty" json:"imo,omitempty"`
 
-	// Limit Rows; default 50, at most 1000, and at most the plan's results per call.
+	// Limit Rows; default 50, at most 1000 (a 400 beyond it), and at most the plan's results per call.
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
 }
 

@@ -47,8 +47,8 @@ func TestDisruptionsParams(t *testing.T) {
 		"hours=0":   {400, "hours must be an integer from 1 to 720"},
 		"hours=721": {400, "hours must be an integer from 1 to 720"},
 		"hours=abc": {400, "hours must be an integer from 1 to 720"},
-		"limit=0":   {400, "limit must be a positive integer"},
-		"limit=-3":  {400, "limit must be a positive integer"},
+		"limit=0":   {400, "limit must be a positive integer (at most"},
+		"limit=-3":  {400, "limit must be a positive integer (at most"},
 	})
 	if n := store.reqs.count(); n != 0 {
 		t.Errorf("a bad request reached the store %d times", n)
@@ -62,9 +62,9 @@ func TestDisruptionsParams(t *testing.T) {
 	if !r.Since.Equal(testNow.Add(-24*time.Hour).Truncate(time.Minute)) || r.Limit != 20 || r.Query != "Suez Canal" {
 		t.Errorf("request %+v", r)
 	}
-	serve(t, overwatch.PlanPro, h, "/v1/disruptions?hours=720&limit=1000")
+	serve(t, overwatch.PlanPro, h, "/v1/disruptions?hours=720&limit=100")
 	if r := store.reqs.last(t); r.Limit != 100 || !r.Since.Equal(testNow.Add(-720*time.Hour).Truncate(time.Minute)) {
-		t.Errorf("pro, limit 1000: %+v", r)
+		t.Errorf("pro, limit 100: %+v", r)
 	}
 	serve(t, overwatch.PlanFree, h, "/v1/disruptions?limit=100")
 	if r := store.reqs.last(t); r.Limit > 20 {

@@ -51,7 +51,7 @@ func TestEarningsHandlers(t *testing.T) {
 		t.Errorf("access %v", routes.access)
 	}
 	h := routes.get("/earnings")
-	status, body, _ := serve(t, overwatch.PlanPro, h, "/?vessel=9559341&port=chiba&limit=500")
+	status, body, _ := serve(t, overwatch.PlanPro, h, "/?vessel=9559341&port=chiba&limit=200")
 	if status != 200 {
 		t.Fatalf("%d %s", status, body)
 	}

@@ -419,7 +419,7 @@ func csvLimitParam(c *fiber.Ctx) (int, error) {
 		return 0, err
 	}
 	limit := csvRows(caller, ExportMaxRows)
-	v, ok, err := limitValue(c)
+	v, ok, err := limitValue(c, ExportMaxRows)
 	if ok {
 		limit = min(limit, v)
 	}

@@ -34,8 +34,8 @@ func TestEstimatesParams(t *testing.T) {
 	store := &fakeEstimates{}
 	expectErrors(t, estimatesOf(t, store).get("/estimates"), "/v1/estimates", map[string]errCase{
 		"port=atlantis": {400, "unknown port 'atlantis'"},
-		"limit=0":       {400, "limit must be a positive integer"},
-		"limit=ten":     {400, "limit must be a positive integer"},
+		"limit=0":       {400, "limit must be a positive integer (at most"},
+		"limit=ten":     {400, "limit must be a positive integer (at most"},
 	})
 	if n := store.reqs.count(); n != 0 {
 		t.Errorf("a bad request reached the store %d times", n)
@@ -51,7 +51,7 @@ func TestEstimatesBody(t *testing.T) {
 		{EstimateWeek: portstats.EstimateWeek{Week: w, Port: "santos", ISOYear: 2026, ISOWeek: 11, Tonnage: 0.4}},
 	}}
 	h := estimatesOf(t, store).get("/estimates")
-	status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/estimates?port=santos&limit=300")
+	status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/estimates?port=santos&limit=200")
 	want := `{"estimates":[{"port":"new-orleans","port_name":"New Orleans (Lower Mississippi)","iso_year":2026,"iso_week":11,"week_start":"2026-03-09","vessels":3,"calls":4,"calls_with_draught":3,"tonnage":150000,"confidence":0.67,"usda_actuals":123457,"calibrated_tonnage":150000,"calibration_factor":1,"calibration_source":"none"},` +
 		`{"port":"santos","port_name":"Santos","iso_year":2026,"iso_week":11,"week_start":"2026-03-09","vessels":0,"calls":0,"calls_with_draught":0,"tonnage":0,"confidence":0,"usda_actuals":null,"calibrated_tonnage":0,"calibration_factor":1,"calibration_source":"none"}]}`
 	if status != 200 || body != want {

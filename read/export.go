@@ -178,7 +178,7 @@ func Export(visits, estimates Query[ExportRequest, []byte], now func() time.Time
 		if kind == "" {
 			kind = "visits"
 		}
-		limit, ok, err := limitValue(c)
+		limit, ok, err := limitValue(c, ExportMaxRows)
 		if err != nil {
 			return err
 		}

@@ -54,8 +54,8 @@ func TestExportAccessAndParams(t *testing.T) {
 	expectErrors(t, h, "/v1/export", map[string]errCase{
 		"port=atlantis": {400, "unknown port 'atlantis'"},
 		"type=pdf":      {400, "type must be one of visits, estimates"},
-		"limit=0":       {400, "limit must be a positive integer"},
-		"limit=x":       {400, "limit must be a positive integer"},
+		"limit=0":       {400, "limit must be a positive integer (at most"},
+		"limit=x":       {400, "limit must be a positive integer (at most"},
 	})
 	if n := store.visitReqs.count() + store.estimateReqs.count(); n != 0 {
 		t.Errorf("a refused request reached the store %d times", n)
@@ -72,7 +72,7 @@ func TestExportVisitsCSV(t *testing.T) {
 			DraftBefore: 8.3, DraftAfter: 12.7, Operation: "load", CargoTonnes: 41234.4, CargoQuality: "measured", Declared: "-SANTOS, BR"},
 		{IMO: 1234567, Name: "OPEN CALL", Port: "santos", Arrival: arrival, Confidence: 2, Operation: "unknown", CargoQuality: "none"},
 	}}
-	status, body, h := serve(t, overwatch.PlanStarter, exportOf(t, store, nil).get("/export"), "/v1/export?port=santos&limit=50000")
+	status, body, h := serve(t, overwatch.PlanStarter, exportOf(t, store, nil).get("/export"), "/v1/export?port=santos&limit=10000")
 	if status != 200 {
 		t.Fatalf("%d %s", status, body)
 	}

@@ -71,7 +71,7 @@ func TestForecastParams(t *testing.T) {
 	expectErrors(t, routes.get("/forecasts"), "/v1/forecasts", map[string]errCase{
 		"method=arima":  {400, "method must be one of pipeline, statistical, ml"},
 		"port=atlantis": {400, "unknown port 'atlantis' in port"},
-		"limit=0":       {400, "limit must be a positive integer"},
+		"limit=0":       {400, "limit must be a positive integer (at most"},
 		"format=xml":    {400, "format must be one of json, csv"},
 	})
 	expectErrors(t, routes.get("/forecasts/accuracy"), "/v1/forecasts/accuracy", map[string]errCase{
@@ -81,13 +81,13 @@ func TestForecastParams(t *testing.T) {
 	expectErrors(t, routes.get("/anomalies"), "/v1/anomalies", map[string]errCase{
 		"type=weekly":  {400, "type must be one of trailing, yoy, seasonal_avg, seasonal_range"},
 		"severity=low": {400, "severity must be one of moderate, high, critical"},
-		"limit=-1":     {400, "limit must be a positive integer"},
+		"limit=-1":     {400, "limit must be a positive integer (at most"},
 	})
 	if store.fr.count()+store.ar.count()+store.nr.count() != 0 {
 		t.Error("a bad request reached the store")
 	}
 	santos := mustPort("santos")
-	serve(t, overwatch.PlanPro, routes.get("/forecasts"), "/v1/forecasts?port="+santos.ID+"&method=ml&limit=999")
+	serve(t, overwatch.PlanPro, routes.get("/forecasts"), "/v1/forecasts?port="+santos.ID+"&method=ml&limit=200")
 	if r, want := store.fr.last(t), (ForecastsRequest{Port: "santos", Method: "ml", Limit: ForecastsMaxLimit}); r != want {
 		t.Errorf("Pro request %+v, want %+v", r, want)
 	}

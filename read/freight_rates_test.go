@@ -87,8 +87,8 @@ func TestFreightRatesParams(t *testing.T) {
 	expectErrors(t, routes.get("/freight-rates"), "/v1/freight-rates", map[string]errCase{
 		"vessel_type=submarine": {400, "vessel_type must be one of handysize, supramax, panamax"},
 		"vessel_type=Panamax":   {400, "vessel_type must be one of"},
-		"limit=0":               {400, "limit must be a positive integer"},
-		"limit=x":               {400, "limit must be a positive integer"},
+		"limit=0":               {400, "limit must be a positive integer (at most"},
+		"limit=x":               {400, "limit must be a positive integer (at most"},
 	})
 	if f.ownReqs.count()+f.aggReqs.count() != 0 {
 		t.Error("a bad request reached the store")

@@ -16,10 +16,10 @@ import (
 // an Invalid error naming the parameter, so a bad request never reaches a
 // store; values are copied out of the request buffer before they escape.
 
-// limitParam reads ?limit=, defaulting to def, and clamps it by the
-// endpoint maximum and the caller's results-per-call.
+// limitParam reads ?limit=, defaulting to def, at most the endpoint's
+// maximum, and clamps it by the caller's results-per-call.
 func limitParam(c *fiber.Ctx, def, max int) (int, error) {
-	n, ok, err := limitValue(c)
+	n, ok, err := limitValue(c, max)
 	if err != nil {
 		return 0, err
 	}
@@ -30,17 +30,21 @@ func limitParam(c *fiber.Ctx, def, max int) (int, error) {
 }
 
 // limitValue is the one parser of ?limit= for every list, JSON or file: a
-// positive decimal integer (a value beyond the endpoint's maximum is
-// clamped by the caller; one beyond 64 bits, zero, a negative, a fraction
-// or a word is a 400 naming limit); ok is false when it is absent.
-func limitValue(c *fiber.Ctx) (n int, ok bool, err error) {
+// decimal integer from 1 to the endpoint's maximum (zero, a negative, a
+// value beyond the maximum, a fraction or a word is a 400 naming limit and
+// the range); ok is false when it is absent. The caller's plan then clamps
+// it silently (results per call).
+func limitValue(c *fiber.Ctx, max int) (n int, ok bool, err error) {
 	raw := c.Query("limit")
 	if raw == "" {
 		return 0, false, nil
 	}
 	v, err := strconv.Atoi(raw)
 	if err != nil || v < 1 {
-		return 0, false, overwatch.Errorf(overwatch.Invalid, "limit must be a positive integer").With("parameter", "limit")
+		return 0, false, overwatch.Errorf(overwatch.Invalid, "limit must be a positive integer (at most %d)", max).With("parameter", "limit")
+	}
+	if v > max {
+		return 0, false, overwatch.Errorf(overwatch.Invalid, "limit must be at most %d", max).With("parameter", "limit")
 	}
 	return v, true, nil
 }

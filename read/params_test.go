@@ -46,7 +46,7 @@ func TestLimitParam(t *testing.T) {
 	}{
 		{&overwatch.Caller{Plan: overwatch.PlanPro}, "", "50"},
 		{&overwatch.Caller{Plan: overwatch.PlanPro}, "limit=150", "150"},
-		{&overwatch.Caller{Plan: overwatch.PlanPro}, "limit=1000", "200"},
+		{&overwatch.Caller{Plan: overwatch.PlanPro}, "limit=200", "200"},
 		{&overwatch.Caller{Plan: overwatch.PlanStarter}, "limit=150", "100"},
 		{&overwatch.Caller{Plan: overwatch.PlanFree}, "", "20"},
 		{nil, "limit=7", "7"},
@@ -61,6 +61,12 @@ func TestLimitParam(t *testing.T) {
 	for _, q := range []string{"limit=0", "limit=-3", "limit=abc", "limit=1.5", "limit=99999999999999999999"} {
 		status, body := get(q)
 		if status != 400 || !contains(body, "limit must be a positive integer") {
+			t.Errorf("%s: %d %s", q, status, body)
+		}
+	}
+	// Beyond the endpoint's maximum: a 400 naming the maximum, not a clamp.
+	for _, q := range []string{"limit=201", "limit=9999999999999"} {
+		if status, body := get(q); status != 400 || !contains(body, "limit must be at most 200") {
 			t.Errorf("%s: %d %s", q, status, body)
 		}
 	}

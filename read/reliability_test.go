@@ -38,7 +38,7 @@ func TestReliabilityParams(t *testing.T) {
 		"vessel=abcdefg":               {400, "vessel must be a 7-digit IMO number"},
 		"vessel=9321484":               {400, "vessel is not an IMO number (its check digit fails)"},
 		"tier=great":                   {400, "tier must be one of reliable, moderate, unreliable"},
-		"limit=-1":                     {400, "limit must be a positive integer"},
+		"limit=-1":                     {400, "limit must be a positive integer (at most"},
 		"vessel=9321483":               {404, "no destination reliability for vessel 9321483"},
 		"vessel=9321483&tier=moderate": {404, "no destination reliability for vessel 9321483 in tier moderate"},
 	})
@@ -57,7 +57,7 @@ func TestReliabilityBody(t *testing.T) {
 		{IMO: 7654321, Calls: 1, Tier: "unreliable", LastCall: last},
 	}}
 	h := reliabilityOf(t, store).get("/destination-reliability")
-	status, body, _ := serve(t, overwatch.PlanStarter, h, "/v1/destination-reliability?tier=reliable&vessel=9321483&limit=1000")
+	status, body, _ := serve(t, overwatch.PlanStarter, h, "/v1/destination-reliability?tier=reliable&vessel=9321483&limit=500")
 	want := `{"reliability":[{"imo":"9321483","name":"EVER GIVEN","flag":"PA","vessel_type":"cargo","calls":12,"declared":11,"matched":10,"share":0.833,"tier":"reliable","last_call":"2026-03-01T08:00:00Z"},` +
 		`{"imo":"1234567","name":null,"flag":null,"vessel_type":"tanker","calls":3,"declared":0,"matched":0,"share":0,"tier":"unreliable","last_call":"2026-03-01T08:00:00Z"},` +
 		`{"imo":"7654321","name":null,"flag":null,"vessel_type":null,"calls":1,"declared":0,"matched":0,"share":0,"tier":"unreliable","last_call":"2026-03-01T08:00:00Z"}]}`

@@ -95,8 +95,8 @@ func TestRiskParams(t *testing.T) {
 		"vessel=123":     {400, "vessel must be a 7-digit IMO number"},
 		"vessel=abcdefg": {400, "vessel must be a 7-digit IMO number"},
 		"vessel=9321484": {400, "vessel is not an IMO number (its check digit fails)"},
-		"limit=0":        {400, "limit must be a positive integer"},
-		"limit=ten":      {400, "limit must be a positive integer"},
+		"limit=0":        {400, "limit must be a positive integer (at most"},
+		"limit=ten":      {400, "limit must be a positive integer (at most"},
 	}
 	with := func(extra map[string]errCase) map[string]errCase {
 		out := map[string]errCase{}
@@ -140,12 +140,12 @@ func TestRiskParams(t *testing.T) {
 		"type=yacht":  {400, "type must be one of cargo, tanker"},
 		"flag=PAN":    {400, "flag must be a 2-letter flag-state code"},
 		"flag=1A":     {400, "flag must be a 2-letter flag-state code"},
-		"limit=-3":    {400, "limit must be a positive integer"},
+		"limit=-3":    {400, "limit must be a positive integer (at most"},
 		"flag=pa":     {200, `{"vessels":[]}`},
 	})
 	expectErrors(t, routes.get("/risk/hotspots"), "/v1/risk/hotspots", map[string]errCase{
 		"active=1":   {400, "active must be 'true' or 'false'"},
-		"limit=none": {400, "limit must be a positive integer"},
+		"limit=none": {400, "limit must be a positive integer (at most"},
 	})
 	expectErrors(t, routes.get("/risk/identity/history"), "/v1/risk/identity/history", map[string]errCase{
 		"":               {400, "vessel is required (a 7-digit IMO number)"},
@@ -179,7 +179,7 @@ func TestRiskEventBody(t *testing.T) {
 	t.Parallel()
 	store := &fakeRisk{events: []RiskEventRow{gapRow, stsRow}}
 	h := riskRoutesOf(t, store).get("/risk/events")
-	status, body, _ := serve(t, overwatch.PlanStarter, h, "/v1/risk/events?tier=high&vessel=9321483&limit=900")
+	status, body, _ := serve(t, overwatch.PlanStarter, h, "/v1/risk/events?tier=high&vessel=9321483&limit=500")
 	want := `{"events":[{"id":"ais_gap-9321483-20260310T060000Z","type":"ais_gap","subtype":"intentional","severity":"high",` +
 		`"vessel":{"imo":"9321483","name":"DARK","flag":"PA","vessel_type":"tanker"},"other_vessel":null,` +
 		`"start":"2026-03-10T06:00:00Z","end":"2026-03-11T12:00:00Z","ongoing":false,"position":{"lat":10.5,"lon":-20.25},` +
@@ -300,7 +300,7 @@ func TestRiskVesselProfile(t *testing.T) {
 	}
 
 	h := routes.get("/risk/vessels")
-	_, body, _ = serve(t, overwatch.PlanPro, h, "/v1/risk/vessels?tier=high&type=tanker&flag=pa&limit=1000")
+	_, body, _ = serve(t, overwatch.PlanPro, h, "/v1/risk/vessels?tier=high&type=tanker&flag=pa&limit=500")
 	want := `{"vessels":[{"imo":"9321483","name":"DARK","flag":"PA","vessel_type":"tanker","score":72.3,"tier":"high","top_factors":["sanctions","ais_gaps"],"computed_at":"2026-03-18T02:00:00Z"}]}`
 	if body != want {
 		t.Errorf("got  %s\nwant %s", body, want)
@@ -363,7 +363,7 @@ func TestRiskHotspotsBaselinesBodies(t *testing.T) {
 	if r, want := store.hotspotReqs.last(t), (HotspotsRequest{ActiveOnly: true, Since: testNow.AddDate(0, 0, -7), Limit: 20}); r != want {
 		t.Errorf("hotspot request %+v, want %+v", r, want)
 	}
-	serve(t, overwatch.PlanPro, hotspots, "/v1/risk/hotspots?active=false&limit=600")
+	serve(t, overwatch.PlanPro, hotspots, "/v1/risk/hotspots?active=false&limit=500")
 	if r, want := store.hotspotReqs.last(t), (HotspotsRequest{Limit: 500}); r != want {
 		t.Errorf("hotspot request %+v, want %+v", r, want)
 	}

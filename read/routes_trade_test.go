@@ -56,20 +56,20 @@ func TestRouteParams(t *testing.T) {
 		"commodity=gold":    {400, "commodity must be one of"},
 		"commodity=all":     {400, "commodity must be one of"},
 		"format=xlsx":       {400, "format must be one of json, csv"},
-		"limit=0":           {400, "limit must be a positive integer"},
+		"limit=0":           {400, "limit must be a positive integer (at most"},
 		"limit=1&format=cs": {400, "format must be one of"},
 	})
 	expectErrors(t, rt.get("/routes/shifts"), "/v1/routes/shifts", map[string]errCase{
 		"severity=low":    {400, "severity must be one of moderate, high, critical"},
 		"origin=atlantis": {400, "unknown port 'atlantis' in origin"},
 		"commodity=gold":  {400, "commodity must be one of"},
-		"limit=-1":        {400, "limit must be a positive integer"},
+		"limit=-1":        {400, "limit must be a positive integer (at most"},
 	})
 	expectErrors(t, rt.get("/routes/deceptions"), "/v1/routes/deceptions", map[string]errCase{
 		"vessel=123":           {400, "vessel"},
 		"suspicious=yes":       {400, "suspicious must be 'true' or 'false'"},
 		"actual_port=atlantis": {400, "unknown port 'atlantis' in actual_port"},
-		"limit=x":              {400, "limit must be a positive integer"},
+		"limit=x":              {400, "limit must be a positive integer (at most"},
 	})
 	if n := store.flowReqs.count() + store.shiftReqs.count() + store.decReqs.count(); n != 0 {
 		t.Errorf("a bad request reached the store %d times", n)
@@ -83,7 +83,7 @@ func TestRouteFlowsHandler(t *testing.T) {
 		Tonnes: 150000.4, MedianTransitDays: 34.56}}}
 	h := routesOf(t, store).get("/routes/flows")
 	qingdao, _ := seaport.BySlug("qingdao")
-	status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/routes/flows?origin=santos&destination="+qingdao.ID+"&week=2026-03-09&commodity=grain&limit=900")
+	status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/routes/flows?origin=santos&destination="+qingdao.ID+"&week=2026-03-09&commodity=grain&limit=500")
 	want := `{"flows":[{"week_start":"2026-03-09","iso_year":2026,"iso_week":11,"origin":"santos","origin_name":"Santos","destination":"qingdao",` +
 		`"destination_name":"Qingdao","commodity":"grain","vessels":2,"voyages":3,"tonnes":150000,"median_transit_days":34.6}]}`
 	if status != 200 || body != want {

@@ -19,9 +19,9 @@ import (
 // hours), an overflowing, a negative, a zero and a non-numeric value of
 // each is a 400 whose message names the parameter and whose `parameter`
 // is it; the number parameters (lat, lng, radius, distance_nm,
-// speed_knots) likewise for a non-numeric and an overflowing value. A
-// limit above the endpoint's maximum is clamped: the route answers as it
-// does without one. Routes with a file form (format=csv, pdf) are swept
+// speed_knots) likewise for a non-numeric and an overflowing value; a
+// limit above the endpoint's maximum (9999999999999) is a 400 too, while
+// the plan clamps a limit within it silently. Routes with a file form (format=csv, pdf) are swept
 // in each form. Sent through the real server, every answer validated
 // against the OpenAPI document.
 func TestEveryListParsesItsNumbersAlike(t *testing.T) {
@@ -34,7 +34,7 @@ func TestEveryListParsesItsNumbersAlike(t *testing.T) {
 	// The values of the parameters a route requires.
 	required := map[string]string{"port": "rotterdam", "lat": "51.95", "lng": "4.05", "vessel": "9321483", "imo": "9321483", "id": "1"}
 	bad := map[string][]string{
-		"integer": {"99999999999999999999", "-1", "0", "ten"},
+		"integer": {"99999999999999999999", "9999999999999", "-1", "0", "ten"},
 		"number":  {"1e999", "ten"},
 	}
 	get := func(path string, q url.Values) response {
@@ -120,13 +120,6 @@ func TestEveryListParsesItsNumbersAlike(t *testing.T) {
 					if r.StatusCode != 400 || !strings.Contains(e.Error, name) || e.Parameter != name {
 						t.Errorf("GET %s?%s: %d %s, want a 400 naming %s in its message and its parameter", path, bq.Encode(), r.StatusCode, r.body, name)
 					}
-				}
-			}
-			if _, ok := numeric["limit"]; ok {
-				bq := cloneValues(q)
-				bq.Set("limit", "9999999999999")
-				if r := get(path, bq); r.StatusCode != baseline.StatusCode {
-					t.Errorf("GET %s?%s: %d %s, want %d as without limit (a large limit is clamped)", path, bq.Encode(), r.StatusCode, r.body, baseline.StatusCode)
 				}
 			}
 		}
