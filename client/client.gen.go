@@ -7877,11 +7877,13 @@ type ClientInterface interface {
 
 	// ImportPICoverageWithBody Import P&I coverage records from CSV (any plan)
 	//
-	// A CSV file as the body (`Content-Type: text/csv`) or as the part
+	// A CSV file as the body (`Content-Type: text/csv`) or as the one part
 	// `file` of a `multipart/form-data` body, at most 10 MiB (413
-	// beyond). A header row names the columns in any order and case:
-	// `imo` and `club` required, `vessel_name`, `effective_from`,
-	// `effective_to` optional; comma or semicolon separated. Club names
+	// beyond). A header row names the columns in any order and case, each
+	// once: `imo` and `club` required, `vessel_name`, `effective_from`,
+	// `effective_to` optional; comma or semicolon separated. A column
+	// named twice, another part, a second file part or a multipart body
+	// cut before its closing boundary is a 400 saying which. Club names
 	// are matched to `/pi-clubs` fuzzily and through former names ("Gard
 	// P. & I." is Gard; North of England and Standard are NorthStandard);
 	// unmatched rows are stored too and listed in `unmatched_clubs`.
@@ -7889,8 +7891,9 @@ type ClientInterface interface {
 	// "2 January 2006", "02-Jan-2006", RFC 3339; anything else (including
 	// the ambiguous 02/03/2024) rejects the row. A row is rejected with
 	// its line number and reason for a bad IMO number (7 digits, check
-	// digit), an empty club, an unknown date format or an end before the
-	// start. Records are your account's alone, replacing yours of the same
+	// digit), an empty club, an unknown date format, a date outside the
+	// years 1900 to 2100 (`date 0001-01-01 in column effective_from is out
+	// of range`) or an end before the start. Records are your account's alone, replacing yours of the same
 	// vessel, insurer and start.
 	//
 	// Takes any type of body and a specified content type.
@@ -8377,8 +8380,10 @@ type ClientInterface interface {
 
 	// CreateWebhookWithBody Register a webhook (Pro)
 	//
-	// `url` must be https on a public address: an IP literal must be one,
-	// and a host name must resolve now, and only to public addresses
+	// `url` must be https on a public address: an IP literal must be one
+	// (an IPv4 address in a numeric form other than the dotted quad, such
+	// as 2130706433 or 127.1, is judged as the address it means, and
+	// refused), and a host name must resolve now, and only to public addresses
 	// (loopback, private, link-local, multicast and metadata addresses are
 	// refused, here and again at every connection); `event_types` among
 	// sanctions_match, dark_fleet, river_level, test. The signing secret
@@ -8392,8 +8397,10 @@ type ClientInterface interface {
 
 	// CreateWebhook Register a webhook (Pro)
 	//
-	// `url` must be https on a public address: an IP literal must be one,
-	// and a host name must resolve now, and only to public addresses
+	// `url` must be https on a public address: an IP literal must be one
+	// (an IPv4 address in a numeric form other than the dotted quad, such
+	// as 2130706433 or 127.1, is judged as the address it means, and
+	// refused), and a host name must resolve now, and only to public addresses
 	// (loopback, private, link-local, multicast and metadata addresses are
 	// refused, here and again at every connection); `event_types` among
 	// sanctions_match, dark_fleet, river_level, test. The signing secret
@@ -9664,11 +9671,13 @@ func (c *Client) GetPICoverage(ctx context.Context, params *GetPICoverageParams,
 
 // ImportPICoverageWithBody Import P&I coverage records from CSV (any plan)
 //
-// A CSV file as the body (`Content-Type: text/csv`) or as the part
+// A CSV file as the body (`Content-Type: text/csv`) or as the one part
 // `file` of a `multipart/form-data` body, at most 10 MiB (413
-// beyond). A header row names the columns in any order and case:
-// `imo` and `club` required, `vessel_name`, `effective_from`,
-// `effective_to` optional; comma or semicolon separated. Club names
+// beyond). A header row names the columns in any order and case, each
+// once: `imo` and `club` required, `vessel_name`, `effective_from`,
+// `effective_to` optional; comma or semicolon separated. A column
+// named twice, another part, a second file part or a multipart body
+// cut before its closing boundary is a 400 saying which. Club names
 // are matched to `/pi-clubs` fuzzily and through former names ("Gard
 // P. & I." is Gard; North of England and Standard are NorthStandard);
 // unmatched rows are stored too and listed in `unmatched_clubs`.
@@ -9676,8 +9685,9 @@ func (c *Client) GetPICoverage(ctx context.Context, params *GetPICoverageParams,
 // "2 January 2006", "02-Jan-2006", RFC 3339; anything else (including
 // the ambiguous 02/03/2024) rejects the row. A row is rejected with
 // its line number and reason for a bad IMO number (7 digits, check
-// digit), an empty club, an unknown date format or an end before the
-// start. Records are your account's alone, replacing yours of the same
+// digit), an empty club, an unknown date format, a date outside the
+// years 1900 to 2100 (`date 0001-01-01 in column effective_from is out
+// of range`) or an end before the start. Records are your account's alone, replacing yours of the same
 // vessel, insurer and start.
 //
 // Takes any type of body and a specified content type.
@@ -10564,8 +10574,10 @@ func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn
 
 // CreateWebhookWithBody Register a webhook (Pro)
 //
-// `url` must be https on a public address: an IP literal must be one,
-// and a host name must resolve now, and only to public addresses
+// `url` must be https on a public address: an IP literal must be one
+// (an IPv4 address in a numeric form other than the dotted quad, such
+// as 2130706433 or 127.1, is judged as the address it means, and
+// refused), and a host name must resolve now, and only to public addresses
 // (loopback, private, link-local, multicast and metadata addresses are
 // refused, here and again at every connection); `event_types` among
 // sanctions_match, dark_fleet, river_level, test. The signing secret
@@ -10589,8 +10601,10 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 
 // CreateWebhook Register a webhook (Pro)
 //
-// `url` must be https on a public address: an IP literal must be one,
-// and a host name must resolve now, and only to public addresses
+// `url` must be https on a public address: an IP literal must be one
+// (an IPv4 address in a numeric form other than the dotted quad, such
+// as 2130706433 or 127.1, is judged as the address it means, and
+// refused), and a host name must resolve now, and only to public addresses
 // (loopback, private, link-local, multicast and metadata addresses are
 // refused, here and again at every connection); `event_types` among
 // sanctions_match, dark_fleet, river_level, test. The signing secret
@@ -16748,11 +16762,13 @@ type ClientWithResponsesInterface interface {
 
 	// ImportPICoverageWithBodyWithResponse Import P&I coverage records from CSV (any plan)
 	//
-	// A CSV file as the body (`Content-Type: text/csv`) or as the part
+	// A CSV file as the body (`Content-Type: text/csv`) or as the one part
 	// `file` of a `multipart/form-data` body, at most 10 MiB (413
-	// beyond). A header row names the columns in any order and case:
-	// `imo` and `club` required, `vessel_name`, `effective_from`,
-	// `effective_to` optional; comma or semicolon separated. Club names
+	// beyond). A header row names the columns in any order and case, each
+	// once: `imo` and `club` required, `vessel_name`, `effective_from`,
+	// `effective_to` optional; comma or semicolon separated. A column
+	// named twice, another part, a second file part or a multipart body
+	// cut before its closing boundary is a 400 saying which. Club names
 	// are matched to `/pi-clubs` fuzzily and through former names ("Gard
 	// P. & I." is Gard; North of England and Standard are NorthStandard);
 	// unmatched rows are stored too and listed in `unmatched_clubs`.
@@ -16760,8 +16776,9 @@ type ClientWithResponsesInterface interface {
 	// "2 January 2006", "02-Jan-2006", RFC 3339; anything else (including
 	// the ambiguous 02/03/2024) rejects the row. A row is rejected with
 	// its line number and reason for a bad IMO number (7 digits, check
-	// digit), an empty club, an unknown date format or an end before the
-	// start. Records are your account's alone, replacing yours of the same
+	// digit), an empty club, an unknown date format, a date outside the
+	// years 1900 to 2100 (`date 0001-01-01 in column effective_from is out
+	// of range`) or an end before the start. Records are your account's alone, replacing yours of the same
 	// vessel, insurer and start.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -17318,8 +17335,10 @@ type ClientWithResponsesInterface interface {
 
 	// CreateWebhookWithBodyWithResponse Register a webhook (Pro)
 	//
-	// `url` must be https on a public address: an IP literal must be one,
-	// and a host name must resolve now, and only to public addresses
+	// `url` must be https on a public address: an IP literal must be one
+	// (an IPv4 address in a numeric form other than the dotted quad, such
+	// as 2130706433 or 127.1, is judged as the address it means, and
+	// refused), and a host name must resolve now, and only to public addresses
 	// (loopback, private, link-local, multicast and metadata addresses are
 	// refused, here and again at every connection); `event_types` among
 	// sanctions_match, dark_fleet, river_level, test. The signing secret
@@ -17333,8 +17352,10 @@ type ClientWithResponsesInterface interface {
 
 	// CreateWebhookWithResponse Register a webhook (Pro)
 	//
-	// `url` must be https on a public address: an IP literal must be one,
-	// and a host name must resolve now, and only to public addresses
+	// `url` must be https on a public address: an IP literal must be one
+	// (an IPv4 address in a numeric form other than the dotted quad, such
+	// as 2130706433 or 127.1, is judged as the address it means, and
+	// refused), and a host name must resolve now, and only to public addresses
 	// (loopback, private, link-local, multicast and metadata addresses are
 	// refused, here and again at every connection); `event_types` among
 	// sanctions_match, dark_fleet, river_level, test. The signing secret
@@ -25745,11 +25766,13 @@ func (c *ClientWithResponses) GetPICoverageWithResponse(ctx context.Context, par
 
 // ImportPICoverageWithBodyWithResponse Import P&I coverage records from CSV (any plan)
 //
-// A CSV file as the body (`Content-Type: text/csv`) or as the part
+// A CSV file as the body (`Content-Type: text/csv`) or as the one part
 // `file` of a `multipart/form-data` body, at most 10 MiB (413
-// beyond). A header row names the columns in any order and case:
-// `imo` and `club` required, `vessel_name`, `effective_from`,
-// `effective_to` optional; comma or semicolon separated. Club names
+// beyond). A header row names the columns in any order and case, each
+// once: `imo` and `club` required, `vessel_name`, `effective_from`,
+// `effective_to` optional; comma or semicolon separated. A column
+// named twice, another part, a second file part or a multipart body
+// cut before its closing boundary is a 400 saying which. Club names
 // are matched to `/pi-clubs` fuzzily and through former names ("Gard
 // P. & I." is Gard; North of England and Standard are NorthStandard);
 // unmatched rows are stored too and listed in `unmatched_clubs`.
@@ -25757,8 +25780,9 @@ func (c *ClientWithResponses) GetPICoverageWithResponse(ctx context.Context, par
 // "2 January 2006", "02-Jan-2006", RFC 3339; anything else (including
 // the ambiguous 02/03/2024) rejects the row. A row is rejected with
 // its line number and reason for a bad IMO number (7 digits, check
-// digit), an empty club, an unknown date format or an end before the
-// start. Records are your account's alone, replacing yours of the same
+// digit), an empty club, an unknown date format, a date outside the
+// years 1900 to 2100 (`date 0001-01-01 in column effective_from is out
+// of range`) or an end before the start. Records are your account's alone, replacing yours of the same
 // vessel, insurer and start.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -26555,8 +26579,10 @@ func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqE
 
 // CreateWebhookWithBodyWithResponse Register a webhook (Pro)
 //
-// `url` must be https on a public address: an IP literal must be one,
-// and a host name must resolve now, and only to public addresses
+// `url` must be https on a public address: an IP literal must be one
+// (an IPv4 address in a numeric form other than the dotted quad, such
+// as 2130706433 or 127.1, is judged as the address it means, and
+// refused), and a host name must resolve now, and only to public addresses
 // (loopback, private, link-local, multicast and metadata addresses are
 // refused, here and again at every connection); `event_types` among
 // sanctions_match, dark_fleet, river_level, test. The signing secret
@@ -26576,8 +26602,10 @@ func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Cont
 
 // CreateWebhookWithResponse Register a webhook (Pro)
 //
-// `url` must be https on a public address: an IP literal must be one,
-// and a host name must resolve now, and only to public addresses
+// `url` must be https on a public address: an IP literal must be one
+// (an IPv4 address in a numeric form other than the dotted quad, such
+// as 2130706433 or 127.1, is judged as the address it means, and
+// refused), and a host name must resolve now, and only to public addresses
 // (loopback, private, link-local, multicast and metadata addresses are
 // refused, here and again at every connection); `event_types` among
 // sanctions_match, dark_fleet, river_level, test. The signing secret

@@ -24,6 +24,9 @@ const (
 	DefaultSnooze    = 24 * time.Hour
 	MaxSnooze        = 365 * 24 * time.Hour
 	portfolioNameMax = 100
+	// MaxWatchBody is the body of a watchlist or a portfolio: MaxWatched
+	// vessels and ports, each, with room for indentation.
+	MaxWatchBody = 256 << 10
 )
 
 // WatchedSet is a portfolio to store.
@@ -99,12 +102,12 @@ type AlertEditor interface {
 // alert states.
 func alertRoutes(r Router, s AlertEditor, now func() time.Time) {
 	key := overwatch.AccessKey
-	r.Handle(fiber.MethodPut, "/watchlist", key, PutWatchlist(s))
+	r.HandleBody(fiber.MethodPut, "/watchlist", key, Body{Max: MaxWatchBody}, PutWatchlist(s))
 	r.Handle(fiber.MethodPut, "/watchlist/vessels/:imo", key, AddWatched(s, WatchVessel))
 	r.Handle(fiber.MethodDelete, "/watchlist/vessels/:imo", key, RemoveWatched(s, WatchVessel))
 	r.Handle(fiber.MethodPut, "/watchlist/ports/:slug", key, AddWatched(s, WatchPort))
 	r.Handle(fiber.MethodDelete, "/watchlist/ports/:slug", key, RemoveWatched(s, WatchPort))
-	r.Handle(fiber.MethodPost, "/portfolios", key, CreatePortfolio(s))
+	r.HandleBody(fiber.MethodPost, "/portfolios", key, Body{Max: MaxWatchBody}, CreatePortfolio(s))
 	r.Handle(fiber.MethodDelete, "/portfolios/:id", key, DeletePortfolio(s))
 	r.Handle(fiber.MethodPost, "/alerts/unified/state", key, SetAlertState(s, now))
 }

@@ -87,13 +87,17 @@ func EntitlementOf(p overwatch.Plan) Entitlement {
 	return e
 }
 
+// MaxEventBody is the body of a payment provider's event: its objects
+// whole, with room to spare (events are a few kilobytes).
+const MaxEventBody = 1 << 20
+
 // billingRoutes mounts the billing endpoints: the caller's entitlements,
 // checkout, and the payment provider's signed events (public: the
 // signature authenticates them).
 func billingRoutes(r Router, p PaymentProvider, store PlanChanger, publicURL string, now func() time.Time, limit func(*fiber.Ctx) error) {
 	r.Handle(fiber.MethodGet, "/billing/entitlements", overwatch.AccessKey, BillingEntitlements())
 	r.Handle(fiber.MethodPost, "/billing/checkout", overwatch.AccessKey, BillingCheckout(p, publicURL))
-	r.Handle(fiber.MethodPost, "/billing/webhook", overwatch.AccessSigned, BillingWebhook(p, store, now, limit))
+	r.HandleBody(fiber.MethodPost, "/billing/webhook", overwatch.AccessSigned, Body{Max: MaxEventBody}, BillingWebhook(p, store, now, limit))
 }
 
 // BillingEntitlements serves GET /v1/billing/entitlements: the caller's

@@ -268,6 +268,10 @@ func (f routerFunc) Handle(method, path string, _ overwatch.Access, h fiber.Hand
 	f(method, path, h)
 }
 
+func (f routerFunc) HandleBody(method, path string, _ overwatch.Access, _ Body, h fiber.Handler) {
+	f(method, path, h)
+}
+
 // FuzzParseFreightRate: any body is a record or an Invalid error, never a
 // panic; an accepted record is within its bounds.
 func FuzzParseFreightRate(f *testing.F) {

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -66,20 +66,20 @@ type PICoverageStore interface {
 	ImportPICoverage(ctx context.Context, accountID int64, rows []PICoverageRow, source string) (int, error)
 }
 
-// piCoverageRoutes mounts the coverage import (any plan).
+// piCoverageRoutes mounts the coverage import (any plan), its body read
+// as it arrives: the file and its multipart framing.
 func piCoverageRoutes(r Router, s PICoverageStore) {
-	r.Handle(fiber.MethodPost, "/pi-coverage/import", overwatch.AccessKey, ImportPICoverage(s))
+	r.HandleBody(fiber.MethodPost, "/pi-coverage/import", overwatch.AccessKey,
+		Body{Max: MaxPICoverageUpload, Stream: true}, ImportPICoverage(s))
 }
 
 // ImportPICoverage serves POST /v1/pi-coverage/import: a CSV file sent as
-// the body (Content-Type text/csv) or as the file part of a
-// multipart/form-data body, at most MaxPICoverageBody bytes (413 beyond),
-// read by ParsePICoverageCSV and stored as the caller's own records.
+// the body (Content-Type text/csv) or as the one part "file" of a
+// multipart/form-data body (piCoverageFile), at most MaxPICoverageBody
+// bytes (413 beyond), read by ParsePICoverageCSV and stored as the
+// caller's own records.
 func ImportPICoverage(store PICoverageStore) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		if len(c.Body()) > MaxPICoverageBody {
-			return overwatch.Errorf(overwatch.TooLarge, "request body too large (at most %d bytes)", MaxPICoverageBody)
-		}
 		data, err := piCoverageFile(c)
 		if err != nil {
 			return err
@@ -99,66 +99,33 @@ func ImportPICoverage(store PICoverageStore) fiber.Handler {
 	}
 }
 
-// piCoverageFile is the uploaded file: the body of a text/csv request,
-// or the first file part of a multipart one.
-func piCoverageFile(c *fiber.Ctx) ([]byte, error) {
-	mt, _, _ := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
-	switch mt {
-	case "text/csv", "application/csv", "text/plain":
-		return c.Body(), nil
-	case fiber.MIMEMultipartForm:
-		form, err := c.MultipartForm()
-		if err != nil {
-			return nil, overwatch.Errorf(overwatch.Invalid, "body is not a valid multipart/form-data upload; send the CSV as the part \"file\"").With("parameter", "file")
-		}
-		names := make([]string, 0, len(form.File))
-		for name := range form.File {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		if fs := form.File["file"]; len(fs) > 0 {
-			names = []string{"file"}
-		}
-		for _, name := range names {
-			for _, fh := range form.File[name] {
-				f, err := fh.Open()
-				if err != nil {
-					return nil, err
-				}
-				defer f.Close()
-				data, err := io.ReadAll(io.LimitReader(f, MaxPICoverageBody+1))
-				if err != nil {
-					return nil, err
-				}
-				if len(data) > MaxPICoverageBody {
-					return nil, overwatch.Errorf(overwatch.TooLarge, "file too large (at most %d bytes)", MaxPICoverageBody)
-				}
-				return data, nil
-			}
-		}
-		return nil, overwatch.Errorf(overwatch.Invalid, "the multipart upload has no file part; send the CSV as the part \"file\"").With("parameter", "file")
-	default:
-		return nil, overwatch.Errorf(overwatch.Invalid, "Content-Type must be text/csv (the file as the body) or multipart/form-data (the file as the part \"file\")").With("parameter", "file")
-	}
-}
-
 // piDateLayouts are the date formats a coverage file may use; any other
 // is refused ("unknown date format"). Day/month order with slashes is
 // ambiguous and refused too.
 var piDateLayouts = []string{"2006-01-02", "2006/01/02", "20060102", "02.01.2006", "2.1.2006", "2 Jan 2006", "2 January 2006",
 	"02-Jan-2006", "2-Jan-2006", "2006-01-02T15:04:05Z07:00"}
 
-func parsePIDate(s string) (time.Time, bool) {
+// piYears are the years a coverage date may fall in: a date in an
+// accepted format outside them (0001-01-01, a spreadsheet's empty date)
+// is out of range.
+const (
+	piFirstYear = 1900
+	piLastYear  = 2100
+)
+
+// parsePIDate reads the date s of column col: the date, or why it is
+// refused.
+func parsePIDate(s, col string) (time.Time, string) {
 	for _, l := range piDateLayouts {
 		if d, err := time.Parse(l, s); err == nil {
 			d = d.UTC()
-			if d.Year() < 1900 || d.Year() > 2100 {
-				return time.Time{}, false
+			if d.Year() < piFirstYear || d.Year() > piLastYear {
+				return time.Time{}, fmt.Sprintf("date %s in column %s is out of range (years %d to %d)", clipText(s, 40), col, piFirstYear, piLastYear)
 			}
-			return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC), true
+			return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC), ""
 		}
 	}
-	return time.Time{}, false
+	return time.Time{}, fmt.Sprintf("%s %q: unknown date format (use YYYY-MM-DD)", col, clipText(s, 40))
 }
 
 // piColumns are the columns of a coverage file; imo and club are required.
@@ -166,13 +133,14 @@ var piColumns = []string{"imo", "club", "vessel_name", "effective_from", "effect
 
 // ParsePICoverageCSV reads a coverage file: a header row naming the
 // columns (any order, any case; imo and club required; vessel_name,
-// effective_from and effective_to optional; other columns ignored), then
-// one record per row, comma or semicolon separated. A row is rejected,
-// with its line and the reason, for an IMO number that is not seven
-// digits or whose check digit fails, an empty or overlong club or vessel
-// name, a date in none of the accepted formats, an end before the start,
-// or a malformed CSV line. Blank rows are skipped. The error is for a file
-// that cannot be read at all (no header, a required column missing).
+// effective_from and effective_to optional, each named once; other
+// columns ignored), then one record per row, comma or semicolon
+// separated. A row is rejected, with its line and the reason, for an IMO
+// number that is not seven digits or whose check digit fails, an empty or
+// overlong club or vessel name, a date in none of the accepted formats or
+// outside the years 1900 to 2100, an end before the start, or a malformed
+// CSV line. Blank rows are skipped. The error is for a file that cannot
+// be read at all (no header, a required column missing or named twice).
 func ParsePICoverageCSV(data []byte) ([]PICoverageRow, PICoverageImport, error) {
 	ans := PICoverageImport{UnmatchedClubs: []string{}, Rejected: []PICoverageRejected{}}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
@@ -192,7 +160,11 @@ func ParsePICoverageCSV(data []byte) ([]PICoverageRow, PICoverageImport, error) 
 	col := map[string]int{}
 	for i, h := range header {
 		h = strings.ToLower(strings.TrimSpace(h))
-		if _, dup := col[h]; !dup {
+		j, dup := col[h]
+		switch {
+		case dup && slices.Contains(piColumns, h):
+			return nil, ans, overwatch.Errorf(overwatch.Invalid, "the header row names the column %q twice (columns %d and %d); name each column once", h, j+1, i+1).With("parameter", "file")
+		case !dup:
 			col[h] = i
 		}
 	}
@@ -282,9 +254,9 @@ func piRow(rec []string, field func([]string, string) string) (PICoverageRow, st
 		if s == "" {
 			continue
 		}
-		d, ok := parsePIDate(s)
-		if !ok {
-			return row, fmt.Sprintf("%s %q: unknown date format (use YYYY-MM-DD)", f, clipText(s, 40))
+		d, reason := parsePIDate(s, f)
+		if reason != "" {
+			return row, reason
 		}
 		if f == "effective_from" {
 			row.From = d

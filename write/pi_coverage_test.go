@@ -62,6 +62,38 @@ func TestParsePICoverageCSVSemicolonAndErrors(t *testing.T) {
 	}
 }
 
+// A required or known column named twice makes the file unreadable,
+// naming the column; a date in an accepted format but outside the years a
+// cover can run is out of range, naming the column and the value.
+func TestParsePICoverageCSVColumnsAndDates(t *testing.T) {
+	for data, want := range map[string]string{
+		"imo,club,IMO\n9321483,Gard,9074729\n":                   `column "imo" twice (columns 1 and 3)`,
+		"imo,club, Effective_To ,effective_to\n9321483,Gard,,\n": `column "effective_to" twice (columns 3 and 4)`,
+	} {
+		if _, _, err := ParsePICoverageCSV([]byte(data)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", data, err, want)
+		}
+	}
+	rows, ans, err := ParsePICoverageCSV([]byte("imo,club,notes,notes,,\n9321483,Gard,a,b,,\n"))
+	if err != nil || len(rows) != 1 {
+		t.Errorf("ignored columns named twice: %v %+v", err, ans)
+	}
+	_, ans, err = ParsePICoverageCSV([]byte("imo,club,effective_from,effective_to\n" +
+		"9321483,Gard,0001-01-01,\n9321483,Gard,2024-02-20,2101-01-01\n9321483,Gard,1899-12-31,\n9321483,Gard,2024-13-01,\n"))
+	want := []string{"date 0001-01-01 in column effective_from is out of range (years 1900 to 2100)",
+		"date 2101-01-01 in column effective_to is out of range (years 1900 to 2100)",
+		"date 1899-12-31 in column effective_from is out of range (years 1900 to 2100)",
+		`effective_from "2024-13-01": unknown date format (use YYYY-MM-DD)`}
+	if err != nil || len(ans.Rejected) != len(want) {
+		t.Fatalf("%v %+v", err, ans)
+	}
+	for i, r := range ans.Rejected {
+		if r.Reason != want[i] {
+			t.Errorf("line %d: %q, want %q", r.Line, r.Reason, want[i])
+		}
+	}
+}
+
 func FuzzParsePICoverageCSV(f *testing.F) {
 	f.Add([]byte(piSample))
 	f.Add([]byte("club;imo\nSkuld;9321483\n"))

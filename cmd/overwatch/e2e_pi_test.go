@@ -195,14 +195,15 @@ func TestPICoverageEndToEnd(t *testing.T) {
 	// A file of about 3 MB is read whole; over 10 MiB is a 413.
 	big := "imo,club\n" + strings.Repeat("9321483,Gard\n", 3_000_000/13)
 	expect(send(alice, http.MethodPost, "/v1/pi-coverage/import", "text/csv", big), 200, `"stored":1,`)
-	// A file over 10 MiB, sent whole (within the server's body limit): the
-	// handler's 413; a body announced over the server's limit: the
-	// server's 413 before any byte of it is read.
+	// A file over 10 MiB, sent whole (within the route's body bound, which
+	// leaves room for multipart framing): the handler's 413; a body
+	// announced over the route's bound: the edge's 413 before any byte of
+	// it is read.
 	huge := "imo,club\n" + strings.Repeat("9321483,Gard\n", write.MaxPICoverageBody/13+1)
 	expect(send(alice, http.MethodPost, "/v1/pi-coverage/import", "text/csv", huge), 413, "")
 	head := fmt.Sprintf("POST /v1/pi-coverage/import HTTP/1.1\r\nHost: x\r\nX-API-Key: %s\r\nContent-Type: text/csv\r\nContent-Length: %d\r\n\r\n",
-		alice, bodyLimit+1)
+		alice, write.MaxPICoverageUpload+1)
 	if status, _, body := rawExchange(t, s, head, 0); status != 413 || !isErrorJSON(body) {
-		t.Errorf("over the server's body limit: %d %s", status, body)
+		t.Errorf("over the route's body bound: %d %s", status, body)
 	}
 }

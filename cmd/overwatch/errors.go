@@ -93,7 +93,7 @@ func fromFiber(c *fiber.Ctx, fe *fiber.Error, routes *routeIndex) *overwatch.Err
 		c.Set(fiber.HeaderAllow, strings.Join(allow, ", "))
 		return overwatch.Errorf(overwatch.NotAllowed, "method %s is not allowed on %s; allowed: %s", c.Method(), c.Path(), strings.Join(allow, ", "))
 	case fiber.StatusRequestEntityTooLarge:
-		return overwatch.Errorf(overwatch.TooLarge, "request body too large (at most %d bytes)", c.App().Config().BodyLimit)
+		return overwatch.Errorf(overwatch.TooLarge, "request body too large")
 	case fiber.StatusRequestHeaderFieldsTooLarge:
 		return overwatch.Errorf(overwatch.HeaderTooLarge, "request line and headers too large (at most %d bytes)", c.App().Config().ReadBufferSize)
 	case fiber.StatusRequestTimeout:

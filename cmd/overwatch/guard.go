@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bytes"
+	"errors"
 	"slices"
 	"strings"
 
@@ -12,33 +12,63 @@ import (
 )
 
 // guard runs before Fiber's router on every request the server reads: it
-// sets the headers every response carries (CORS, nosniff), refuses a
-// request that frames its body twice (Content-Length and
-// Transfer-Encoding: a request-smuggling vector behind proxies), and
+// sets the headers every response carries (CORS, nosniff), refuses what
+// admit refuses from the headers alone (a request framed ambiguously, one
+// announcing more body than its route takes) and closes its connection,
 // answers methods the router does not know, which Fiber would answer in
-// plain text, through the one error path.
-func guard(app *fiber.App, next fasthttp.RequestHandler) fasthttp.RequestHandler {
+// plain text, through the one error path, and reads the body of a route
+// that does not stream it whole (readWhole) before the route's checks run.
+func guard(app *fiber.App, bounds *bodyBounds, next fasthttp.RequestHandler) fasthttp.RequestHandler {
 	known := map[string]bool{}
 	for _, m := range app.Config().RequestMethods {
 		known[m] = true
 	}
 	return func(fctx *fasthttp.RequestCtx) {
 		commonHeaders(&fctx.Response.Header, fctx.IsOptions())
-		var err error
+		body, err := admit(&fctx.Request.Header, bounds)
 		switch {
-		case framedTwice(fctx.Request.Header.RawHeaders()):
+		case err != nil:
 			fctx.SetConnectionClose()
-			err = overwatch.Errorf(overwatch.Invalid, "a request may not carry both Content-Length and Transfer-Encoding")
 		case !known[string(fctx.Method())]:
 			err = fiber.ErrMethodNotAllowed
-		default:
+		case !body.Stream:
+			if err = readWhole(fctx, body.Max); err != nil {
+				fctx.SetConnectionClose()
+			}
+		}
+		if err == nil {
 			next(fctx)
 			return
 		}
-		c := app.AcquireCtx(fctx)
-		defer app.ReleaseCtx(c)
-		if herr := app.ErrorHandler(c, err); herr != nil {
-			fctx.Error(`{"error":"internal error"}`, fiber.StatusInternalServerError)
+		answer(app, fctx, err)
+	}
+}
+
+// answer writes err through the app's error path, for a request no route
+// has seen.
+func answer(app *fiber.App, fctx *fasthttp.RequestCtx, err error) {
+	c := app.AcquireCtx(fctx)
+	defer app.ReleaseCtx(c)
+	if herr := app.ErrorHandler(c, err); herr != nil {
+		fctx.Error(`{"error":"internal error"}`, fiber.StatusInternalServerError)
+	}
+}
+
+// serverErrors answers what the HTTP server refuses while it reads a
+// request, before the guard: a second Content-Length, or an HTTP/1.1
+// request without a Host header, is a 400 saying so (the server's own
+// message quotes the request, key included: it is never sent); the rest
+// goes to Fiber's own handler (next), which maps them onto the app's
+// error path.
+func serverErrors(app *fiber.App, next func(*fasthttp.RequestCtx, error)) func(*fasthttp.RequestCtx, error) {
+	return func(fctx *fasthttp.RequestCtx, err error) {
+		switch {
+		case errors.Is(err, fasthttp.ErrDuplicateContentLength):
+			answer(app, fctx, overwatch.Errorf(overwatch.Invalid, "a request may carry only one Content-Length header"))
+		case strings.Contains(err.Error(), "missing required host header"):
+			answer(app, fctx, overwatch.Errorf(overwatch.Invalid, "an HTTP/1.1 request must carry a Host header"))
+		default:
+			next(fctx, err)
 		}
 	}
 }
@@ -57,31 +87,6 @@ func commonHeaders(h *fasthttp.ResponseHeader, preflight bool) {
 		h.Set(fiber.HeaderAccessControlExposeHeaders,
 			"Retry-After, X-RateLimit-Limit-Minute, X-RateLimit-Remaining-Minute, X-RateLimit-Limit-Day, X-RateLimit-Remaining-Day")
 	}
-}
-
-// framedTwice reports whether raw request headers hold both a
-// Content-Length and a Transfer-Encoding header.
-func framedTwice(raw []byte) bool {
-	var length, encoding bool
-	for len(raw) > 0 {
-		line := raw
-		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
-			line, raw = raw[:i], raw[i+1:]
-		} else {
-			raw = nil
-		}
-		name, _, ok := bytes.Cut(line, []byte{':'})
-		if !ok {
-			continue
-		}
-		switch {
-		case bytes.EqualFold(bytes.TrimSpace(name), []byte(fiber.HeaderContentLength)):
-			length = true
-		case bytes.EqualFold(bytes.TrimSpace(name), []byte(fiber.HeaderTransferEncoding)):
-			encoding = true
-		}
-	}
-	return length && encoding
 }
 
 // routeIndex knows the methods of every path of the app, for the Allow

@@ -7,17 +7,29 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-func TestFramedTwice(t *testing.T) {
-	for raw, want := range map[string]bool{
-		"Host: x\r\nContent-Length: 4\r\n":                            false,
-		"Host: x\r\nTransfer-Encoding: chunked\r\n":                   false,
-		"Content-Length: 4\r\nTransfer-Encoding: chunked\r\n":         true,
-		"transfer-encoding : chunked\r\ncontent-length: 4\r\n":        true,
-		"X-Content-Length: 4\r\nTransfer-Encoding: chunked\r\n":       false,
-		"Content-Length: 4\r\nX-Note: Transfer-Encoding: chunked\r\n": false,
+// The raw header block's framing: what each line says, and the first
+// malformed line.
+func TestScanFraming(t *testing.T) {
+	for raw, want := range map[string]rawFraming{
+		"Host: x\r\nContent-Length: 4\r\n\r\n":                              {lengths: 1, length: 4, host: true},
+		"Host: x\r\nTransfer-Encoding: chunked\r\n\r\n":                     {length: -1, encodings: 1, encoding: []byte("chunked"), host: true},
+		"Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n":           {lengths: 1, length: 4, encodings: 1, encoding: []byte("chunked")},
+		"content-length: 4\r\nContent-Length: 5\r\n\r\n":                    {lengths: 2, length: 5},
+		"Content-Length: x\r\n\r\n":                                         {lengths: 1, length: -1},
+		"X-Content-Length: 4\r\nX-Note: Transfer-Encoding: chunked\r\n\r\n": {length: -1},
+		"Host: x\nX-A: 1\r\n\r\n":                                           {length: -1, malformed: "bare LF"},
+		"Host: x\r\n\n":                                                     {length: -1, host: true, malformed: "bare LF"},
+		"Host: x\r\nX-A: 1\r\n  2\r\n\r\n":                                  {length: -1, host: true, malformed: "obs-fold"},
+		"Host: x\r\nX-A: 1\r\n\t2\r\n\r\n":                                  {length: -1, host: true, malformed: "obs-fold"},
+		"X-A: a\x00b\r\n\r\n":                                               {length: -1, malformed: "control character"},
+		"X-A: a\rb\r\n\r\n":                                                 {length: -1, malformed: "control character"},
+		"X-A: a\tb \x80\r\n\r\n":                                            {length: -1},
 	} {
-		if got := framedTwice([]byte(raw)); got != want {
-			t.Errorf("%q: %v", raw, got)
+		got := scanFraming([]byte(raw))
+		if got.lengths != want.lengths || got.length != want.length || got.encodings != want.encodings ||
+			string(got.encoding) != string(want.encoding) || got.host != want.host ||
+			(want.malformed == "") != (got.malformed == "") || !strings.Contains(got.malformed, want.malformed) {
+			t.Errorf("%q: %+v, want %+v", raw, got, want)
 		}
 	}
 }

@@ -19,9 +19,11 @@ import (
 // query parameters (names and decoded values), path parameters (as sent
 // and percent-decoded) or JSON body strings (keys and values) hold a NUL
 // byte or are not valid UTF-8: text the stores cannot take, checked once
-// here for every route rather than by each handler. withPath is false for
-// routes whose handlers validate their path parameters against fixed sets
-// and owe the spec's own messages (the public lookup).
+// here for every route rather than by each handler; a body the handler
+// reads as it arrives (a streamed upload) is the handler's to judge.
+// withPath is false for routes whose handlers validate their path
+// parameters against fixed sets and owe the spec's own messages (the
+// public lookup).
 func checkInput(withPath bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		if err := badInput(c, withPath); err != nil {
@@ -51,7 +53,7 @@ func badInput(c *fiber.Ctx, withPath bool) error {
 			bad = invalidText(string(k))
 		}
 	})
-	if bad != nil {
+	if bad != nil || c.Request().IsBodyStream() {
 		return bad
 	}
 	return badJSON(c.Body())

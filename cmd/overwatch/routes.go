@@ -17,8 +17,9 @@ import (
 // beside its handlers (read.Routes, write.Routes) and put here behind the
 // checks its access asks for. /metrics is served on its own address
 // (metricsApp, in serve); here only when OVERWATCH_METRICS_TOKEN lets it share
-// the API's address, for that bearer token.
-func routes(app *fiber.App, d *deps) {
+// the API's address, for that bearer token. The bodies of the routes
+// mounted with their own are recorded in bounds.
+func routes(app *fiber.App, d *deps, bounds *bodyBounds) {
 	if d.keys == nil {
 		d.keys = newKeyGuard(d.limits, 20, time.Minute)
 	}
@@ -34,7 +35,7 @@ func routes(app *fiber.App, d *deps) {
 	methods := &keyedMethods{}
 	v1.Options("/*", keyedPreflight(methods))
 
-	e := edge{router: v1, d: d, methods: methods}
+	e := edge{router: v1, prefix: "/v1", d: d, methods: methods, bounds: bounds}
 	read.Routes(e, read.Deps{
 		Analytics: d.ch, Accounts: d.pg, Latest: d.latest, Fleet: d.latest, Publisher: d.publisher,
 		Cache: d.cache, Now: d.now, Log: d.log, SAR: d.sar,
@@ -53,16 +54,26 @@ func routes(app *fiber.App, d *deps) {
 // and their arrays are held to the plan's results per call. The payment
 // provider's signed events draw from their own budget once their
 // signature verifies (in the handler). Every route refuses text that is
-// not valid UTF-8 or holds NUL bytes (checkInput).
+// not valid UTF-8 or holds NUL bytes (checkInput). A route's body is
+// bounded by the guard (bodyBounds) before any of this runs.
 type edge struct {
 	router  fiber.Router
+	prefix  string // the router's path
 	d       *deps
 	methods *keyedMethods
+	bounds  *bodyBounds
 }
 
 // unclamped are the keyed routes whose arrays are reference data, not
 // results: the ports and the plans.
 var unclamped = map[string]bool{"/ports": true, "/billing/plans": true}
+
+// HandleBody implements write.Router: Handle, the route's body bounded
+// by body instead of the default.
+func (e edge) HandleBody(method, path string, access overwatch.Access, body write.Body, h fiber.Handler) {
+	e.bounds.add(method, e.prefix+path, body)
+	e.Handle(method, path, access, h)
+}
 
 // Handle implements read.Router and write.Router.
 func (e edge) Handle(method, path string, access overwatch.Access, h fiber.Handler) {

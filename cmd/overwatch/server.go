@@ -45,34 +45,37 @@ var (
 	_ rateStore     = (*postgres.DB)(nil)
 )
 
-// The HTTP server's bounds: a body over bodyLimit is a 413, a request
-// line and headers over headerLimit a 431, a request not received within
-// the read timeout (OVERWATCH_READ_TIMEOUT) a 408, each with a JSON body.
-// bodyLimit lets the largest upload through (a P&I coverage CSV of
-// write.MaxPICoverageBody with its multipart framing); each handler holds
-// its own body to its own bound (64 KiB for a freight rate, ...).
-const (
-	bodyLimit   = 10<<20 + 64<<10
-	headerLimit = 8 << 10
-)
+// The HTTP server's bounds: a request line and headers over headerLimit
+// are a 431, a request not received within the read timeout
+// (OVERWATCH_READ_TIMEOUT) a 408, each with a JSON body. Bodies are
+// bounded per route (bodyBounds: none for a GET, write.SmallBody for most
+// writes, the P&I import's own): a body announced over its route's bound
+// is a 413 from the headers, before any of it is read or the key looked
+// up; the server streams every body, so that a body's buffer grows with
+// the bytes received, never with the length announced.
+const headerLimit = 8 << 10
 
 // newApp builds the Fiber app: the error path, the request guard (common
-// headers, framing, unknown methods), panic recovery and the route table.
+// headers, framing, body bounds, unknown methods), panic recovery and the
+// route table.
 func newApp(d *deps) *fiber.App {
 	readTimeout := d.readTimeout
 	if readTimeout <= 0 {
 		readTimeout = 15 * time.Second
 	}
 	index := &routeIndex{}
+	bounds := &bodyBounds{}
 	app := fiber.New(fiber.Config{
-		AppName:               "overwatch",
-		ErrorHandler:          errorHandler(d.log, index),
-		DisableStartupMessage: true,
-		ReadTimeout:           readTimeout,
-		WriteTimeout:          60 * time.Second,
-		IdleTimeout:           90 * time.Second,
-		BodyLimit:             bodyLimit,
-		ReadBufferSize:        headerLimit,
+		AppName:                      "overwatch",
+		ErrorHandler:                 errorHandler(d.log, index),
+		DisableStartupMessage:        true,
+		ReadTimeout:                  readTimeout,
+		WriteTimeout:                 60 * time.Second,
+		IdleTimeout:                  90 * time.Second,
+		BodyLimit:                    write.SmallBody, // per request: headerReceived
+		ReadBufferSize:               headerLimit,
+		StreamRequestBody:            true,
+		DisablePreParseMultipartForm: true,
 	})
 	app.Use(recover.New(recover.Config{
 		EnableStackTrace: true,
@@ -80,8 +83,11 @@ func newApp(d *deps) *fiber.App {
 			d.log.Error("panic", "method", c.Method(), "path", c.Path(), "panic", e)
 		},
 	}))
-	routes(app, d)
+	routes(app, d, bounds)
 	index.index(app.GetRoutes(true))
-	app.Server().Handler = guard(app, app.Server().Handler)
+	srv := app.Server()
+	srv.HeaderReceived = headerReceived(bounds)
+	srv.ErrorHandler = serverErrors(app, srv.ErrorHandler)
+	srv.Handler = guard(app, bounds, srv.Handler)
 	return app
 }

@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -188,8 +189,10 @@ func (c *Client) refuse(a netip.Addr) error {
 // Check validates a user-supplied URL before it is stored: absolute,
 // https (http only with AllowHTTP), a host, no user information, and, when
 // the host is an IP literal, an address that may be reached (else a
-// *RefusedError; the other refusals are *URLError). Names are checked
-// again at every connection.
+// *RefusedError; the other refusals are *URLError). A host in one of the
+// other numeric forms of an IPv4 address (numericIPv4: 2130706433,
+// 0x7f.1, 127.1, ...) is judged as the address it means, and refused
+// either way. Names are checked again at every connection.
 func (c *Client) Check(raw string) (*url.URL, error) {
 	if len(raw) > 2048 {
 		return nil, &URLError{"url must be at most 2048 characters"}
@@ -218,6 +221,18 @@ func (c *Client) Check(raw string) (*url.URL, error) {
 		if err := c.refuse(a); err != nil {
 			return nil, err
 		}
+	} else if a, numeric, ok := numericIPv4(host); numeric {
+		// An IPv4 address in another form than the dotted quad: judged as
+		// the address it is, never looked up; one that may be reached is
+		// still refused, to be written as a dotted quad, since resolvers
+		// and clients disagree on these forms.
+		if !ok {
+			return nil, &URLError{"url host " + strconv.Quote(host) + " ends in a number but is not an IPv4 address"}
+		}
+		if err := c.refuse(a); err != nil {
+			return nil, err
+		}
+		return nil, &URLError{"url host " + strconv.Quote(host) + " is the IPv4 address " + a.String() + " in a non-standard form: write it as " + a.String()}
 	} else if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") || strings.HasSuffix(strings.ToLower(strings.TrimSuffix(host, ".")), ".localhost") {
 		return nil, &URLError{"url must not name localhost"}
 	}
