@@ -110,7 +110,7 @@ type emissionsParams struct {
 
 // parseEmissionsParams reads imo, port, start, end (ISO timestamps; end
 // defaults to now, start to defaultSpan before end, or to no floor when
-// defaultSpan is 0), fuel_type, distance_nm, speed_knots and cursor. The
+// defaultSpan is 0; a start at the start of the store is no floor too), fuel_type, distance_nm, speed_knots and cursor. The
 // plan's history floor clamps the start.
 func parseEmissionsParams(c *fiber.Ctx, now time.Time, defaultSpan time.Duration) (emissionsParams, error) {
 	var p emissionsParams
@@ -132,6 +132,9 @@ func parseEmissionsParams(c *fiber.Ctx, now time.Time, defaultSpan time.Duration
 	}
 	if !hasEnd {
 		end = now
+	}
+	if hasStart && start.Equal(StoreTimeMin) {
+		start = time.Time{} // the start of the store: no floor, as when absent
 	}
 	if !hasStart && defaultSpan > 0 {
 		start = end.Add(-defaultSpan)

@@ -146,17 +146,31 @@ func imoParam(c *fiber.Ctx, name string, required bool) (imo overwatch.IMO, ok b
 	return imo, true, nil
 }
 
+// StoreTimeMin and StoreTimeMax bound the instants a time parameter may
+// name: the range every supported ClickHouse holds. DateTime counts
+// seconds from 1970-01-01 UTC; modern servers go on to 2106-02-07
+// 06:28:15, but ClickHouse 18.16's calendar ends with 2105 (a time of 2106
+// reads there as 0000-00-00 and matches nothing). A time outside the range
+// is a 400 naming the parameter, never an answer silently empty.
+var (
+	StoreTimeMin = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
+	StoreTimeMax = time.Date(2105, 12, 31, 23, 59, 59, 0, time.UTC)
+)
+
+// timeLayouts are the forms of a time parameter: an ISO 8601 timestamp
+// (RFC 3339) or a date (YYYY-MM-DD, midnight UTC).
+var timeLayouts = []string{time.RFC3339Nano, time.DateOnly}
+
 // timeParam reads an ISO 8601 timestamp (RFC 3339) or a date (YYYY-MM-DD,
-// midnight UTC); ok is false when it is absent.
+// midnight UTC) within the store's range (ParseTimeParam); ok is false
+// when it is absent.
 func timeParam(c *fiber.Ctx, name string) (t time.Time, ok bool, err error) {
 	raw := c.Query(name)
 	if raw == "" {
 		return time.Time{}, false, nil
 	}
-	if t, ok := parseISOTime(raw); ok {
-		return t, true, nil
-	}
-	return time.Time{}, false, overwatch.Errorf(overwatch.Invalid, "%s must be an ISO 8601 timestamp like 2026-01-31T00:00:00Z or a date like 2026-01-31", name).With("parameter", name)
+	t, err = ParseTimeParam(name, raw, timeLayouts...)
+	return t, err == nil, err
 }
 
 // inapplicable refuses the parameters names that the mode of the request
@@ -172,15 +186,50 @@ func inapplicable(c *fiber.Ctx, mode string, names ...string) error {
 	return nil
 }
 
-// parseISOTime reads what timeParam takes: an ISO 8601 timestamp (RFC
-// 3339, any offset) or a date (midnight UTC), in UTC.
-func parseISOTime(raw string) (time.Time, bool) {
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02"} {
+// ParseTimeParam is the one parser of the time parameters (since, date,
+// start, end, week, ...): raw in one of layouts (the first that fits), in
+// UTC, between StoreTimeMin and StoreTimeMax. Each refusal is an Invalid
+// error naming the parameter.
+func ParseTimeParam(name, raw string, layouts ...string) (time.Time, error) {
+	t, ok := parseISOTime(raw, layouts...)
+	if !ok {
+		example := "an ISO 8601 timestamp like 2026-01-31T00:00:00Z or a date like 2026-01-31"
+		if len(layouts) == 1 && layouts[0] == time.DateOnly {
+			example = "a date like 2026-01-31"
+		}
+		return time.Time{}, overwatch.Errorf(overwatch.Invalid, "%s must be %s", name, example).With("parameter", name)
+	}
+	if err := inStoreRange(name, raw, t, t); err != nil {
+		return time.Time{}, err
+	}
+	return t, nil
+}
+
+// parseISOTime reads raw in one of layouts (none given: timeLayouts, an
+// ISO 8601 timestamp with any offset or a date at midnight UTC), in UTC,
+// whatever its year: ParseTimeParam adds the store's range. The unified
+// alerts' cursor reads it alone, as the alerts are kept in PostgreSQL,
+// whose range is wider.
+func parseISOTime(raw string, layouts ...string) (time.Time, bool) {
+	if len(layouts) == 0 {
+		layouts = timeLayouts
+	}
+	for _, layout := range layouts {
 		if t, err := time.Parse(layout, raw); err == nil {
 			return t.UTC(), true
 		}
 	}
 	return time.Time{}, false
+}
+
+// inStoreRange refuses a parameter (raw) that names the span from..to
+// when it does not lie within the store's range.
+func inStoreRange(name, raw string, from, to time.Time) error {
+	if from.Before(StoreTimeMin) || to.After(StoreTimeMax) {
+		return overwatch.Errorf(overwatch.Invalid, "%s must be from %s to %s, the range of the store (got '%s')",
+			name, StoreTimeMin.Format(time.RFC3339), StoreTimeMax.Format(time.RFC3339), truncate(raw, 40)).With("parameter", name)
+	}
+	return nil
 }
 
 func truncate(s string, n int) string {

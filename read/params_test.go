@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"overwatch/maritime/seaport"
 
@@ -169,3 +170,48 @@ func TestScalarParams(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// The one time-parameter parser: a timestamp or a date within the range
+// every supported ClickHouse holds (1970 through 2105); a time outside it
+// is a 400 naming the parameter, never a query that matches nothing.
+func TestTimeParamStoreRange(t *testing.T) {
+	t.Parallel()
+	get := paramApp(t, nil, func(c *fiber.Ctx) (any, error) {
+		v, ok, err := timeParam(c, "end")
+		if err != nil || !ok {
+			return ok, err
+		}
+		return v.Format(time.RFC3339), nil
+	})
+	for q, want := range map[string]string{
+		"end=1970-01-01":                `"1970-01-01T00:00:00Z"`,
+		"end=2105-12-31T23:59:59Z":      `"2105-12-31T23:59:59Z"`,
+		"end=2026-03-02T10:00:00%2B02:00": `"2026-03-02T08:00:00Z"`,
+		"":                              "false",
+	} {
+		if status, body := get(q); status != 200 || body != want {
+			t.Errorf("%s: %d %s, want %s", q, status, body, want)
+		}
+	}
+	for _, q := range []string{"end=2106-02-06", "end=2106-02-07T06:28:15Z", "end=2106-01-01T00:00:00Z", "end=9999-12-31",
+		"end=1969-12-31T23:59:59Z", "end=0001-01-01", "end=1970-01-01T00:00:00%2B01:00"} {
+		status, body := get(q)
+		if status != 400 || !contains(body, "end must be from 1970-01-01T00:00:00Z to 2105-12-31T23:59:59Z") {
+			t.Errorf("%s: %d %s", q, status, body)
+		}
+	}
+	if status, body := get("end=yesterday"); status != 400 || !contains(body, "end must be an ISO 8601 timestamp") {
+		t.Errorf("yesterday: %d %s", status, body)
+	}
+	// A week must end within the range too.
+	week := paramApp(t, nil, func(c *fiber.Ctx) (any, error) { w, _, err := weekParam(c, "week"); return w, err })
+	if status, body := week("week=2105-12-21"); status != 200 {
+		t.Errorf("the last whole week: %d %s", status, body)
+	}
+	for q, msg := range map[string]string{"week=2105-12-28": "week must be from 1970-01-01", "week=1969-12-29": "week must be from 1970-01-01",
+		"week=2026-03-03": "week must be the Monday"} {
+		if status, body := week(q); status != 400 || !contains(body, msg) {
+			t.Errorf("%s: %d %s", q, status, body)
+		}
+	}
+}

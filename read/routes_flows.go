@@ -86,31 +86,30 @@ func routePortName(slug string) string {
 	return p.Name
 }
 
-// weekParam reads an ISO week start: a Monday as YYYY-MM-DD; ok is false
-// when it is absent.
+// weekParam reads an ISO week start: a Monday as YYYY-MM-DD whose week
+// lies within the store's range (ParseTimeParam); ok is false when it is
+// absent.
 func weekParam(c *fiber.Ctx, name string) (w time.Time, ok bool, err error) {
 	raw := c.Query(name)
 	if raw == "" {
 		return time.Time{}, false, nil
 	}
-	w, ok = parseWeek(raw)
-	if !ok {
-		return time.Time{}, false, overwatch.Errorf(overwatch.Invalid, "%s must be the Monday that starts an ISO week, as YYYY-MM-DD (got '%s')",
-			name, truncate(raw, 20)).With("parameter", name)
-	}
-	return w, true, nil
+	w, err = parseWeek(name, raw)
+	return w, err == nil, err
 }
 
-// parseWeek reads an ISO week start: exactly YYYY-MM-DD, a Monday (UTC).
-func parseWeek(raw string) (time.Time, bool) {
-	if len(raw) != len(time.DateOnly) {
-		return time.Time{}, false
-	}
+// parseWeek reads an ISO week start: exactly YYYY-MM-DD, a Monday (UTC),
+// whose whole week lies within the store's range.
+func parseWeek(name, raw string) (time.Time, error) {
 	w, err := time.Parse(time.DateOnly, raw)
-	if err != nil || w.Weekday() != time.Monday {
-		return time.Time{}, false
+	if err != nil || len(raw) != len(time.DateOnly) || w.Weekday() != time.Monday {
+		return time.Time{}, overwatch.Errorf(overwatch.Invalid, "%s must be the Monday that starts an ISO week, as YYYY-MM-DD (got '%s')",
+			name, truncate(raw, 20)).With("parameter", name)
 	}
-	return w.UTC(), true
+	if err := inStoreRange(name, raw, w, w.AddDate(0, 0, 7).Add(-time.Second)); err != nil {
+		return time.Time{}, err
+	}
+	return w.UTC(), nil
 }
 
 // RouteFlows serves GET /v1/routes/flows: origin, destination (port slug

@@ -172,8 +172,8 @@ func FuzzParseWeek(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		w, ok := parseWeek(raw)
-		if !ok {
+		w, err := parseWeek("week", raw)
+		if err != nil {
 			return
 		}
 		if w.Weekday() != time.Monday || w.Format(time.DateOnly) != raw || w.Location() != time.UTC {
