@@ -99,21 +99,24 @@ func (db *DB) OwnFreightRates(ctx context.Context, accountID int64, vesselType s
 
 // FreightAggregates implements read.FreightRateQuery: per route (vessel
 // type, origin, destination, unit) and ISO week (its Monday), over the
-// records of the accounts other than the caller's, the median (continuous),
-// min, max, count and distinct accounts, only where at least
-// MinContributors accounts contributed.
+// records of the accounts other than the caller's, each account's value
+// (the continuous median of its records), ascending, and the count of
+// records, only where at least MinContributors accounts contributed.
 func (db *DB) FreightAggregates(ctx context.Context, r read.FreightAggregateRequest) ([]read.FreightAggregate, error) {
 	since := r.Since.UTC()
 	if since.IsZero() {
 		since = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 	}
-	rows, err := db.pool.Query(ctx, `SELECT vessel_type, origin, destination, unit,
-			date - (EXTRACT(ISODOW FROM date)::int - 1) AS week,
-			percentile_cont(0.5) WITHIN GROUP (ORDER BY rate), min(rate), max(rate), count(*), count(DISTINCT account_id)
-		FROM freight_rates
-		WHERE account_id <> $1 AND ($2 = '' OR vessel_type = $2) AND date >= $3::date
+	rows, err := db.pool.Query(ctx, `WITH accounts AS (
+			SELECT vessel_type, origin, destination, unit, date - (EXTRACT(ISODOW FROM date)::int - 1) AS week, account_id,
+				percentile_cont(0.5) WITHIN GROUP (ORDER BY rate) AS rate, count(*) AS records
+			FROM freight_rates
+			WHERE account_id <> $1 AND ($2 = '' OR vessel_type = $2) AND date >= $3::date
+			GROUP BY vessel_type, origin, destination, unit, week, account_id)
+		SELECT vessel_type, origin, destination, unit, week, array_agg(rate ORDER BY rate), sum(records)
+		FROM accounts
 		GROUP BY vessel_type, origin, destination, unit, week
-		HAVING count(DISTINCT account_id) >= $4
+		HAVING count(*) >= $4
 		ORDER BY week DESC, vessel_type, origin, destination, unit
 		LIMIT $5`, r.AccountID, r.VesselType, since, max(r.MinContributors, 1), r.Limit)
 	if err != nil {
@@ -123,11 +126,11 @@ func (db *DB) FreightAggregates(ctx context.Context, r read.FreightAggregateRequ
 	out := []read.FreightAggregate{}
 	for rows.Next() {
 		var a read.FreightAggregate
-		var count, contributors int64
-		if err := rows.Scan(&a.VesselType, &a.Origin, &a.Destination, &a.Unit, &a.Week, &a.Median, &a.Min, &a.Max, &count, &contributors); err != nil {
+		var count int64
+		if err := rows.Scan(&a.VesselType, &a.Origin, &a.Destination, &a.Unit, &a.Week, &a.Values, &count); err != nil {
 			return nil, pgErr(err, "freight aggregates")
 		}
-		a.Count, a.Contributors = int(count), int(contributors)
+		a.Count = int(count)
 		out = append(out, a)
 	}
 	return out, pgErr(rows.Err(), "freight aggregates")

@@ -19,10 +19,15 @@ import (
 var FreightVesselTypes = []string{"handysize", "supramax", "panamax", "capesize",
 	"crude_tanker", "product_tanker", "lng_carrier", "container"}
 
-// MinFreightContributors is how many accounts, other than the caller's,
-// must have submitted records of a route and week before their aggregate
-// is shown: no single contributor's rate is ever exposed.
-const MinFreightContributors = 3
+// FreightMinContributors is how many accounts, other than the caller's,
+// must have contributed to a route and week before its aggregate is shown
+// (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS): no coalition of up to k-2 of them
+// can isolate another's rate (PooledFreightRate). FreightMinContributorsFloor
+// is the least value allowed: below it, two accounts could.
+const (
+	FreightMinContributors      = 5
+	FreightMinContributorsFloor = 4
+)
 
 // maxOceanRows bounds the published ocean rates read per request (the
 // datasets hold a few hundred rows each).
@@ -48,18 +53,33 @@ type FreightRecord struct {
 }
 
 // FreightAggregate is the contributions of other accounts to one route
-// (vessel type, origin, destination, unit) in one ISO week.
+// (vessel type, origin, destination, unit) in one ISO week: one value per
+// contributing account, the median of its records there, so that an
+// account weighs as one contributor however many records it posts.
 type FreightAggregate struct {
-	VesselType   string
-	Origin       string
-	Destination  string
-	Unit         string
-	Week         time.Time // its Monday
-	Median       float64
-	Min          float64
-	Max          float64
-	Count        int // records
-	Contributors int // distinct accounts
+	VesselType  string
+	Origin      string
+	Destination string
+	Unit        string
+	Week        time.Time // its Monday
+	Values      []float64 // one per contributing account, ascending
+	Count       int       // records
+}
+
+// PooledFreightRate is the rate an aggregate shows: the mean of the
+// accounts' values, in cents. Unlike a median, a minimum or a maximum, it
+// is never one contributor's value, and whatever values some accounts
+// post, all it tells them of the others is the sum of their values: with
+// at least two others, none of them is isolated. A trimmed mean or a
+// quantile would not do: an account that moves its own value across the
+// others changes which of them are kept, and two such answers can differ
+// by one contributor's rate alone.
+func PooledFreightRate(values []float64) float64 {
+	var sum float64
+	for _, v := range values {
+		sum += v
+	}
+	return math.Round(sum/float64(len(values))*100) / 100
 }
 
 // FreightAggregateRequest selects aggregates: of the records of accounts
@@ -111,17 +131,22 @@ type FreightDatasetStore interface {
 }
 
 // freightRoutes mounts GET /v1/freight-rates (POST and DELETE are the
-// write side's).
-func freightRoutes(r Router, a FreightDatasetStore, s FreightRateQuery, c *Cache, now func() time.Time) {
+// write side's); minContributors is k of the aggregates (0:
+// FreightMinContributors).
+func freightRoutes(r Router, a FreightDatasetStore, s FreightRateQuery, c *Cache, now func() time.Time, minContributors int) {
 	datasets := Cached(c, "ocean_rates", []string{"transport_rates"}, a.OceanRates)
-	r.Handle(fiber.MethodGet, "/freight-rates", overwatch.AccessKey, FreightRates(datasets, s, now))
+	if minContributors == 0 {
+		minContributors = FreightMinContributors
+	}
+	r.Handle(fiber.MethodGet, "/freight-rates", overwatch.AccessKey, FreightRates(datasets, s, now, max(minContributors, FreightMinContributorsFloor)))
 }
 
 // FreightRate is an item of GET /v1/freight-rates: a published rate
 // (source: its dataset id), the aggregate of other accounts'
 // contributions to a route in a week (source "contributions": rate is
-// their median, with count, contributors, min and max), or one of the
-// caller's own records (source "own", with id, notes and created_at).
+// PooledFreightRate of the accounts' values, with count and contributors),
+// or one of the caller's own records (source "own", with id, notes and
+// created_at).
 type FreightRate struct {
 	Source       string     `json:"source"`
 	VesselType   string     `json:"vessel_type"`
@@ -133,8 +158,6 @@ type FreightRate struct {
 	Unit         string     `json:"unit"`
 	Count        *int       `json:"count,omitempty"`
 	Contributors *int       `json:"contributors,omitempty"`
-	Min          *float64   `json:"min,omitempty"`
-	Max          *float64   `json:"max,omitempty"`
 	Commodity    string     `json:"commodity,omitempty"`
 	CargoSize    string     `json:"cargo_size,omitempty"`
 	Attribution  string     `json:"attribution,omitempty"`
@@ -231,14 +254,18 @@ func datasetRates(rates []OceanRate, vesselType string, depth time.Duration) []F
 	return out
 }
 
-// aggregateRates presents the contributions' aggregates.
-func aggregateRates(aggs []FreightAggregate) []FreightRate {
+// aggregateRates presents the aggregates of at least minContributors
+// accounts.
+func aggregateRates(aggs []FreightAggregate, minContributors int) []FreightRate {
 	out := make([]FreightRate, 0, len(aggs))
 	for _, a := range aggs {
-		count, contributors, lo, hi := a.Count, a.Contributors, a.Min, a.Max
+		if len(a.Values) < minContributors {
+			continue
+		}
+		count, contributors := a.Count, len(a.Values)
 		out = append(out, FreightRate{Source: FreightSourceContributions, VesselType: a.VesselType, Origin: a.Origin,
-			Destination: a.Destination, Date: a.Week.UTC().Format(time.DateOnly), Period: "week", Rate: a.Median, Unit: a.Unit,
-			Count: &count, Contributors: &contributors, Min: &lo, Max: &hi})
+			Destination: a.Destination, Date: a.Week.UTC().Format(time.DateOnly), Period: "week", Rate: PooledFreightRate(a.Values),
+			Unit: a.Unit, Count: &count, Contributors: &contributors})
 	}
 	return out
 }
@@ -271,11 +298,11 @@ func sourceRank(s string) int {
 // The published ocean rates mapped to a class (FreightClassOf; the plan's
 // history depth counts back from each series' newest observation), the
 // other accounts' contributions per route and ISO week where at least
-// MinFreightContributors accounts contributed (median, count, min, max;
-// weeks before the plan's history floor left out), and the caller's own
-// records; newest first (own, contributions, datasets on one date), at
-// most limit.
-func FreightRates(datasets Query[OceanRateRequest, []OceanRate], store FreightRateQuery, now func() time.Time) fiber.Handler {
+// minContributors accounts contributed (PooledFreightRate, count and
+// contributors; weeks before the plan's history floor left out), and the
+// caller's own records; newest first (own, contributions, datasets on one
+// date), at most limit.
+func FreightRates(datasets Query[OceanRateRequest, []OceanRate], store FreightRateQuery, now func() time.Time, minContributors int) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		vt, err := enumParam(c, "vessel_type", FreightVesselTypes...)
 		if err != nil {
@@ -293,7 +320,7 @@ func FreightRates(datasets Query[OceanRateRequest, []OceanRate], store FreightRa
 			return err
 		}
 		aggs, err := store.FreightAggregates(ctx, FreightAggregateRequest{AccountID: caller.AccountID, VesselType: vt,
-			Since: caller.HistoryFloor(at), MinContributors: MinFreightContributors, Limit: limit})
+			Since: caller.HistoryFloor(at), MinContributors: minContributors, Limit: limit})
 		if err != nil {
 			return err
 		}
@@ -305,7 +332,7 @@ func FreightRates(datasets Query[OceanRateRequest, []OceanRate], store FreightRa
 		if floor := caller.HistoryFloor(at); !floor.IsZero() {
 			depth = at.Sub(floor).Round(time.Hour)
 		}
-		out := append(ownRates(own), aggregateRates(aggs)...)
+		out := append(ownRates(own), aggregateRates(aggs, minContributors)...)
 		out = append(out, datasetRates(published, vt, depth)...)
 		sort.SliceStable(out, func(i, j int) bool {
 			a, b := out[i], out[j]

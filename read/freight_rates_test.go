@@ -80,7 +80,7 @@ func TestFreightClassOf(t *testing.T) {
 func TestFreightRatesParams(t *testing.T) {
 	t.Parallel()
 	f := &fakeFreight{}
-	routes := mount(t, func(r Router) { freightRoutes(r, f, f, nil, fixedNow) })
+	routes := mount(t, func(r Router) { freightRoutes(r, f, f, nil, fixedNow, 0) })
 	if routes.access["GET /freight-rates"] != overwatch.AccessKey {
 		t.Error("GET /freight-rates is not keyed")
 	}
@@ -105,7 +105,9 @@ func TestFreightRatesCombined(t *testing.T) {
 		own: []FreightRecord{{ID: 7, VesselType: "panamax", Origin: "new-orleans", Destination: "rotterdam", Rate: 45.5,
 			Unit: "usd_per_tonne", Date: day("2026-03-16"), Notes: "fixture", CreatedAt: created}},
 		aggs: []FreightAggregate{{VesselType: "panamax", Origin: "santos", Destination: "qingdao", Unit: "usd_per_tonne",
-			Week: day("2026-03-09"), Median: 40, Min: 38, Max: 44, Count: 4, Contributors: 3}},
+			Week: day("2026-03-09"), Values: []float64{38, 39.5, 40, 42, 44}, Count: 6},
+			{VesselType: "panamax", Origin: "santos", Destination: "rizhao", Unit: "usd_per_tonne", // fewer than k: not shown
+				Week: day("2026-03-09"), Values: []float64{38, 39.5, 40, 42}, Count: 4}},
 		published: []OceanRate{
 			{Dataset: "ehs5-yac3", Commodity: "grain", Origin: "U.S. Gulf", Destination: "Japan", Date: day("2026-02-01"),
 				Frequency: "monthly", Rate: 68.95, Unit: "usd_per_tonne", USDPerTonne: 68.95},
@@ -119,7 +121,7 @@ func TestFreightRatesCombined(t *testing.T) {
 				Frequency: "monthly", Rate: 33, Unit: "usd_per_tonne", USDPerTonne: math.NaN()}, // a spread, no route
 		},
 	}
-	routes := mount(t, func(r Router) { freightRoutes(r, f, f, nil, fixedNow) })
+	routes := mount(t, func(r Router) { freightRoutes(r, f, f, nil, fixedNow, 0) })
 	h := routes.get("/freight-rates")
 
 	status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/freight-rates")
@@ -144,13 +146,13 @@ func TestFreightRatesCombined(t *testing.T) {
 	if own.ID == nil || *own.ID != 7 || own.Notes == nil || *own.Notes != "fixture" || own.Period != "day" || own.Count != nil {
 		t.Errorf("own: %+v", own)
 	}
-	if agg.Rate != 40 || *agg.Count != 4 || *agg.Contributors != 3 || *agg.Min != 38 || *agg.Max != 44 || agg.Period != "week" || agg.ID != nil {
+	if agg.Rate != 40.7 || *agg.Count != 6 || *agg.Contributors != 5 || agg.Period != "week" || agg.ID != nil {
 		t.Errorf("aggregate: %+v", agg)
 	}
 	if pub.Rate != 68.95 || pub.Period != "month" || pub.Attribution == "" || pub.Origin != "U.S. Gulf" || pub.ID != nil {
 		t.Errorf("published: %+v", pub)
 	}
-	if r := f.aggReqs.all()[0]; r.MinContributors != MinFreightContributors || !r.Since.IsZero() || r.Limit != 50 {
+	if r := f.aggReqs.all()[0]; r.MinContributors != FreightMinContributors || !r.Since.IsZero() || r.Limit != 50 {
 		t.Errorf("aggregate request %+v", r)
 	}
 
@@ -180,5 +182,29 @@ func TestFreightRatesCombined(t *testing.T) {
 	reqs := f.aggReqs.all()
 	if r := reqs[len(reqs)-1]; !r.Since.Equal(testNow.AddDate(0, 0, -7)) {
 		t.Errorf("free plan aggregate request %+v", r)
+	}
+}
+
+// Whatever values two accounts post beside three others, the pooled rate
+// depends on the others only through their sum: sets of others with the
+// same sum give the same answer to every pair of values the two may try,
+// so sweeping their own values isolates none of the others (the median of
+// 1, x, 499 is x; a trimmed mean that keeps x but not its neighbours
+// gives it away too).
+func TestPooledFreightRateTellsOnlyTheSum(t *testing.T) {
+	t.Parallel()
+	others := [][]float64{{30, 35, 40}, {31, 33, 41}, {20, 35, 50}, {1, 52, 52}}
+	for a := 1.0; a <= 500; a += 3.5 {
+		for b := 1.0; b <= 500; b += 11.25 {
+			want := PooledFreightRate(append([]float64{a, b}, others[0]...))
+			for _, o := range others[1:] {
+				if got := PooledFreightRate(append([]float64{b, a}, o...)); got != want {
+					t.Fatalf("posting %g and %g tells %v from %v: %g vs %g", a, b, o, others[0], got, want)
+				}
+			}
+		}
+	}
+	if got := PooledFreightRate([]float64{1, 30, 499}); got == 30 {
+		t.Error("the pooled rate is a contributor's value")
 	}
 }

@@ -184,10 +184,10 @@ func TestTimeParamStoreRange(t *testing.T) {
 		return v.Format(time.RFC3339), nil
 	})
 	for q, want := range map[string]string{
-		"end=1970-01-01":                `"1970-01-01T00:00:00Z"`,
-		"end=2105-12-31T23:59:59Z":      `"2105-12-31T23:59:59Z"`,
+		"end=1970-01-01":                  `"1970-01-01T00:00:00Z"`,
+		"end=2105-12-31T23:59:59Z":        `"2105-12-31T23:59:59Z"`,
 		"end=2026-03-02T10:00:00%2B02:00": `"2026-03-02T08:00:00Z"`,
-		"":                              "false",
+		"":                                "false",
 	} {
 		if status, body := get(q); status != 200 || body != want {
 			t.Errorf("%s: %d %s, want %s", q, status, body, want)

@@ -70,6 +70,9 @@ type Deps struct {
 	Now       func() time.Time
 	Log       *slog.Logger
 	SAR       SARCatalogue // the Sentinel-1 catalogue client; nil: the stored products only
+	// FreightMinContributors is k of the contributed freight rates'
+	// aggregates (0: FreightMinContributors).
+	FreightMinContributors int
 }
 
 // Routes mounts every read route, area by area; each area's file lists its
@@ -102,7 +105,7 @@ func Routes(r Router, d Deps) {
 	disruptionRoutes(r, d.Analytics, d.Now)
 	terminalRoutes(r, d.Analytics, d.Cache, d.Now)
 	tradeFlowRoutes(r, d.Analytics, d.Accounts, d.Cache)
-	freightRoutes(r, d.Analytics, d.Accounts, d.Cache, d.Now)
+	freightRoutes(r, d.Analytics, d.Accounts, d.Cache, d.Now, d.FreightMinContributors)
 	piRoutes(r, d.Accounts, d.Now)
 	keyRoutes(r, d.Accounts)
 	alertRoutes(r, d.Accounts, d.Now)

@@ -11,6 +11,7 @@ import (
 
 	"overwatch"
 	"overwatch/clickhouse"
+	"overwatch/read"
 	"overwatch/write/stripe"
 )
 
@@ -59,6 +60,9 @@ type config struct {
 	Stripe                  stripe.Config
 	OutboundAllow           []netip.Prefix // tests only
 	WebhookLease            time.Duration
+	// FreightMinContributors is k of the contributed freight rates'
+	// aggregates.
+	FreightMinContributors int
 }
 
 // settings documents every environment variable with its default; the
@@ -123,6 +127,7 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_PORTWATCH_URL", "", "IMF PortWatch's Daily_Chokepoints_Data query URL (https://services9.arcgis.com/weJ1QsnbMYJlCHdG/arcgis/rest/services/Daily_Chokepoints_Data/FeatureServer/0/query), fetched by the portwatch_refresh job; empty or off (the default): not fetched, as IMF's terms do not allow redistributing its data: set it only where your use is allowed"},
 	{"OVERWATCH_PORTWATCH_REFRESH", "24h", "how often IMF PortWatch is fetched (it updates weekly); a failed fetch keeps the counts last stored"},
 	{"OVERWATCH_OUTBOUND_ALLOW", "", "TESTS ONLY: comma-separated CIDRs that webhook deliveries and the chat test may reach although private or loopback (and over http); never set in production"},
+	{"OVERWATCH_FREIGHT_MIN_CONTRIBUTORS", "5", "GET /v1/freight-rates shows the aggregate of a route and week only when at least this many accounts besides the caller's contributed (at least 4: with k contributors, no k-2 accounts can isolate another's rate)"},
 	{"OVERWATCH_WEBHOOK_LEASE", "1m", "how long a delivery worker holds a claimed webhook delivery: a crashed worker's deliveries are sent again after it; keep it above the 15 s attempt timeout"},
 	{"STRIPE_SECRET_KEY", "", "Stripe secret API key for Checkout Sessions; empty: /v1/billing/checkout answers 503"},
 	{"STRIPE_WEBHOOK_SECRET", "", "signing secret of the Stripe webhook endpoint /v1/billing/webhook; empty: it answers 503"},
@@ -188,6 +193,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		GrainInspectionsURL:     strings.TrimSpace(getenv("OVERWATCH_GRAIN_INSPECTIONS_URL")),
 		GrainInspectionsRefresh: duration("OVERWATCH_GRAIN_INSPECTIONS_REFRESH"),
 		WebhookLease:            duration("OVERWATCH_WEBHOOK_LEASE"),
+		FreightMinContributors:  positive("OVERWATCH_FREIGHT_MIN_CONTRIBUTORS"),
 		Market: marketConfig{FREDURL: sourceURL(get("OVERWATCH_FRED_URL")), FREDSeries: list(get("OVERWATCH_FRED_SERIES")),
 			WorldBankURL: sourceURL(get("OVERWATCH_WORLDBANK_URL")), AMSURL: sourceURL(get("OVERWATCH_AMS_URL")),
 			AMSKey: strings.TrimSpace(getenv("OVERWATCH_AMS_API_KEY")), AgTransportURL: sourceURL(get("OVERWATCH_AGTRANSPORT_URL")),
@@ -243,6 +249,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 			p = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
 		}
 		cfg.TrustedProxies = append(cfg.TrustedProxies, p.Masked())
+	}
+	if cfg.FreightMinContributors < read.FreightMinContributorsFloor {
+		errs = append(errs, fmt.Sprintf("OVERWATCH_FREIGHT_MIN_CONTRIBUTORS must be at least %d", read.FreightMinContributorsFloor))
 	}
 	if cfg.SAR.Catalogue != "asf" && cfg.SAR.Catalogue != "cdse" {
 		errs = append(errs, "OVERWATCH_SAR_CATALOGUE must be asf or cdse")

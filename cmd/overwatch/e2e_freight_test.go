@@ -41,7 +41,7 @@ func TestFreightVesselTypesAgree(t *testing.T) {
 // imported from the bundled AgTransport files (spot-checked against the
 // files), submissions (201, every refusal a 400 naming the field, 413
 // over 64 KiB, 429 past the daily cap), the caller's own records and the
-// weekly aggregates of at least three other accounts (never one
+// weekly aggregates of at least five other accounts (never one
 // contributor's rate), ownership of reads and deletes.
 func TestFreightRatesEndToEnd(t *testing.T) {
 	chURL, pgURL := chtest.URL(t, "freight_e2e"), pgtest.URL(t, "freight_e2e")
@@ -56,7 +56,7 @@ func TestFreightRatesEndToEnd(t *testing.T) {
 	me, _ := s.newKey(t, uniqueEmail(t)+"-me", overwatch.PlanPro)
 	capped, _ := s.newKey(t, uniqueEmail(t)+"-capped", overwatch.PlanPro)
 	var others []string
-	for i := 0; i < 3; i++ {
+	for i := 0; i < read.FreightMinContributors; i++ {
 		k, _ := s.newKey(t, fmt.Sprintf("%s-c%d", uniqueEmail(t), i), overwatch.PlanPro)
 		others = append(others, k)
 	}
@@ -147,9 +147,9 @@ func TestFreightRatesEndToEnd(t *testing.T) {
 		t.Errorf("past the cap: %d Retry-After %q %s", r.StatusCode, r.Header.Get("Retry-After"), r.body)
 	}
 
-	// Three other accounts on one route and day; two on another.
+	// Five other accounts on one route and day; two on another.
 	for i, k := range others {
-		if r := send(k, http.MethodPost, "/v1/freight-rates", record("supramax", "santos", "qingdao", []float64{30, 32, 35}[i])); r.StatusCode != 201 {
+		if r := send(k, http.MethodPost, "/v1/freight-rates", record("supramax", "santos", "qingdao", []float64{30, 32, 35, 31, 36}[i])); r.StatusCode != 201 {
 			t.Fatalf("contribution %d: %d %s", i, r.StatusCode, r.body)
 		}
 		if i < 2 {
@@ -182,9 +182,9 @@ func TestFreightRatesEndToEnd(t *testing.T) {
 	if len(own) != 1 || *own[0].ID != myID || *own[0].Notes != "e2e" || own[0].Rate != 45.5 {
 		t.Errorf("own rows %+v", own)
 	}
-	if len(agg) != 1 || agg[0].Origin != "santos" || agg[0].Destination != "qingdao" || agg[0].Rate != 32 || *agg[0].Count != 3 ||
-		*agg[0].Contributors != 3 || *agg[0].Min != 30 || *agg[0].Max != 35 || agg[0].VesselType != "supramax" {
-		t.Errorf("aggregates (only santos → qingdao has three accounts) %+v", agg)
+	if len(agg) != 1 || agg[0].Origin != "santos" || agg[0].Destination != "qingdao" || agg[0].Rate != 32.8 || *agg[0].Count != 5 ||
+		*agg[0].Contributors != 5 || agg[0].VesselType != "supramax" {
+		t.Errorf("aggregates (only santos → qingdao has five accounts) %+v", agg)
 	}
 	// Published values, as in the files: ehs5-yac3 2026-07 Gulf→Japan
 	// 68.95 and PNW→Japan 35.95; 2n8s-739j 2025Q4 Odesa→Alexandria wheat,

@@ -38,7 +38,7 @@ func routes(app *fiber.App, d *deps, bounds *bodyBounds) {
 	e := edge{router: v1, prefix: "/v1", d: d, methods: methods, bounds: bounds}
 	read.Routes(e, read.Deps{
 		Analytics: d.ch, Accounts: d.pg, Latest: d.latest, Fleet: d.latest, Publisher: d.publisher,
-		Cache: d.cache, Now: d.now, Log: d.log, SAR: d.sar,
+		Cache: d.cache, Now: d.now, Log: d.log, SAR: d.sar, FreightMinContributors: d.freightMinContributors,
 	})
 	write.Routes(e, write.Deps{
 		Accounts: d.pg, Billing: d.billing, Refresher: d.refresh, Outbound: d.outbound,

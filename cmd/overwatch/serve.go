@@ -143,6 +143,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 		keys:         newKeyGuard(lim, cfg.FailedKeysPerMin, cfg.UnknownKeyTTL),
 		metricsToken: cfg.MetricsToken,
 		readTimeout:  cfg.ReadTimeout,
+
+		freightMinContributors: cfg.FreightMinContributors,
 	})
 	// /metrics on its own address, before the API listens.
 	mln, err := listen("tcp", cfg.MetricsAddr)

@@ -37,6 +37,8 @@ type deps struct {
 	readTimeout  time.Duration // 0: 15 s
 	// sar is the Sentinel-1 catalogue client (nil: the stored products only).
 	sar read.SARCatalogue
+	// freightMinContributors is k of the freight-rate aggregates (0: the default).
+	freightMinContributors int
 }
 
 // Compile-time proof that the stores implement the edge's interfaces.
