@@ -14,19 +14,20 @@ func TestConfigDefaults(t *testing.T) {
 	if cfg.Addr != ":8080" || cfg.ClickHouseURL != "clickhouse://127.0.0.1:9000/overwatch" ||
 		cfg.DatabaseURL != "postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable" ||
 		cfg.PublicPerMinute != 60 || cfg.PublicPerDay != 1000 || cfg.KeyedPerMinute != 60 ||
-		cfg.RateStore != "memory" || cfg.LatestSyncInterval != time.Second || len(cfg.TrustedProxies) != 0 {
+		cfg.RateStore != "memory" || cfg.LatestSyncInterval != time.Second || len(cfg.TrustedProxies) != 0 || cfg.FreightMinContributors != 5 {
 		t.Errorf("defaults: %+v", cfg)
 	}
 }
 
 func TestConfigErrorsNameTheVariable(t *testing.T) {
 	env := map[string]string{
-		"OVERWATCH_PUBLIC_LIMIT_PER_MINUTE": "0",
-		"OVERWATCH_PUBLIC_URL":              "not a url",
-		"OVERWATCH_RATE_LIMIT_STORE":        "redis",
-		"OVERWATCH_TRUSTED_PROXIES":         "10.0.0.0/8, nonsense",
-		"OVERWATCH_LATEST_SYNC_INTERVAL":    "fast",
-		"OVERWATCH_LOG_LEVEL":               "loud",
+		"OVERWATCH_PUBLIC_LIMIT_PER_MINUTE":  "0",
+		"OVERWATCH_PUBLIC_URL":               "not a url",
+		"OVERWATCH_RATE_LIMIT_STORE":         "redis",
+		"OVERWATCH_TRUSTED_PROXIES":          "10.0.0.0/8, nonsense",
+		"OVERWATCH_LATEST_SYNC_INTERVAL":     "fast",
+		"OVERWATCH_LOG_LEVEL":                "loud",
+		"OVERWATCH_FREIGHT_MIN_CONTRIBUTORS": "3", // two accounts could isolate a third
 	}
 	_, err := loadConfig(func(k string) string { return env[k] })
 	if err == nil {
