@@ -1,7 +1,9 @@
 // Package jobs is when and where the service's work runs: the gocron
 // scheduler (singleton mode, with a distributed locker so that with several
-// instances each tick runs once), the table of every job (jobs.go: name,
-// interval, the tables it rewrites), and each job's run, one file per job
+// instances each tick runs once), the one table of every job (jobs.go:
+// name, kind, interval, singleton mode, the tables it rewrites; the
+// external-source refreshes get their clients as Sources), and each job's
+// run, one file per job
 // or family, which loads its inputs through a store interface it declares,
 // calls the domain packages (maritime/...) for what to compute, and stores
 // the output: port calls, congestion, berth utilisation, fleet age, export

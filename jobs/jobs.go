@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/go-co-op/gocron/v2"
+
 	"overwatch/maritime/seaport"
 )
 
@@ -41,21 +43,80 @@ type Deps struct {
 	Earnings EarningsStore
 
 	// Calibration is the store of the calibration job (the same analytics
-	// store); nil: no calibration job.
+	// store).
 	Calibration CalibrationStore
 	// Chokepoints is the store of the chokepoints job (the same analytics
-	// store); nil: no chokepoints job.
+	// store).
 	Chokepoints ChokepointStore
+
+	// Sources are the external sources of the refresh jobs.
+	Sources Sources
 }
 
-// All is the table of every job of the service: its name, how often it
-// runs, the tables it rewrites, and what it runs (each job's own file:
-// load its inputs through the store, compute with the domain packages,
-// store its output). The derivations come in the order a full refresh runs
-// them (each reads the port calls the first one writes). Every job runs in
-// singleton mode: a run that would overlap the previous one is skipped
-// (gocron.LimitModeReschedule), and with several instances the distributed
-// locker lets one of them run each tick. What each run recomputes:
+// Kind is what a job of the table does.
+type Kind string
+
+// The kinds of job. `overwatch jobs --once` runs the refreshes whose source
+// is configured, then every derivation, in the table's order.
+const (
+	// Derivation derives tables from the stored history (positions, port
+	// calls, imported actuals).
+	Derivation Kind = "derivation"
+	// Refresh fetches an external source into the store, keeping what is
+	// stored when a fetch fails.
+	Refresh Kind = "refresh"
+	// Upkeep is the rest: alerts, webhook deliveries, clean-ups.
+	Upkeep Kind = "upkeep"
+)
+
+// Source is an external source's refresh, wired by the command that
+// configures it (its HTTP client and parser live with the write side):
+// fetch, parse and store; a fetch that fails stores nothing and returns
+// the error, so the data last stored stays.
+type Source interface {
+	Refresh(ctx context.Context, prev State) (Result, error)
+}
+
+// SourceFunc is a function as a Source.
+type SourceFunc func(ctx context.Context, prev State) (Result, error)
+
+// Refresh calls f.
+func (f SourceFunc) Refresh(ctx context.Context, prev State) (Result, error) { return f(ctx, prev) }
+
+// SourceRefresh is a source of the table: its refresh (nil: the source
+// is not configured and its job is off), how often it runs, and the
+// setting that configures it (named when the job is skipped).
+type SourceRefresh struct {
+	Source  Source
+	Every   time.Duration
+	Setting string
+}
+
+// Sources are the external sources the refresh jobs fetch.
+type Sources struct {
+	Prices           SourceRefresh // FRED, World Bank, USDA AMS prices
+	Transport        SourceRefresh // USDA AgTransport datasets
+	RiverLevels      SourceRefresh // USGS river gauges
+	CropNDVI         SourceRefresh // AppEEARS NDVI samples
+	TradeFlows       SourceRefresh // UN Comtrade
+	News             SourceRefresh // GDELT DOC 2.0 API
+	PortWatch        SourceRefresh // IMF PortWatch chokepoint transits
+	Sanctions        SourceRefresh // OFAC SDN files
+	GrainInspections SourceRefresh // USDA AMS WA_GR101
+}
+
+// All is the table of every job of the service, the one list the
+// scheduler is built from: its name, its kind, how often it runs, its
+// singleton mode, the tables it rewrites, and what it runs (each job's own
+// file: load its inputs through the store, compute with the domain
+// packages, store its output; a refresh runs its Source). A job whose
+// dependency is not given is listed with Off saying why, and is not
+// scheduled. The derivations come in the order a full refresh runs them
+// (each reads the port calls the first one writes; the calibration fits
+// the estimates). Every job runs in singleton mode
+// gocron.LimitModeReschedule: a run that would overlap the previous one is
+// skipped, and with several instances the distributed locker lets one of
+// them run each tick. What each run recomputes:
 //
 //	port_calls               whole days from 3 days before the watermark
 //	emissions                the voyages that ended from 4 days before the watermark
@@ -71,50 +132,93 @@ type Deps struct {
 //	risk_events              whole days from 3 days before the watermark
 //	risk_scores              every vessel's score, the hotspots
 //	risk_baselines           the last 30 days
+//	chokepoints              daily chokepoint transits from 3 days before the watermark, their transit_drop and diversion signals
+//	calibration              self-calibrated factors (estimates against imported actuals), whole history
 //	derived_cleanup          deletes superseded generations
 //	rate_window_purge        deletes expired rate-limit windows
 //	webhook_delivery         sends the due webhook deliveries (retries with backoff)
 //	alerts                   alerts of the events of the last 3 days for their watchers
-//	calibration              self-calibrated factors (estimates against imported actuals), whole history
-//	chokepoints              daily chokepoint transits from 3 days before the watermark, their transit_drop and diversion signals
+//	<source>_refresh, ...    fetches an external source (Sources), when configured
 func All(d Deps) []Job {
-	all := []Job{
-		{Name: "port_calls", Every: 10 * time.Minute, Writes: []string{"port_calls"}, Run: PortCalls(d.Store, d.Ports)},
-		{Name: "emissions", Every: time.Hour, Writes: []string{"voyage_emissions"}, Run: Emissions(d.Emissions)},
-		{Name: "congestion", Every: 15 * time.Minute, Writes: []string{"congestion_daily"}, Run: Congestion(d.Store)},
-		{Name: "berth_utilization", Every: time.Hour, Writes: []string{"berth_weekly"}, Run: BerthUtilization(d.Store)},
-		{Name: "fleet_age", Every: time.Hour, Writes: []string{"fleet_age_weekly"}, Run: FleetAge(d.Store)},
-		{Name: "export_estimates", Every: time.Hour, Writes: []string{"estimates_weekly"}, Run: ExportEstimates(d.Store)},
-		{Name: "forecasts", Every: time.Hour, Writes: []string{"forecasts", "forecast_accuracy"}, Run: Forecasts(d.Forecasts)},
-		{Name: "anomalies", Every: time.Hour, Writes: []string{"anomalies", "forecast_maturity"}, Run: Anomalies(d.Anomalies)},
-		{Name: "destination_reliability", Every: time.Hour, Writes: []string{"destination_reliability"}, Run: DestinationReliability(d.Store)},
-		{Name: "trade_routes", Every: time.Hour, Writes: []string{"route_flows_weekly", "route_deceptions", "route_shifts"}, Run: TradeRoutes(d.Trade)},
-		{Name: "earnings", Every: time.Hour, Writes: []string{"voyage_earnings", "port_revenue_weekly"}, Run: Earnings(d.Earnings)},
-		{Name: "risk_events", Every: 30 * time.Minute, Writes: []string{"risk_events"}, Run: RiskEvents(d.Risk, d.Ports)},
-		{Name: "risk_scores", Every: 30 * time.Minute, Writes: []string{"vessel_risk", "risk_hotspots"}, Run: RiskScores(d.Risk, d.PICover)},
-		{Name: "risk_baselines", Every: 6 * time.Hour, Writes: []string{"risk_baselines"}, Run: RiskBaselines(d.Risk)},
-		{Name: "derived_cleanup", Every: 6 * time.Hour, Run: CleanupDerived(d.Store)},
-		{Name: "rate_window_purge", Every: 5 * time.Minute, Run: Purge(d.PurgeRateWindows)},
+	var reschedule gocron.LimitMode = gocron.LimitModeReschedule
+	derive := func(name string, every time.Duration, run Run, writes ...string) Job {
+		return Job{Name: name, Kind: Derivation, Every: every, Singleton: reschedule, Writes: writes, Run: run}
 	}
+	upkeep := func(name string, every time.Duration, run Run, off string, writes ...string) Job {
+		if off != "" {
+			run = nil
+		}
+		return Job{Name: name, Kind: Upkeep, Every: every, Singleton: reschedule, Writes: writes, Run: run, Off: off}
+	}
+	refresh := func(name string, s SourceRefresh, writes ...string) Job {
+		j := Job{Name: name, Kind: Refresh, Every: s.Every, Singleton: reschedule, Writes: writes}
+		if s.Source == nil || s.Every <= 0 {
+			j.Off = "its source is not configured"
+			if s.Setting != "" {
+				j.Off += " (" + s.Setting + ")"
+			}
+			return j
+		}
+		j.Run = s.Source.Refresh
+		return j
+	}
+	off := func(missing bool, why string) string {
+		if missing {
+			return why
+		}
+		return ""
+	}
+	var deliver, alerts Run
 	if d.Deliveries != nil && d.Poster != nil {
-		all = append(all, Job{Name: "webhook_delivery", Every: 5 * time.Second,
-			Run: Webhooks(d.Deliveries, d.Poster, time.Now, d.WebhookLease)})
-	}
-	if d.Calibration != nil {
-		all = append(all, Job{Name: "calibration", Every: 6 * time.Hour, Writes: []string{"calibration_factors"}, Run: Calibration(d.Calibration)})
-	}
-	if d.Chokepoints != nil {
-		all = append(all, Job{Name: "chokepoints", Every: time.Hour, Writes: []string{"chokepoint_transits_daily", "disruption_signals"}, Run: Chokepoints(d.Chokepoints)})
+		deliver = Webhooks(d.Deliveries, d.Poster, time.Now, d.WebhookLease)
 	}
 	if d.Alerts != nil {
-		sources := append([]AlertSource{RiskAlerts{Store: d.Risk}}, d.AlertSources...)
-		all = append(all, Job{Name: "alerts", Every: 5 * time.Minute, Run: Alerts(d.Alerts, time.Now, sources...)})
+		alerts = Alerts(d.Alerts, time.Now, append([]AlertSource{RiskAlerts{Store: d.Risk}}, d.AlertSources...)...)
 	}
-	return all
+	src := d.Sources
+	return []Job{
+		derive("port_calls", 10*time.Minute, PortCalls(d.Store, d.Ports), "port_calls"),
+		derive("emissions", time.Hour, Emissions(d.Emissions), "voyage_emissions"),
+		derive("congestion", 15*time.Minute, Congestion(d.Store), "congestion_daily"),
+		derive("berth_utilization", time.Hour, BerthUtilization(d.Store), "berth_weekly"),
+		derive("fleet_age", time.Hour, FleetAge(d.Store), "fleet_age_weekly"),
+		derive("export_estimates", time.Hour, ExportEstimates(d.Store), "estimates_weekly"),
+		derive("forecasts", time.Hour, Forecasts(d.Forecasts), "forecasts", "forecast_accuracy"),
+		derive("anomalies", time.Hour, Anomalies(d.Anomalies), "anomalies", "forecast_maturity"),
+		derive("destination_reliability", time.Hour, DestinationReliability(d.Store), "destination_reliability"),
+		derive("trade_routes", time.Hour, TradeRoutes(d.Trade), "route_flows_weekly", "route_deceptions", "route_shifts"),
+		derive("earnings", time.Hour, Earnings(d.Earnings), "voyage_earnings", "port_revenue_weekly"),
+		derive("risk_events", 30*time.Minute, RiskEvents(d.Risk, d.Ports), "risk_events"),
+		derive("risk_scores", 30*time.Minute, RiskScores(d.Risk, d.PICover), "vessel_risk", "risk_hotspots"),
+		derive("risk_baselines", 6*time.Hour, RiskBaselines(d.Risk), "risk_baselines"),
+		derive("chokepoints", time.Hour, Chokepoints(d.Chokepoints), "chokepoint_transits_daily", "disruption_signals"),
+		derive("calibration", 6*time.Hour, Calibration(d.Calibration), "calibration_factors"),
+
+		upkeep("derived_cleanup", 6*time.Hour, CleanupDerived(d.Store), ""),
+		upkeep("rate_window_purge", 5*time.Minute, Purge(d.PurgeRateWindows), off(d.PurgeRateWindows == nil, "no rate-limit store")),
+		upkeep("webhook_delivery", 5*time.Second, deliver, off(deliver == nil, "no webhook delivery queue")),
+		upkeep("alerts", 5*time.Minute, alerts, off(alerts == nil, "no alert store")),
+
+		refresh("prices_refresh", src.Prices, "commodity_prices"),
+		refresh("transport_refresh", src.Transport, "transport_rates"),
+		refresh("river_levels", src.RiverLevels, "river_readings"),
+		refresh("crop_ndvi_refresh", src.CropNDVI, "crop_ndvi"),
+		refresh("trade_flows_refresh", src.TradeFlows, "trade_flows"),
+		refresh("news_refresh", src.News, "disruption_signals"),
+		refresh("portwatch_refresh", src.PortWatch, "portwatch_chokepoint_daily"),
+		refresh("sanctions_refresh", src.Sanctions, "sanctions_entries"),
+		refresh("grain_inspections", src.GrainInspections, "export_actuals"),
+	}
 }
 
-// Derivations are the jobs that derive tables from the position history,
-// in dependency order (what `overwatch jobs --once` and the refresh
-// endpoint run).
-var Derivations = []string{"port_calls", "emissions", "congestion", "berth_utilization", "fleet_age", "export_estimates", "forecasts", "anomalies", "destination_reliability", "trade_routes", "earnings",
-	"risk_events", "risk_scores", "risk_baselines"}
+// Derivations are the names of the table's derivations, in its order
+// (what `overwatch jobs --once` and the demo's catch-up run).
+func Derivations(table []Job) []string {
+	var out []string
+	for _, j := range table {
+		if j.Kind == Derivation {
+			out = append(out, j.Name)
+		}
+	}
+	return out
+}

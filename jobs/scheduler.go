@@ -12,16 +12,21 @@ import (
 	"github.com/google/uuid"
 )
 
-// Job is one scheduled task. Every is its interval; runs start on
-// multiples of it (UTC), so that schedulers on several instances fire
-// together and the locker lets one of them run. Writes names the tables a
-// run rewrites: after one, the scheduler's OnRun hook tells the read cache
-// of this process.
+// Job is one scheduled task, a row of the table (All). Every is its
+// interval; runs start on multiples of it (UTC), so that schedulers on
+// several instances fire together and the locker lets one of them run.
+// Singleton is its gocron limit mode (0: LimitModeReschedule). Writes
+// names the tables a run rewrites: after one, the scheduler's OnRun hook
+// tells the read cache of this process. A job with Off set (why it is off)
+// is listed but not scheduled.
 type Job struct {
-	Name   string
-	Every  time.Duration
-	Writes []string
-	Run    Run
+	Name      string
+	Kind      Kind
+	Every     time.Duration
+	Singleton gocron.LimitMode
+	Writes    []string
+	Run       Run
+	Off       string
 }
 
 // Run is what a job does: load its inputs through its store, compute with
@@ -70,6 +75,7 @@ var ErrClaimed = errors.New("jobs: another instance runs this job")
 // Scheduler runs the jobs on their schedules.
 type Scheduler struct {
 	s       gocron.Scheduler
+	table   []Job // every job given, those off included
 	jobs    map[string]*entry
 	order   []string
 	locker  Locker
@@ -100,17 +106,28 @@ type Stats struct {
 	Watermark               time.Time
 }
 
-// NewScheduler returns a scheduler of the jobs; Start starts it. Each job
-// is a gocron duration job aligned on multiples of its interval, in
-// singleton mode, behind gocron's distributed locker (locker, a Postgres
-// advisory lock): with several instances each tick runs once.
+// NewScheduler returns a scheduler of the jobs (the table, All); Start
+// starts it. Each job that is not off is a gocron duration job aligned on
+// multiples of its interval, in its singleton mode, behind gocron's
+// distributed locker (locker, a Postgres advisory lock): with several
+// instances each tick runs once.
 func NewScheduler(jobs []Job, locker Locker, state StateStore, log *slog.Logger) (*Scheduler, error) {
 	s, err := gocron.NewScheduler(gocron.WithLocation(time.UTC))
 	if err != nil {
 		return nil, err
 	}
-	sc := &Scheduler{s: s, jobs: map[string]*entry{}, locker: locker, state: state, log: log, timeout: 10 * time.Minute}
+	sc := &Scheduler{s: s, table: jobs, jobs: map[string]*entry{}, locker: locker, state: state, log: log, timeout: 10 * time.Minute}
 	for _, j := range jobs {
+		if j.Off != "" || j.Run == nil {
+			continue
+		}
+		if _, dup := sc.jobs[j.Name]; dup {
+			return nil, fmt.Errorf("jobs: %s twice", j.Name)
+		}
+		mode := j.Singleton
+		if mode == 0 {
+			mode = gocron.LimitModeReschedule
+		}
 		e := &entry{job: j}
 		sc.jobs[j.Name], sc.order = e, append(sc.order, j.Name)
 		next := time.Now().UTC().Truncate(j.Every).Add(j.Every)
@@ -118,7 +135,7 @@ func NewScheduler(jobs []Job, locker Locker, state StateStore, log *slog.Logger)
 			gocron.DurationJob(j.Every),
 			gocron.NewTask(func(ctx context.Context) { sc.execute(ctx, e) }), //nolint:errcheck // logged and counted
 			gocron.WithName(j.Name),
-			gocron.WithSingletonMode(gocron.LimitModeReschedule),
+			gocron.WithSingletonMode(mode),
 			gocron.WithStartAt(gocron.WithStartDateTime(next)),
 			gocron.WithDistributedJobLocker(gocronLocker{locker: locker, spacing: j.Every / 2}),
 			gocron.WithEventListeners(gocron.AfterLockError(func(_ uuid.UUID, _ string, _ error) {
@@ -189,8 +206,20 @@ func (sc *Scheduler) Stop() error {
 	return sc.s.Shutdown()
 }
 
-// Names lists the jobs in the order given.
+// Names lists the scheduled jobs in the order given.
 func (sc *Scheduler) Names() []string { return append([]string(nil), sc.order...) }
+
+// Table is every job given, those off included, in the order given.
+func (sc *Scheduler) Table() []Job { return append([]Job(nil), sc.table...) }
+
+// Registered lists the names of the jobs registered with gocron.
+func (sc *Scheduler) Registered() []string {
+	var out []string
+	for _, j := range sc.s.Jobs() {
+		out = append(out, j.Name())
+	}
+	return out
+}
 
 // RunNow runs the job at once (the refresh endpoint, `overwatch jobs
 // --once`), whatever the schedule, unless another run holds it (then

@@ -52,6 +52,11 @@ var analyticsEndpoints = []string{
 	"/v1/risk/baselines",
 }
 
+// offlineSources turn off the external sources `overwatch jobs --once`
+// would otherwise fetch: the runs measure the derivations alone.
+var offlineSources = []string{"OVERWATCH_FRED_URL=off", "OVERWATCH_WORLDBANK_URL=off", "OVERWATCH_AGTRANSPORT_URL=off",
+	"OVERWATCH_RIVER_URL=off", "OVERWATCH_GDELT_URL=off", "OVERWATCH_SAR_URL=off"}
+
 // riskiestVessel is the IMO of the vessel the risk score ranks first (the
 // {imo} of the endpoints above), asked of the server.
 func riskiestVessel(ctx context.Context, base, key string) (string, error) {
@@ -98,7 +103,7 @@ func runDerive(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	env := append(os.Environ(), "CLICKHOUSE_URL="+*chServer+"/"+*database,
+	env := append(append(os.Environ(), offlineSources...), "CLICKHOUSE_URL="+*chServer+"/"+*database,
 		"DATABASE_URL="+*pgServer+"/"+*database+"?sslmode=disable", "OVERWATCH_LOG_LEVEL=warn")
 	command := func(args ...string) (string, time.Duration, error) {
 		cmd := exec.CommandContext(ctx, path, args...)

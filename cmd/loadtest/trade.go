@@ -79,7 +79,7 @@ func runTrade(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	env := append(os.Environ(), "CLICKHOUSE_URL="+*chServer+"/"+*database,
+	env := append(append(os.Environ(), offlineSources...), "CLICKHOUSE_URL="+*chServer+"/"+*database,
 		"DATABASE_URL="+*pgServer+"/"+*database+"?sslmode=disable", "OVERWATCH_LOG_LEVEL=warn")
 	var stderr bytes.Buffer // the last command's
 	command := func(args ...string) (string, time.Duration, error) {

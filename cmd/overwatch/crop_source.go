@@ -71,46 +71,47 @@ type CropStore interface {
 	InsertNDVI(ctx context.Context, rows []crop.NDVISample) error
 }
 
-// cropNDVIJob is the scheduled fetch of the NDVI series: one AppEEARS
+// cropNDVISource is the scheduled fetch of the NDVI series: one AppEEARS
 // point-sample CSV, stored whole or not at all. A fetch that fails
 // (timeout, 429, 5xx, an HTML page, a truncated or malformed body, no
 // sample of a configured region) keeps the series last stored and fails
 // the run, counted on /metrics as
 // overwatch_job_failures_total{job="crop_ndvi_refresh"}.
-func cropNDVIJob(store CropStore, cfg cropConfig) jobs.Job {
-	return jobs.Job{Name: "crop_ndvi_refresh", Every: cfg.NDVIEvery, Writes: []string{"crop_ndvi"},
-		Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
-			res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
-			body, err := fetchSource(ctx, cfg.NDVIURL, fetchOptions{})
-			if err != nil {
-				return res, err
-			}
-			parsed, err := cropfile.Parse(bytes.NewReader(body))
-			if err != nil {
-				return res, err
-			}
-			if parsed.Kind != cropfile.KindAppEEARS {
-				return res, fmt.Errorf("a %s, not an AppEEARS point-sample CSV", parsed.Kind)
-			}
-			kept, dropped := cfg.mapNDVI(parsed.NDVI)
-			if len(kept) == 0 {
-				return res, fmt.Errorf("no sample of a crop region (%d samples of other categories; set OVERWATCH_CROP_NDVI_REGIONS)", dropped)
-			}
-			if err := store.InsertNDVI(ctx, kept); err != nil {
-				return res, err
-			}
-			res.Rows = len(kept)
-			res.Detail["samples"], res.Detail["unmapped"], res.Detail["missing"] = len(kept), dropped, parsed.Missing
-			return res, nil
-		}}
+func cropNDVISource(store CropStore, cfg cropConfig) jobs.Source {
+	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+		res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
+		body, err := fetchSource(ctx, cfg.NDVIURL, fetchOptions{})
+		if err != nil {
+			return res, err
+		}
+		parsed, err := cropfile.Parse(bytes.NewReader(body))
+		if err != nil {
+			return res, err
+		}
+		if parsed.Kind != cropfile.KindAppEEARS {
+			return res, fmt.Errorf("a %s, not an AppEEARS point-sample CSV", parsed.Kind)
+		}
+		kept, dropped := cfg.mapNDVI(parsed.NDVI)
+		if len(kept) == 0 {
+			return res, fmt.Errorf("no sample of a crop region (%d samples of other categories; set OVERWATCH_CROP_NDVI_REGIONS)", dropped)
+		}
+		if err := store.InsertNDVI(ctx, kept); err != nil {
+			return res, err
+		}
+		res.Rows = len(kept)
+		res.Detail["samples"], res.Detail["unmapped"], res.Detail["missing"] = len(kept), dropped, parsed.Missing
+		return res, nil
+	})
 }
 
-// cropJobs are the crop fetches the configuration turns on.
-func cropJobs(cfg cropConfig, store CropStore) []jobs.Job {
-	if cfg.NDVIURL == "" {
-		return nil
+// cropSources is the NDVI fetch of the job table, with its source when
+// the configuration turns it on.
+func cropSources(cfg cropConfig, store CropStore) jobs.SourceRefresh {
+	r := jobs.SourceRefresh{Every: cfg.NDVIEvery, Setting: "OVERWATCH_CROP_NDVI_URL"}
+	if cfg.NDVIURL != "" {
+		r.Source = cropNDVISource(store, cfg)
 	}
-	return []jobs.Job{cropNDVIJob(store, cfg)}
+	return r
 }
 
 // importCrop is `overwatch import crop FILE...`: USDA PSD Online CSVs,

@@ -177,7 +177,7 @@ func TestCropNDVIJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := cropConfig{NDVIURL: srv.URL + "/harv.csv", NDVIRegions: regions, NDVIEvery: time.Hour}
-	all := cropJobs(cfg, db)
+	all := sourceJobs(jobs.Sources{CropNDVI: cropSources(cfg, db)})
 	if len(all) != 1 || all[0].Name != "crop_ndvi_refresh" {
 		t.Fatalf("jobs %+v", all)
 	}
@@ -254,14 +254,14 @@ func TestCropNDVIJob(t *testing.T) {
 		t.Errorf("overwatch_job_failures_total{job=crop_ndvi_refresh} = %v, want %d", n, len(failures))
 	}
 	srv.set("ok")
-	unmapped := cropNDVIJob(db, cropConfig{NDVIURL: cfg.NDVIURL, NDVIEvery: time.Hour})
-	if _, err := unmapped.Run(ctx, jobs.State{}); err == nil || !strings.Contains(err.Error(), "OVERWATCH_CROP_NDVI_REGIONS") {
+	unmapped := cropNDVISource(db, cropConfig{NDVIURL: cfg.NDVIURL, NDVIEvery: time.Hour})
+	if _, err := unmapped.Refresh(ctx, jobs.State{}); err == nil || !strings.Contains(err.Error(), "OVERWATCH_CROP_NDVI_REGIONS") {
 		t.Errorf("unmapped categories: %v", err)
 	}
 	if _, err := parseCropRegions("x=atlantis"); err == nil {
 		t.Error("an unknown region slug accepted")
 	}
-	if jobs := cropJobs(cropConfig{}, db); len(jobs) != 0 {
+	if cropSources(cropConfig{}, db).Source != nil {
 		t.Error("NDVI job on without a URL")
 	}
 }

@@ -64,6 +64,18 @@ func e2eStores(t *testing.T) (chURL, pgURL string) {
 	return chtest.URL(t, "e2e"), pgtest.URL(t, "e2e")
 }
 
+// offlineSources turn off the external sources configured by default:
+// they are on the internet, which tests do not reach (their refreshes are
+// tested against local servers).
+var offlineSources = map[string]string{
+	"OVERWATCH_FRED_URL":        "off",
+	"OVERWATCH_WORLDBANK_URL":   "off",
+	"OVERWATCH_AGTRANSPORT_URL": "off",
+	"OVERWATCH_RIVER_URL":       "off",
+	"OVERWATCH_GDELT_URL":       "off",
+	"OVERWATCH_SAR_URL":         "off",
+}
+
 // startServer runs `overwatch serve` with the test stores and env on top of
 // fast test defaults, waits until it listens, and stops it at cleanup.
 func startServer(t *testing.T, env map[string]string) *testServer {
@@ -90,14 +102,9 @@ func startCommandOut(t *testing.T, command string, env map[string]string, stdout
 		"OVERWATCH_PUBLIC_URL":           "https://overwatch.test",
 		"OVERWATCH_TRUSTED_PROXIES":      "127.0.0.1/32",
 		"OVERWATCH_LATEST_SYNC_INTERVAL": "50ms",
-		// The market sources are on the internet, which tests do not
-		// reach: their refreshes are tested against local servers.
-		"OVERWATCH_FRED_URL":        "off",
-		"OVERWATCH_WORLDBANK_URL":   "off",
-		"OVERWATCH_AGTRANSPORT_URL": "off",
-		"OVERWATCH_RIVER_URL":       "off",
-		"OVERWATCH_GDELT_URL":       "off",
-		"OVERWATCH_SAR_URL":         "off",
+	}
+	for k, v := range offlineSources {
+		vars[k] = v
 	}
 	for k, v := range env {
 		vars[k] = v

@@ -144,7 +144,7 @@ func TestRiverLevelsEndToEnd(t *testing.T) {
 	stub := &usgsStub{}
 	usgs := httptest.NewServer(stub)
 	defer usgs.Close()
-	job := riverJob(s.ch, riverConfig{URL: usgs.URL + "/nwis/iv/?format=json&parameterCd=00065,00060&period=P2D", Every: 15 * time.Minute})
+	job := refreshJob(t, jobs.Sources{RiverLevels: riverSources(riverConfig{URL: usgs.URL + "/nwis/iv/?format=json&parameterCd=00065,00060&period=P2D", Every: 15 * time.Minute}, s.ch)})
 	alerts := jobs.Alerts(s.pg, time.Now, jobs.RiverAlerts{Store: s.ch, Resolver: s.pg})
 	poster := webhookPoster{outbound.New(outbound.Options{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, AllowHTTP: true})}
 	step := func(levels []level) {

@@ -43,7 +43,13 @@ func simulateForEval(t *testing.T, name string, seed uint64, vessels, days int) 
 	return r
 }
 
-func (r *evalRun) getenv(k string) string { return r.env[k] }
+// getenv is the run's environment, the external sources off unless set.
+func (r *evalRun) getenv(k string) string {
+	if v, ok := r.env[k]; ok {
+		return v
+	}
+	return offlineSources[k]
+}
 
 // command runs an overwatch command on the run's databases.
 func (r *evalRun) command(t *testing.T, stdout io.Writer, args ...string) {

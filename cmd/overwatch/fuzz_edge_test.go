@@ -184,7 +184,12 @@ func seedFuzzData(ctx context.Context, ch *clickhouse.DB, chURL, pgURL string) e
 	}
 	defer os.RemoveAll(spool)
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_SPOOL_DIR": spool, "OVERWATCH_LOG_LEVEL": "error"}
-	getenv := func(k string) string { return env[k] }
+	getenv := func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		return offlineSources[k]
+	}
 	start := time.Now().UTC().Truncate(24 * time.Hour).Add(-4 * 24 * time.Hour).Format(time.RFC3339)
 	if err := run(ctx, []string{"overwatch", "simulate", "--seed", "5", "--vessels", "80", "--days", "4", "--start", start}, getenv, io.Discard, io.Discard); err != nil {
 		return err

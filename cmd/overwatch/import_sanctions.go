@@ -167,17 +167,17 @@ func refreshSanctions(ctx context.Context, store write.SanctionsStore, url, list
 	return len(entries), nil
 }
 
-// sanctionsRefreshJob is the scheduled refresh of the list from the base
-// URL (OVERWATCH_SANCTIONS_URL), every `every` (OVERWATCH_SANCTIONS_REFRESH).
-func sanctionsRefreshJob(store write.SanctionsStore, url, list string, every time.Duration) jobs.Job {
-	return jobs.Job{Name: "sanctions_refresh", Every: every, Writes: []string{"sanctions_entries"}, Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+// sanctionsSource is the scheduled refresh of the list from the base URL
+// (OVERWATCH_SANCTIONS_URL): a fetch that fails replaces nothing.
+func sanctionsSource(store write.SanctionsStore, url, list string) jobs.Source {
+	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
 		if url == "" {
 			return jobs.Result{}, errors.New("sanctions_refresh: no OVERWATCH_SANCTIONS_URL")
 		}
 		n, err := refreshSanctions(ctx, store, url, list)
 		now := time.Now().UTC()
 		return jobs.Result{Rows: n, Watermark: now, Detail: map[string]any{"list": list}}, err
-	}}
+	})
 }
 
 // sanctionsSummary says what a list holds.

@@ -45,12 +45,12 @@ func fetchGrainInspections(ctx context.Context, url string) ([]write.ActualRow, 
 	return rows, nil
 }
 
-// grainInspectionsJob is the scheduled import of the WA_GR101 report from
-// OVERWATCH_GRAIN_INSPECTIONS_URL every OVERWATCH_GRAIN_INSPECTIONS_REFRESH:
-// a failed fetch writes nothing, so the figures last imported stay, and
-// counts as a failed run (overwatch_job_failures_total{job="grain_inspections"}).
-func grainInspectionsJob(store write.ActualsStore, url string, every time.Duration) jobs.Job {
-	return jobs.Job{Name: "grain_inspections", Every: every, Writes: []string{"export_actuals"}, Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+// grainInspectionsSource is the scheduled import of the WA_GR101 report
+// from OVERWATCH_GRAIN_INSPECTIONS_URL: a failed fetch writes nothing, so
+// the figures last imported stay, and counts as a failed run
+// (overwatch_job_failures_total{job="grain_inspections"}).
+func grainInspectionsSource(store write.ActualsStore, url string) jobs.Source {
+	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
 		if url == "" {
 			return jobs.Result{}, errors.New("grain_inspections: no OVERWATCH_GRAIN_INSPECTIONS_URL")
 		}
@@ -67,5 +67,5 @@ func grainInspectionsJob(store write.ActualsStore, url string, every time.Durati
 			res.Detail = map[string]any{"published": rows[0].Published.Format(time.DateOnly), "source": rows[0].Source}
 		}
 		return res, nil
-	}}
+	})
 }

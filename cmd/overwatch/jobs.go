@@ -18,10 +18,12 @@ import (
 	"overwatch/postgres"
 )
 
-// newScheduler wires every job of jobs.All to the stores: ClickHouse
-// derives, Postgres keeps the jobs' state and their distributed lock.
+// newScheduler builds the scheduler from the job table (jobs.All), its
+// dependencies wired to the stores and to the external sources the
+// configuration turns on: ClickHouse derives, Postgres keeps the jobs'
+// state and their distributed lock.
 func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logger) (*jobs.Scheduler, error) {
-	all := jobs.All(jobs.Deps{
+	return jobs.NewScheduler(jobs.All(jobs.Deps{
 		Store:        ch,
 		Risk:         ch,
 		PICover:      pg,
@@ -43,41 +45,91 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 
 		// River gauges out of normal raise river_level alerts.
 		AlertSources: []jobs.AlertSource{jobs.RiverAlerts{Store: ch, Resolver: pg}},
-	})
-	if cfg.GrainInspectionsURL != "" {
-		all = append(all, grainInspectionsJob(ch, cfg.GrainInspectionsURL, cfg.GrainInspectionsRefresh))
-	}
-	all = append(all, marketJobs(cfg.Market, ch, ch)...)
-	all = append(all, riverJobs(cfg.River, ch)...)
-	all = append(all, cropJobs(cfg.Crop, ch)...)
-	all = append(all, tradeJobs(cfg.Trade, ch)...)
-	all = append(all, newsJobs(cfg.News, ch)...)
-	if cfg.SanctionsURL != "" {
-		all = append(all, sanctionsRefreshJob(ch, cfg.SanctionsURL, cfg.SanctionsList, cfg.SanctionsRefresh))
-	}
-	return jobs.NewScheduler(all, pg, pg, log)
+		Sources:      sources(cfg, ch),
+	}), pg, pg, log)
 }
 
-// refreshDerivations runs the derivations now, in order (the jobs
-// command's --once, the congestion refresh endpoint), and returns what
-// each recomputed.
+// sources are the external sources of the job table's refreshes, each
+// with its client where the configuration turns it on.
+func sources(cfg config, ch *clickhouse.DB) jobs.Sources {
+	var s jobs.Sources
+	s.Prices, s.Transport = marketSources(cfg.Market, ch, ch)
+	s.RiverLevels = riverSources(cfg.River, ch)
+	s.CropNDVI = cropSources(cfg.Crop, ch)
+	s.TradeFlows = tradeSources(cfg.Trade, ch)
+	s.News, s.PortWatch = newsSources(cfg.News, ch)
+	s.Sanctions = jobs.SourceRefresh{Every: cfg.SanctionsRefresh, Setting: "OVERWATCH_SANCTIONS_URL"}
+	if cfg.SanctionsURL != "" {
+		s.Sanctions.Source = sanctionsSource(ch, cfg.SanctionsURL, cfg.SanctionsList)
+	}
+	s.GrainInspections = jobs.SourceRefresh{Every: cfg.GrainInspectionsRefresh, Setting: "OVERWATCH_GRAIN_INSPECTIONS_URL"}
+	if cfg.GrainInspectionsURL != "" {
+		s.GrainInspections.Source = grainInspectionsSource(ch, cfg.GrainInspectionsURL)
+	}
+	return s
+}
+
+// runJob runs the job now and says what it recomputed.
+func runJob(ctx context.Context, sc *jobs.Scheduler, name string) (jobRun, error) {
+	started := time.Now()
+	res, err := sc.RunNow(ctx, name)
+	if err != nil {
+		err = fmt.Errorf("%s: %w", name, err)
+	}
+	return jobRun{Job: name, From: res.From, To: res.To, Rows: res.Rows, TookMS: time.Since(started).Milliseconds(), err: err}, err
+}
+
+// refreshDerivations runs the derivations now, in order (the congestion
+// refresh endpoint, `jobs --job`), and returns what each recomputed; it
+// stops at the first that fails.
 func refreshDerivations(ctx context.Context, sc *jobs.Scheduler, names []string) ([]jobRun, error) {
 	var out []jobRun
 	for _, name := range names {
-		started := time.Now()
-		res, err := sc.RunNow(ctx, name)
+		run, err := runJob(ctx, sc, name)
 		if err != nil {
-			return out, fmt.Errorf("%s: %w", name, err)
+			return out, err
 		}
-		out = append(out, jobRun{Job: name, From: res.From, To: res.To, Rows: res.Rows, TookMS: time.Since(started).Milliseconds()})
+		out = append(out, run)
 	}
 	return out, nil
 }
 
-// deriveAll runs every derivation now, in order, waiting for any that
-// another run holds (the start-up catch-up, another instance) to be free.
+// runOnce is `overwatch jobs --once`: every refresh of the table whose
+// source is configured, then every derivation, in the table's order. A
+// refresh that fails keeps what is stored and the run goes on (the
+// derivations read what is stored); a derivation that fails stops it (the
+// next ones read its output). A job that is off is skipped with a log
+// line saying why.
+func runOnce(ctx context.Context, sc *jobs.Scheduler, log *slog.Logger) ([]jobRun, error) {
+	var out []jobRun
+	var errs []error
+	for _, kind := range []jobs.Kind{jobs.Refresh, jobs.Derivation} {
+		for _, j := range sc.Table() {
+			if j.Kind != kind {
+				continue
+			}
+			if j.Off != "" {
+				log.Info("job skipped", "job", j.Name, "why", j.Off)
+				continue
+			}
+			run, err := runJob(ctx, sc, j.Name)
+			out = append(out, run)
+			if err != nil {
+				errs = append(errs, err)
+				if kind == jobs.Derivation {
+					return out, errors.Join(errs...)
+				}
+			}
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// deriveAll runs every derivation of the table now, in order, waiting for
+// any that another run holds (the start-up catch-up, another instance) to
+// be free.
 func deriveAll(ctx context.Context, sc *jobs.Scheduler, log *slog.Logger) {
-	for _, name := range jobs.Derivations {
+	for _, name := range jobs.Derivations(sc.Table()) {
 		for {
 			_, err := sc.RunNow(ctx, name)
 			if !errors.Is(err, jobs.ErrClaimed) {
@@ -87,14 +139,6 @@ func deriveAll(ctx context.Context, sc *jobs.Scheduler, log *slog.Logger) {
 			case <-ctx.Done():
 				return
 			case <-time.After(time.Second):
-			}
-		}
-	}
-	// The calibration fits its factors on the estimates just derived.
-	for _, name := range sc.Names() {
-		if name == "calibration" {
-			if _, err := sc.RunNow(ctx, name); err != nil {
-				log.Warn("calibration after the backfill", "err", err)
 			}
 		}
 	}
@@ -108,14 +152,16 @@ type jobRun struct {
 	To     time.Time `json:"to"`
 	Rows   int       `json:"rows"`
 	TookMS int64     `json:"took_ms"`
+	err    error
 }
 
 // jobsCommand runs the scheduler alone (`overwatch jobs`), or every
-// derivation once in order (`--once`), or one job (`--job NAME`).
+// refresh whose source is configured and every derivation once, in order
+// (`--once`), or one job (`--job NAME`).
 func jobsCommand(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("jobs", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	once := fs.Bool("once", false, "run every derivation once, in order, and exit")
+	once := fs.Bool("once", false, "run every refresh whose source is configured, then every derivation, once, in order, and exit")
 	only := fs.String("job", "", "run this job once and exit")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
@@ -131,13 +177,23 @@ func jobsCommand(ctx context.Context, cfg config, log *slog.Logger, args []strin
 		return err
 	}
 	if *once || *only != "" {
-		names := jobs.Derivations
-		if *only != "" {
-			names = []string{*only}
-		}
 		started := time.Now()
-		runs, err := refreshDerivations(ctx, sc, names)
+		var runs []jobRun
+		if *only != "" {
+			for _, j := range sc.Table() {
+				if j.Name == *only && j.Off != "" {
+					return fmt.Errorf("job %s is off: %s", j.Name, j.Off)
+				}
+			}
+			runs, err = refreshDerivations(ctx, sc, []string{*only})
+		} else {
+			runs, err = runOnce(ctx, sc, log)
+		}
 		for _, r := range runs {
+			if r.err != nil {
+				fmt.Fprintf(stdout, "%-24s failed after %d ms: %v\n", r.Job, r.TookMS, r.err)
+				continue
+			}
 			fmt.Fprintf(stdout, "%-24s %6d rows  %s .. %s  in %d ms\n", r.Job, r.Rows, r.From.Format(time.DateOnly), r.To.Format(time.DateOnly), r.TookMS)
 		}
 		if err == nil {

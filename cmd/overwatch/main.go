@@ -42,8 +42,9 @@ commands:
   serve                   the HTTP API
   ingest                  the AIS feeds of OVERWATCH_FEEDS into ClickHouse
   jobs [--once | --job NAME]
-                          the scheduled derivations (port calls, congestion, ...);
-                          --once runs each once, in order, and exits
+                          the scheduled jobs of the job table (port calls, congestion, ...);
+                          --once runs every refresh whose source is configured, then
+                          every derivation, once, in order, and exits
   import history [--source PROVIDER] [--format F] [--force] FILE...
                           import AIS history archives (MarineCadastre, DMA aisdk,
                           BarentsWatch, GFW gpsdio, NMEA; plain, .gz or .zip)

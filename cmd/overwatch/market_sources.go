@@ -67,14 +67,14 @@ func fetchParsed(ctx context.Context, name, rawURL, user, dataset string) (marke
 	return marketfile.Parse(name, bytes.NewReader(body), dataset, time.Time{})
 }
 
-// pricesJob is the scheduled refresh of the price sources: every FRED
+// pricesSource is the scheduled refresh of the price sources: every FRED
 // series, the World Bank workbook and, with a key, the AMS export bids.
 // Each file is stored whole or not at all; a file that fails (timeout,
 // 429, 5xx, an HTML page, a truncated or malformed body) leaves the
 // observations last stored, and the run fails, counted on /metrics as
 // overwatch_job_failures_total{job="prices_refresh"}, after the other
 // files are stored.
-func pricesJob(store PriceWriter, cfg marketConfig) jobs.Job {
+func pricesSource(store PriceWriter, cfg marketConfig) jobs.Source {
 	type file struct{ name, url, user string }
 	var files []file
 	if cfg.FREDURL != "" {
@@ -92,65 +92,65 @@ func pricesJob(store PriceWriter, cfg marketConfig) jobs.Job {
 	if cfg.AMSURL != "" && cfg.AMSKey != "" {
 		files = append(files, file{"AMS report.json", cfg.AMSURL, cfg.AMSKey})
 	}
-	return jobs.Job{Name: "prices_refresh", Every: cfg.PricesEvery, Writes: []string{"commodity_prices"},
-		Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
-			var errs []error
-			res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
-			for _, f := range files {
-				parsed, err := fetchParsed(ctx, f.name, f.url, f.user, "")
-				if err == nil && len(parsed.Prices) == 0 {
-					err = fmt.Errorf("%s: no prices in the file", f.name)
-				}
-				if err == nil {
-					err = store.InsertPrices(ctx, parsed.Prices)
-				}
-				if err != nil {
-					errs = append(errs, fmt.Errorf("%s: %w", f.name, err))
-					continue
-				}
-				res.Rows += len(parsed.Prices)
-				res.Detail[f.name] = len(parsed.Prices)
+	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+		var errs []error
+		res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
+		for _, f := range files {
+			parsed, err := fetchParsed(ctx, f.name, f.url, f.user, "")
+			if err == nil && len(parsed.Prices) == 0 {
+				err = fmt.Errorf("%s: no prices in the file", f.name)
 			}
-			return res, errors.Join(errs...)
-		}}
+			if err == nil {
+				err = store.InsertPrices(ctx, parsed.Prices)
+			}
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", f.name, err))
+				continue
+			}
+			res.Rows += len(parsed.Prices)
+			res.Detail[f.name] = len(parsed.Prices)
+		}
+		return res, errors.Join(errs...)
+	})
 }
 
-// transportJob is the scheduled refresh of the AgTransport datasets, one
-// file per dataset, failing as pricesJob does
+// transportSource is the scheduled refresh of the AgTransport datasets,
+// one file per dataset, failing as pricesSource does
 // (overwatch_job_failures_total{job="transport_refresh"}).
-func transportJob(store RateWriter, cfg marketConfig) jobs.Job {
-	return jobs.Job{Name: "transport_refresh", Every: cfg.TransportEvery, Writes: []string{"transport_rates"},
-		Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
-			var errs []error
-			res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
-			for _, id := range cfg.AgTransportDatasets {
-				u := strings.TrimRight(cfg.AgTransportURL, "/") + "/" + url.PathEscape(id) + ".json?$limit=5000"
-				parsed, err := fetchParsed(ctx, id+".json", u, "", id)
-				if err == nil && len(parsed.Rates) == 0 {
-					err = fmt.Errorf("no rates in the file")
-				}
-				if err == nil {
-					err = store.InsertRates(ctx, parsed.Rates)
-				}
-				if err != nil {
-					errs = append(errs, fmt.Errorf("%s: %w", id, err))
-					continue
-				}
-				res.Rows += len(parsed.Rates)
-				res.Detail[id] = len(parsed.Rates)
+func transportSource(store RateWriter, cfg marketConfig) jobs.Source {
+	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+		var errs []error
+		res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
+		for _, id := range cfg.AgTransportDatasets {
+			u := strings.TrimRight(cfg.AgTransportURL, "/") + "/" + url.PathEscape(id) + ".json?$limit=5000"
+			parsed, err := fetchParsed(ctx, id+".json", u, "", id)
+			if err == nil && len(parsed.Rates) == 0 {
+				err = fmt.Errorf("no rates in the file")
 			}
-			return res, errors.Join(errs...)
-		}}
+			if err == nil {
+				err = store.InsertRates(ctx, parsed.Rates)
+			}
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", id, err))
+				continue
+			}
+			res.Rows += len(parsed.Rates)
+			res.Detail[id] = len(parsed.Rates)
+		}
+		return res, errors.Join(errs...)
+	})
 }
 
-// marketJobs are the refreshes the configuration turns on.
-func marketJobs(cfg marketConfig, prices PriceWriter, rates RateWriter) []jobs.Job {
-	var out []jobs.Job
+// marketSources are the prices and transport refreshes of the job table,
+// each with its source when the configuration turns it on.
+func marketSources(cfg marketConfig, prices PriceWriter, rates RateWriter) (p, t jobs.SourceRefresh) {
+	p = jobs.SourceRefresh{Every: cfg.PricesEvery, Setting: "OVERWATCH_FRED_URL, OVERWATCH_WORLDBANK_URL or OVERWATCH_AMS_API_KEY"}
 	if cfg.FREDURL != "" || cfg.WorldBankURL != "" || (cfg.AMSURL != "" && cfg.AMSKey != "") {
-		out = append(out, pricesJob(prices, cfg))
+		p.Source = pricesSource(prices, cfg)
 	}
+	t = jobs.SourceRefresh{Every: cfg.TransportEvery, Setting: "OVERWATCH_AGTRANSPORT_URL"}
 	if cfg.AgTransportURL != "" && len(cfg.AgTransportDatasets) > 0 {
-		out = append(out, transportJob(rates, cfg))
+		t.Source = transportSource(rates, cfg)
 	}
-	return out
+	return p, t
 }

@@ -89,7 +89,7 @@ func fetchGDELT(ctx context.Context, rawURL string) ([]gdelt.Article, error) {
 	return arts, nil
 }
 
-// newsJob is the GDELT refresh: each run asks the subjects' queries in
+// newsSource is the GDELT refresh: each run asks the subjects' queries in
 // turn, one request every interval at most (never faster than GDELT's one
 // in 5 seconds in production), and stores each answer's articles once per
 // URL, with the subject matched. A query error (plain text with HTTP 200)
@@ -98,47 +98,46 @@ func fetchGDELT(ctx context.Context, rawURL string) ([]gdelt.Article, error) {
 // run resumes with the query that was not answered. Whatever fails, the
 // signals stored stay, and a run with a failure counts on /metrics as
 // overwatch_job_failures_total{job="news_refresh"}.
-func newsJob(store NewsWriter, base string, subjects []gdelt.Subject, every, interval time.Duration) jobs.Job {
+func newsSource(store NewsWriter, base string, subjects []gdelt.Subject, interval time.Duration) jobs.Source {
 	var mu sync.Mutex
 	next := 0
 	var last time.Time
-	return jobs.Job{Name: "news_refresh", Every: every, Writes: []string{"disruption_signals"},
-		Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
-			mu.Lock()
-			defer mu.Unlock()
-			res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
-			var errs []error
-			for n := 0; n < len(subjects); n++ {
-				if wait := time.Until(last.Add(interval)); wait > 0 {
-					select {
-					case <-ctx.Done():
-						return res, errors.Join(append(errs, ctx.Err())...)
-					case <-time.After(wait):
-					}
+	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
+		var errs []error
+		for n := 0; n < len(subjects); n++ {
+			if wait := time.Until(last.Add(interval)); wait > 0 {
+				select {
+				case <-ctx.Done():
+					return res, errors.Join(append(errs, ctx.Err())...)
+				case <-time.After(wait):
 				}
-				s := subjects[next]
-				last = time.Now()
-				arts, err := fetchGDELT(ctx, gdelt.URL(base, gdelt.Query(s), gdeltTimespan, gdeltMaxRecords))
-				var unreachable errUnreachable
-				if errors.Is(err, gdelt.ErrRateLimited) || errors.As(err, &unreachable) {
-					// Back off: the next run starts with this query.
-					last = time.Now().Add(interval)
-					errs = append(errs, fmt.Errorf("%s: %w", subjectName(s), err))
-					break
-				}
-				next = (next + 1) % len(subjects)
-				if err == nil {
-					err = store.InsertDisruptions(ctx, newsSignals(s, arts))
-				}
-				if err != nil {
-					errs = append(errs, fmt.Errorf("%s: %w", subjectName(s), err))
-					continue
-				}
-				res.Rows += len(arts)
-				res.Detail[subjectName(s)] = len(arts)
 			}
-			return res, errors.Join(errs...)
-		}}
+			s := subjects[next]
+			last = time.Now()
+			arts, err := fetchGDELT(ctx, gdelt.URL(base, gdelt.Query(s), gdeltTimespan, gdeltMaxRecords))
+			var unreachable errUnreachable
+			if errors.Is(err, gdelt.ErrRateLimited) || errors.As(err, &unreachable) {
+				// Back off: the next run starts with this query.
+				last = time.Now().Add(interval)
+				errs = append(errs, fmt.Errorf("%s: %w", subjectName(s), err))
+				break
+			}
+			next = (next + 1) % len(subjects)
+			if err == nil {
+				err = store.InsertDisruptions(ctx, newsSignals(s, arts))
+			}
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", subjectName(s), err))
+				continue
+			}
+			res.Rows += len(arts)
+			res.Detail[subjectName(s)] = len(arts)
+		}
+		return res, errors.Join(errs...)
+	})
 }
 
 func subjectName(s gdelt.Subject) string {
@@ -170,17 +169,19 @@ type newsStore interface {
 	PortWatchWriter
 }
 
-// newsJobs are the news refreshes the configuration turns on: GDELT, and
-// IMF PortWatch where an operator configured it.
-func newsJobs(cfg newsConfig, store newsStore) []jobs.Job {
-	var out []jobs.Job
+// newsSources are the news refreshes of the job table, each with its
+// source when the configuration turns it on: GDELT, and IMF PortWatch
+// where an operator configured it.
+func newsSources(cfg newsConfig, store newsStore) (news, portwatch jobs.SourceRefresh) {
+	news = jobs.SourceRefresh{Every: cfg.Every, Setting: "OVERWATCH_GDELT_URL"}
 	if cfg.URL != "" {
-		out = append(out, newsJob(store, cfg.URL, newsSubjects(), cfg.Every, max(cfg.MinInterval, gdeltMinInterval)))
+		news.Source = newsSource(store, cfg.URL, newsSubjects(), max(cfg.MinInterval, gdeltMinInterval))
 	}
+	portwatch = jobs.SourceRefresh{Every: cfg.PortWatchEvery, Setting: "OVERWATCH_PORTWATCH_URL"}
 	if cfg.PortWatchURL != "" {
-		out = append(out, portwatchJob(store, cfg.PortWatchURL, cfg.PortWatchEvery))
+		portwatch.Source = portwatchSource(store, cfg.PortWatchURL)
 	}
-	return out
+	return news, portwatch
 }
 
 // PortWatchWriter stores IMF PortWatch's daily counts (clickhouse.DB).
@@ -192,40 +193,39 @@ type PortWatchWriter interface {
 // newest 1,000 rows (some five weeks of the 28 chokepoints), as JSON.
 const portwatchQuery = "where=1%3D1&outFields=*&orderByFields=date%20DESC&resultRecordCount=1000&f=json"
 
-// portwatchJob fetches IMF PortWatch's daily chokepoint transits where an
+// portwatchSource fetches IMF PortWatch's daily chokepoint transits where an
 // operator configured it (its terms do not allow redistributing them:
 // nothing is bundled or fetched by default): the rows of the eight watched
 // chokepoints are stored, the newest fetch of a day winning. A fetch that
 // fails (any status but 200, an HTML page, an {"error": ...} answer sent
 // with 200, a truncated body, no row of a watched chokepoint) keeps what
 // is stored and counts in overwatch_job_failures_total{job="portwatch_refresh"}.
-func portwatchJob(store PortWatchWriter, rawURL string, every time.Duration) jobs.Job {
+func portwatchSource(store PortWatchWriter, rawURL string) jobs.Source {
 	if !strings.Contains(rawURL, "?") {
 		rawURL += "?" + portwatchQuery
 	}
-	return jobs.Job{Name: "portwatch_refresh", Every: every, Writes: []string{"portwatch_chokepoint_daily"},
-		Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
-			body, err := fetchSource(ctx, rawURL, fetchOptions{})
-			if err != nil {
-				return jobs.Result{}, err
+	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+		body, err := fetchSource(ctx, rawURL, fetchOptions{})
+		if err != nil {
+			return jobs.Result{}, err
+		}
+		days, _, err := portwatch.Parse(body)
+		if err != nil {
+			return jobs.Result{}, err
+		}
+		var rows []chokepoint.PortWatchDay
+		for _, d := range days {
+			if slug := portwatch.Slug(d.PortID, d.PortName); slug != "" {
+				rows = append(rows, chokepoint.PortWatchDay{Chokepoint: slug, Day: d.Date, Container: d.Container, DryBulk: d.DryBulk,
+					GeneralCargo: d.GeneralCargo, RoRo: d.RoRo, Tanker: d.Tanker, Total: d.Total})
 			}
-			days, _, err := portwatch.Parse(body)
-			if err != nil {
-				return jobs.Result{}, err
-			}
-			var rows []chokepoint.PortWatchDay
-			for _, d := range days {
-				if slug := portwatch.Slug(d.PortID, d.PortName); slug != "" {
-					rows = append(rows, chokepoint.PortWatchDay{Chokepoint: slug, Day: d.Date, Container: d.Container, DryBulk: d.DryBulk,
-						GeneralCargo: d.GeneralCargo, RoRo: d.RoRo, Tanker: d.Tanker, Total: d.Total})
-				}
-			}
-			if len(rows) == 0 {
-				return jobs.Result{}, errors.New("portwatch: no row of a watched chokepoint in the answer")
-			}
-			if err := store.InsertPortWatch(ctx, rows); err != nil {
-				return jobs.Result{}, err
-			}
-			return jobs.Result{Rows: len(rows), Watermark: time.Now().UTC()}, nil
-		}}
+		}
+		if len(rows) == 0 {
+			return jobs.Result{}, errors.New("portwatch: no row of a watched chokepoint in the answer")
+		}
+		if err := store.InsertPortWatch(ctx, rows); err != nil {
+			return jobs.Result{}, err
+		}
+		return jobs.Result{Rows: len(rows), Watermark: time.Now().UTC()}, nil
+	})
 }

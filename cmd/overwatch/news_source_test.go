@@ -77,8 +77,8 @@ func TestNewsRefreshJob(t *testing.T) {
 	defer srv.Close()
 	subjects := []gdelt.Subject{{Chokepoint: chokepoint.Suez, Names: []string{"Suez Canal"}}, {Port: "santos", Names: []string{"port of Santos"}}}
 	const interval = 300 * time.Millisecond
-	job := newsJob(db, srv.URL+"/api/v2/doc/doc", subjects, time.Hour, interval)
-	down := newsJob(db, "http://127.0.0.1:1/api/v2/doc/doc", subjects, time.Hour, interval)
+	job := newsJob(t, db, srv.URL+"/api/v2/doc/doc", subjects, interval)
+	down := newsJob(t, db, "http://127.0.0.1:1/api/v2/doc/doc", subjects, interval)
 	down.Name = "news_refresh_down"
 	sc, err := jobs.NewScheduler([]jobs.Job{job, down}, memLocker{}, memStates{}, discardLog())
 	if err != nil {

@@ -91,45 +91,46 @@ func fetchRiver(ctx context.Context, base string) ([]river.Reading, error) {
 	return out, nil
 }
 
-// riverJob is the scheduled poll of the river gauges (every 15 minutes
+// riverLevelsSource is the scheduled poll of the river gauges (every 15 minutes
 // by default): the readings of a run are stored whole, and every fetch is
 // logged (the source status of /v1/river-levels). A run that fails
 // (timeout, 429, 5xx, an HTML page, a truncated or malformed answer, an
 // empty series) keeps the readings last stored and is counted on /metrics
 // as overwatch_job_failures_total{job="river_levels"}.
-func riverJob(store RiverWriter, cfg riverConfig) jobs.Job {
+func riverLevelsSource(store RiverWriter, cfg riverConfig) jobs.Source {
 	shown := cfg.URL
 	if u, err := url.Parse(cfg.URL); err == nil {
 		shown = u.Redacted()
 	}
-	return jobs.Job{Name: "river_levels", Every: cfg.Every, Writes: []string{"river_readings"},
-		Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
-			at := time.Now().UTC()
-			rows, err := fetchRiver(ctx, cfg.URL)
-			if err == nil {
-				err = store.InsertRiverReadings(ctx, rows)
-			}
-			f := river.Fetch{At: at, URL: shown, OK: err == nil, Readings: len(rows)}
-			if err != nil {
-				f.Readings, f.Error = 0, err.Error()
-			}
-			// A fetch that timed out is logged too.
-			lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-			defer cancel()
-			if lerr := store.LogRiverFetch(lctx, f); lerr != nil {
-				err = errors.Join(err, lerr)
-			}
-			if err != nil {
-				return jobs.Result{}, fmt.Errorf("river levels: %w", err)
-			}
-			return jobs.Result{From: at, To: at, Rows: len(rows), Watermark: at}, nil
-		}}
+	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+		at := time.Now().UTC()
+		rows, err := fetchRiver(ctx, cfg.URL)
+		if err == nil {
+			err = store.InsertRiverReadings(ctx, rows)
+		}
+		f := river.Fetch{At: at, URL: shown, OK: err == nil, Readings: len(rows)}
+		if err != nil {
+			f.Readings, f.Error = 0, err.Error()
+		}
+		// A fetch that timed out is logged too.
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if lerr := store.LogRiverFetch(lctx, f); lerr != nil {
+			err = errors.Join(err, lerr)
+		}
+		if err != nil {
+			return jobs.Result{}, fmt.Errorf("river levels: %w", err)
+		}
+		return jobs.Result{From: at, To: at, Rows: len(rows), Watermark: at}, nil
+	})
 }
 
-// riverJobs is the river poll when the configuration turns it on.
-func riverJobs(cfg riverConfig, store RiverWriter) []jobs.Job {
-	if cfg.URL == "" {
-		return nil
+// riverSources is the river poll of the job table, with its source when
+// the configuration turns it on.
+func riverSources(cfg riverConfig, store RiverWriter) jobs.SourceRefresh {
+	r := jobs.SourceRefresh{Every: cfg.Every, Setting: "OVERWATCH_RIVER_URL"}
+	if cfg.URL != "" {
+		r.Source = riverLevelsSource(store, cfg)
 	}
-	return []jobs.Job{riverJob(store, cfg)}
+	return r
 }

@@ -47,8 +47,8 @@ func TestRiverJob(t *testing.T) {
 	}
 	srv := newSourceServer(t, map[string][]byte{"/nwis/iv/": iv, "/empty/": empty,
 		"/ogcapi/v0/collections/latest-continuous/items": ogcAnswer(t)})
-	job := riverJob(db, riverConfig{URL: srv.URL + "/nwis/iv/?format=json&parameterCd=00065,00060&period=P2D", Every: time.Hour})
-	emptyJob := riverJob(db, riverConfig{URL: srv.URL + "/empty/", Every: time.Hour})
+	job := refreshJob(t, jobs.Sources{RiverLevels: riverSources(riverConfig{URL: srv.URL + "/nwis/iv/?format=json&parameterCd=00065,00060&period=P2D", Every: time.Hour}, db)})
+	emptyJob := refreshJob(t, jobs.Sources{RiverLevels: riverSources(riverConfig{URL: srv.URL + "/empty/", Every: time.Hour}, db)})
 	emptyJob.Name = "river_levels_empty"
 	sc, err := jobs.NewScheduler([]jobs.Job{job, emptyJob}, memLocker{}, memStates{}, discardLog())
 	if err != nil {
@@ -104,7 +104,7 @@ func TestRiverJob(t *testing.T) {
 
 	// The OGC API: one request per gauge, its answer's approval status
 	// kept as the qualifier.
-	ogc := riverJob(db, riverConfig{URL: srv.URL + "/ogcapi/v0/collections/latest-continuous/items", Every: time.Hour})
+	ogc := refreshJob(t, jobs.Sources{RiverLevels: riverSources(riverConfig{URL: srv.URL + "/ogcapi/v0/collections/latest-continuous/items", Every: time.Hour}, db)})
 	if _, err := ogc.Run(ctx, jobs.State{}); err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestRiverJob(t *testing.T) {
 	if _, err := riverURLs("file:///etc/passwd"); err == nil {
 		t.Error("a file URL accepted")
 	}
-	if got := riverJobs(riverConfig{}, db); len(got) != 0 {
+	if got := riverSources(riverConfig{}, db); got.Source != nil {
 		t.Errorf("a job without a URL: %+v", got)
 	}
 }

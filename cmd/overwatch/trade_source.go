@@ -52,46 +52,47 @@ func fetchTrade(ctx context.Context, rawURL, key string) ([]byte, error) {
 	return fetchSource(ctx, rawURL, fetchOptions{header: [2]string{comtradeKeyHeader, key}, maxBytes: comtrade.MaxBytes})
 }
 
-// tradeJob is the scheduled refresh of the trade statistics: each URL's
+// tradeSource is the scheduled refresh of the trade statistics: each URL's
 // answer is parsed whole and stored, or not at all. An answer that fails
 // (timeout, 429, 5xx, an HTML page, a malformed body, an error in the
 // envelope) keeps the flows last stored and fails the run, counted on
 // /metrics as overwatch_job_failures_total{job="trade_flows_refresh"},
 // after the other URLs are stored. An empty answer ("count":0) is no
 // failure.
-func tradeJob(store TradeWriter, cfg tradeFlowsConfig) jobs.Job {
-	return jobs.Job{Name: "trade_flows_refresh", Every: cfg.Every, Writes: []string{"trade_flows"},
-		Run: func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
-			res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
-			var errs []error
-			failed := 0
-			for i, u := range cfg.URLs {
-				body, err := fetchTrade(ctx, u, cfg.Key)
-				var flows []tradestats.Flow
-				if err == nil {
-					flows, err = comtrade.Parse(bytes.NewReader(body), "comtrade api")
-				}
-				if err == nil && len(flows) > 0 {
-					err = store.InsertTradeFlows(ctx, flows)
-				}
-				if err != nil {
-					failed++
-					errs = append(errs, fmt.Errorf("url %d: %w", i+1, err))
-					continue
-				}
-				res.Rows += len(flows)
+func tradeSource(store TradeWriter, cfg tradeFlowsConfig) jobs.Source {
+	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+		res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
+		var errs []error
+		failed := 0
+		for i, u := range cfg.URLs {
+			body, err := fetchTrade(ctx, u, cfg.Key)
+			var flows []tradestats.Flow
+			if err == nil {
+				flows, err = comtrade.Parse(bytes.NewReader(body), "comtrade api")
 			}
-			res.Detail["urls"], res.Detail["failed"], res.Detail["flows"] = len(cfg.URLs), failed, res.Rows
-			return res, errors.Join(errs...)
-		}}
+			if err == nil && len(flows) > 0 {
+				err = store.InsertTradeFlows(ctx, flows)
+			}
+			if err != nil {
+				failed++
+				errs = append(errs, fmt.Errorf("url %d: %w", i+1, err))
+				continue
+			}
+			res.Rows += len(flows)
+		}
+		res.Detail["urls"], res.Detail["failed"], res.Detail["flows"] = len(cfg.URLs), failed, res.Rows
+		return res, errors.Join(errs...)
+	})
 }
 
-// tradeJobs are the trade refreshes the configuration turns on.
-func tradeJobs(cfg tradeFlowsConfig, store TradeWriter) []jobs.Job {
-	if len(cfg.URLs) == 0 {
-		return nil
+// tradeSources is the Comtrade refresh of the job table, with its source
+// when the configuration turns it on.
+func tradeSources(cfg tradeFlowsConfig, store TradeWriter) jobs.SourceRefresh {
+	r := jobs.SourceRefresh{Every: cfg.Every, Setting: "OVERWATCH_COMTRADE_URL"}
+	if len(cfg.URLs) > 0 {
+		r.Source = tradeSource(store, cfg)
 	}
-	return []jobs.Job{tradeJob(store, cfg)}
+	return r
 }
 
 // importTrade is `overwatch import trade FILE...`: Comtrade API answers

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
@@ -64,10 +65,11 @@ func TestTradeJob(t *testing.T) {
 	db := chtest.DB(t, "trade_job")
 	ctx := context.Background()
 	cfg := tradeFlowsConfig{URLs: parseTradeURLs(srv.URL + "/data/v1/get/C/A/HS?reporterCode=76&cmdCode=1201,1507 " + srv.URL + "/empty"), Key: key}
-	if len(cfg.URLs) != 2 || len(parseTradeURLs("off")) != 0 || len(tradeJobs(tradeFlowsConfig{}, db)) != 0 {
+	if len(cfg.URLs) != 2 || len(parseTradeURLs("off")) != 0 || tradeSources(tradeFlowsConfig{}, db).Source != nil {
 		t.Fatalf("urls %v", cfg.URLs)
 	}
-	job := tradeJob(db, cfg)
+	cfg.Every = time.Hour
+	job := refreshJob(t, jobs.Sources{TradeFlows: tradeSources(cfg, db)})
 	res, err := job.Run(ctx, jobs.State{})
 	if err != nil || res.Rows != 1 || gotKey != key {
 		t.Fatalf("ok run: %+v %v (key sent %q)", res, err, gotKey)
