@@ -39,6 +39,26 @@ func (db *DB) InsertDisruptions(ctx context.Context, rows []chokepoint.Disruptio
 	return nil
 }
 
+// DisruptionTones returns the tone stored with each of the URLs that has
+// one (the newest fetch of each; a URL stored without a tone is left out).
+func (db *DB) DisruptionTones(ctx context.Context, urls []string) (map[string]float64, error) {
+	out := map[string]float64{}
+	if len(urls) == 0 {
+		return out, nil
+	}
+	err := db.scanAll(ctx, "disruption tones", `SELECT url, tone FROM disruption_signals FINAL WHERE url IN (SELECT arrayJoin(?)) AND isNaN(tone) = 0`,
+		[]any{urls}, func(rows interface{ Scan(...any) error }) error {
+			var u string
+			var tone float64
+			if err := rows.Scan(&u, &tone); err != nil {
+				return err
+			}
+			out[u] = tone
+			return nil
+		})
+	return out, err
+}
+
 // WriteChokepointTransits rewrites the days (UTC midnights) of the daily
 // transits: every (chokepoint, vessel type) pair of each day, zeros
 // included, so that the newest computation of a day replaces all of it.

@@ -12,6 +12,7 @@ import (
 	"overwatch/clickhouse/chtest"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
+	"overwatch/testclock"
 )
 
 // The attack on the contributed rates, through the real server: two
@@ -29,7 +30,7 @@ func TestFreightAggregatesIsolateNoContributor(t *testing.T) {
 		return k
 	}
 	victim, low, high, reader := key("victim"), key("low"), key("high"), key("reader")
-	today := time.Now().UTC().Format(time.DateOnly)
+	today := testclock.Today().Format(time.DateOnly)
 	post := func(k string, rate float64) int64 {
 		t.Helper()
 		r := s.do(t, request{method: http.MethodPost, path: "/v1/freight-rates", ip: freshIP(), key: k, body: fmt.Sprintf(

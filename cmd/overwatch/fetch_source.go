@@ -20,10 +20,11 @@ const sourceTimeout = 60 * time.Second
 // fetchOptions are what a source's fetch sends and accepts besides a GET of
 // its URL.
 type fetchOptions struct {
-	user      string    // sent as the HTTP basic user name (the MARS API key); never shown
-	header    [2]string // a header and its value (the Comtrade key); the value never shown
-	maxBytes  int       // the largest body (0: marketfile.MaxBytes)
-	allowHTML bool      // an HTML body is the source's answer, not an error page (GDELT's plain-text errors)
+	user      string        // sent as the HTTP basic user name (the MARS API key); never shown
+	header    [2]string     // a header and its value (the Comtrade key); the value never shown
+	maxBytes  int           // the largest body (0: marketfile.MaxBytes)
+	allowHTML bool          // an HTML body is the source's answer, not an error page (GDELT's plain-text errors)
+	timeout   time.Duration // of the whole fetch (0: sourceTimeout)
 }
 
 // errRetryAfter is a source's answer other than 200, with the wait it
@@ -73,7 +74,11 @@ func fetchSource(ctx context.Context, rawURL string, o fetchOptions) ([]byte, er
 	if max <= 0 {
 		max = marketfile.MaxBytes
 	}
-	ctx, cancel := context.WithTimeout(ctx, sourceTimeout)
+	timeout := o.timeout
+	if timeout <= 0 {
+		timeout = sourceTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {

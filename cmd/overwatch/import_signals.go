@@ -94,8 +94,8 @@ func importSignals(ctx context.Context, cfg config, log *slog.Logger, kind strin
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
-			rows := newsSignals(sub, arts)
-			files = append(files, parsed{path, len(rows), func(ctx context.Context) error { return ch.InsertDisruptions(ctx, rows) }})
+			// An ArtList carries no tone: the articles keep any stored.
+			files = append(files, parsed{path, len(arts), func(ctx context.Context) error { return storeNews(ctx, ch, sub, arts, nil) }})
 		case "portwatch":
 			days, _, err := portwatch.Parse(body)
 			if err != nil {

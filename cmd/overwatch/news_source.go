@@ -64,21 +64,37 @@ func newsSubjects() []gdelt.Subject {
 	return out
 }
 
-// NewsWriter stores the news signals (clickhouse.DB).
+// NewsWriter stores the news signals (clickhouse.DB) and reads back the
+// tones stored with them.
 type NewsWriter interface {
 	InsertDisruptions(ctx context.Context, rows []chokepoint.Disruption) error
+	DisruptionTones(ctx context.Context, urls []string) (map[string]float64, error)
 }
 
-// fetchGDELT asks one ArtList query (fetchSource). GDELT answers its
-// query errors and, sometimes, its rate-limit notice as plain text with
-// HTTP 200 (and Content-Type text/html): gdelt.Parse tells them apart. A
-// 429 is also gdelt.ErrRateLimited.
-func fetchGDELT(ctx context.Context, rawURL string) ([]gdelt.Article, error) {
-	body, err := fetchSource(ctx, rawURL, fetchOptions{maxBytes: gdelt.MaxBytes, allowHTML: true})
+// gdeltClient asks the GDELT DOC API at base (fetchSource), each request
+// within timeout (0: sourceTimeout). GDELT answers its query errors and,
+// sometimes, its rate-limit notice as plain text with HTTP 200 (and
+// Content-Type text/html): the gdelt parsers tell them apart. A 429 is
+// also gdelt.ErrRateLimited.
+type gdeltClient struct {
+	base    string
+	timeout time.Duration
+}
+
+// get asks one request.
+func (g gdeltClient) get(ctx context.Context, rawURL string) ([]byte, error) {
+	body, err := fetchSource(ctx, rawURL, fetchOptions{maxBytes: gdelt.MaxBytes, allowHTML: true, timeout: g.timeout})
 	var ra errRetryAfter
 	if errors.As(err, &ra) && ra.code == http.StatusTooManyRequests {
 		return nil, fmt.Errorf("%w: %w", gdelt.ErrRateLimited, err)
 	}
+	return body, err
+}
+
+// Articles asks the ArtList of the query: the articles of the last day,
+// newest first.
+func (g gdeltClient) Articles(ctx context.Context, query string) ([]gdelt.Article, error) {
+	body, err := g.get(ctx, gdelt.URL(g.base, query, gdeltTimespan, gdeltMaxRecords))
 	if err != nil {
 		return nil, err
 	}
@@ -89,45 +105,82 @@ func fetchGDELT(ctx context.Context, rawURL string) ([]gdelt.Article, error) {
 	return arts, nil
 }
 
-// newsSource is the GDELT refresh: each run asks the subjects' queries in
-// turn, one request every interval at most (never faster than GDELT's one
-// in 5 seconds in production), and stores each answer's articles once per
-// URL, with the subject matched. A query error (plain text with HTTP 200)
-// fails that query and the run goes on; a rate-limit answer (429, or the
-// notice with 200) or an unreachable service stops the run, and the next
-// run resumes with the query that was not answered. Whatever fails, the
-// signals stored stay, and a run with a failure counts on /metrics as
-// overwatch_job_failures_total{job="news_refresh"}.
-func newsSource(store NewsWriter, base string, subjects []gdelt.Subject, interval time.Duration) jobs.Source {
+// Tones asks the ToneChart of the same query over the same day: the tone
+// of each article its bins list, by URL.
+func (g gdeltClient) Tones(ctx context.Context, query string) (map[string]float64, error) {
+	body, err := g.get(ctx, gdelt.ToneChartURL(g.base, query, gdeltTimespan))
+	if err != nil {
+		return nil, err
+	}
+	bins, err := gdelt.ParseToneChart(body)
+	if err != nil {
+		return nil, fmt.Errorf("GDELT ToneChart: %w", err)
+	}
+	return gdelt.Tones(bins), nil
+}
+
+// newsSource is the GDELT refresh: each run asks the subjects in turn,
+// one request every interval at most (never faster than GDELT's one in 5
+// seconds in production): a subject's ArtList, then, when it found
+// articles, its ToneChart over the same day, whose bins give each article
+// they list its tone. Each article is stored once per URL, with the
+// subject matched and its tone: the ToneChart's, else the tone stored with
+// it by an earlier fetch, else none (NaN, null in the API). A query error
+// (plain text with HTTP 200), a truncated or malformed answer fails that
+// subject, stored as it was, and the run goes on; a rate-limit answer
+// (429, or the notice with 200), a timeout or an unreachable service stops
+// the run, and the next run resumes with the subject not answered.
+// Whatever fails, the signals stored stay, and a run with a failure counts
+// on /metrics as overwatch_job_failures_total{job="news_refresh"}.
+func newsSource(store NewsWriter, client gdeltClient, subjects []gdelt.Subject, interval time.Duration) jobs.Source {
 	var mu sync.Mutex
 	next := 0
 	var last time.Time
+	// pace waits until interval has passed since the last request.
+	pace := func(ctx context.Context) error {
+		if wait := time.Until(last.Add(interval)); wait > 0 {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(wait):
+			}
+		}
+		last = time.Now()
+		return nil
+	}
+	// stops reports an answer that ends the run: GDELT asks to be asked
+	// later, or did not answer.
+	stops := func(err error) bool {
+		var unreachable errUnreachable
+		return errors.Is(err, gdelt.ErrRateLimited) || errors.As(err, &unreachable) || errors.Is(err, context.DeadlineExceeded)
+	}
 	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
 		var errs []error
 		for n := 0; n < len(subjects); n++ {
-			if wait := time.Until(last.Add(interval)); wait > 0 {
-				select {
-				case <-ctx.Done():
-					return res, errors.Join(append(errs, ctx.Err())...)
-				case <-time.After(wait):
+			s := subjects[next]
+			q := gdelt.Query(s)
+			if err := pace(ctx); err != nil {
+				return res, errors.Join(append(errs, err)...)
+			}
+			arts, err := client.Articles(ctx, q)
+			var tones map[string]float64
+			if err == nil && len(arts) > 0 {
+				if err = pace(ctx); err == nil {
+					tones, err = client.Tones(ctx, q)
 				}
 			}
-			s := subjects[next]
-			last = time.Now()
-			arts, err := fetchGDELT(ctx, gdelt.URL(base, gdelt.Query(s), gdeltTimespan, gdeltMaxRecords))
-			var unreachable errUnreachable
-			if errors.Is(err, gdelt.ErrRateLimited) || errors.As(err, &unreachable) {
-				// Back off: the next run starts with this query.
+			if stops(err) {
+				// Back off: the next run starts with this subject.
 				last = time.Now().Add(interval)
 				errs = append(errs, fmt.Errorf("%s: %w", subjectName(s), err))
 				break
 			}
 			next = (next + 1) % len(subjects)
 			if err == nil {
-				err = store.InsertDisruptions(ctx, newsSignals(s, arts))
+				err = storeNews(ctx, store, s, arts, tones)
 			}
 			if err != nil {
 				errs = append(errs, fmt.Errorf("%s: %w", subjectName(s), err))
@@ -140,6 +193,30 @@ func newsSource(store NewsWriter, base string, subjects []gdelt.Subject, interva
 	})
 }
 
+// storeNews stores a subject's articles with their tones: the
+// ToneChart's, else the tone an earlier fetch stored with the article.
+func storeNews(ctx context.Context, store NewsWriter, s gdelt.Subject, arts []gdelt.Article, tones map[string]float64) error {
+	var untoned []string
+	for _, a := range arts {
+		if _, ok := tones[a.URL]; !ok {
+			untoned = append(untoned, a.URL)
+		}
+	}
+	if len(untoned) > 0 {
+		stored, err := store.DisruptionTones(ctx, untoned)
+		if err != nil {
+			return err
+		}
+		if tones == nil {
+			tones = map[string]float64{}
+		}
+		for u, t := range stored {
+			tones[u] = t
+		}
+	}
+	return store.InsertDisruptions(ctx, newsSignals(s, arts, tones))
+}
+
 func subjectName(s gdelt.Subject) string {
 	if s.Port != "" {
 		return "port " + s.Port
@@ -147,17 +224,23 @@ func subjectName(s gdelt.Subject) string {
 	return "chokepoint " + s.Chokepoint
 }
 
-// newsSignals are a query's articles as signals of its subject. GDELT's
-// ArtList carries no tone: it stays unknown (NaN, shown as null).
-func newsSignals(s gdelt.Subject, arts []gdelt.Article) []chokepoint.Disruption {
+// newsSignals are a query's articles as signals of its subject, each with
+// its tone from tones (by URL): GDELT's tone of the article, in whole
+// points (its ToneChart bin); unknown (NaN, shown as null) when GDELT gave
+// none.
+func newsSignals(s gdelt.Subject, arts []gdelt.Article, tones map[string]float64) []chokepoint.Disruption {
 	out := make([]chokepoint.Disruption, 0, len(arts))
 	for _, a := range arts {
 		title := a.Title
 		if title == "" {
 			title = a.URL
 		}
+		tone, ok := tones[a.URL]
+		if !ok {
+			tone = math.NaN()
+		}
 		out = append(out, chokepoint.Disruption{Kind: chokepoint.KindNews, Source: chokepoint.SourceGDELT, Title: title, URL: a.URL,
-			SourceName: strings.TrimPrefix(a.Domain, "www."), PublishedAt: a.Seen, Tone: math.NaN(), Port: s.Port, Chokepoint: s.Chokepoint,
+			SourceName: strings.TrimPrefix(a.Domain, "www."), PublishedAt: a.Seen, Tone: tone, Port: s.Port, Chokepoint: s.Chokepoint,
 			Language: a.Language, Country: a.SourceCountry})
 	}
 	return out
@@ -175,7 +258,7 @@ type newsStore interface {
 func newsSources(cfg newsConfig, store newsStore) (news, portwatch jobs.SourceRefresh) {
 	news = jobs.SourceRefresh{Every: cfg.Every, Setting: "OVERWATCH_GDELT_URL"}
 	if cfg.URL != "" {
-		news.Source = newsSource(store, cfg.URL, newsSubjects(), max(cfg.MinInterval, gdeltMinInterval))
+		news.Source = newsSource(store, gdeltClient{base: cfg.URL}, newsSubjects(), max(cfg.MinInterval, gdeltMinInterval))
 	}
 	portwatch = jobs.SourceRefresh{Every: cfg.PortWatchEvery, Setting: "OVERWATCH_PORTWATCH_URL"}
 	if cfg.PortWatchURL != "" {

@@ -19,8 +19,9 @@ const KindNews = "news"
 // Disruption is a stored disruption signal: a news article found by a
 // GDELT query for a port or chokepoint, or an AIS signal of a chokepoint.
 // URL identifies it (a signal is stored once per URL; an AIS signal's URL
-// is AISURL). Tone is NaN where unknown (GDELT's ArtList does not carry
-// it). Port or Chokepoint is the subject matched (a port slug, a
+// is AISURL). Tone is GDELT's tone of an article (its ToneChart bin),
+// NaN where unknown (no ToneChart bin listed it; an AIS signal). Port or
+// Chokepoint is the subject matched (a port slug, a
 // chokepoint slug).
 type Disruption struct {
 	Kind        string

@@ -47,24 +47,6 @@ const maxRepairs = 100
 // without "articles" is no match, not an error. Invalid characters are
 // stripped at the decoder's reported offset, up to maxRepairs times.
 func Parse(body []byte) (arts []Article, skipped int, err error) {
-	if len(body) > MaxBytes {
-		return nil, 0, fmt.Errorf("gdelt: answer over %d bytes", MaxBytes)
-	}
-	trimmed := bytes.TrimSpace(bytes.TrimPrefix(body, []byte("\ufeff")))
-	if len(trimmed) == 0 {
-		return nil, 0, errors.New("gdelt: empty answer")
-	}
-	if trimmed[0] != '{' {
-		text := strings.TrimSpace(string(trimmed[:min(len(trimmed), 300)]))
-		if strings.HasPrefix(text, "Please limit requests") {
-			return nil, 0, ErrRateLimited
-		}
-		low := strings.ToLower(text)
-		if strings.HasPrefix(low, "<!doctype") || strings.HasPrefix(low, "<html") {
-			return nil, 0, errors.New("gdelt: an HTML page, not an ArtList answer")
-		}
-		return nil, 0, &QueryError{Text: text}
-	}
 	var doc struct {
 		Articles []struct {
 			URL           string `json:"url"`
@@ -75,21 +57,8 @@ func Parse(body []byte) (arts []Article, skipped int, err error) {
 			SourceCountry string `json:"sourcecountry"`
 		} `json:"articles"`
 	}
-	buf := trimmed
-	for repairs := 0; ; repairs++ {
-		err = json.Unmarshal(buf, &doc)
-		var se *json.SyntaxError
-		if err == nil || !errors.As(err, &se) || repairs >= maxRepairs || se.Offset <= 0 || se.Offset > int64(len(buf)) ||
-			strings.Contains(se.Error(), "unexpected end") {
-			break
-		}
-		// Strip the offending byte (the decoder reports the offset just
-		// after it) and try again.
-		i := int(se.Offset) - 1
-		buf = append(append([]byte{}, buf[:i]...), buf[i+1:]...)
-	}
-	if err != nil {
-		return nil, 0, fmt.Errorf("gdelt: ArtList JSON: %w", err)
+	if err := decodeAnswer(body, "ArtList", &doc); err != nil {
+		return nil, 0, err
 	}
 	for _, a := range doc.Articles {
 		seen, perr := time.Parse(SeenLayout, strings.TrimSpace(a.SeenDate))
@@ -102,6 +71,49 @@ func Parse(body []byte) (arts []Article, skipped int, err error) {
 			Language: clean(a.Language, 50), SourceCountry: clean(a.SourceCountry, 100)})
 	}
 	return arts, skipped, nil
+}
+
+// decodeAnswer decodes a JSON answer of the mode into v. An answer that is
+// not JSON is GDELT's plain text: the rate-limit notice (ErrRateLimited),
+// an HTML page, or a query error (*QueryError). Invalid characters are
+// stripped at the decoder's reported offset, up to maxRepairs times.
+func decodeAnswer(body []byte, mode string, v any) error {
+	if len(body) > MaxBytes {
+		return fmt.Errorf("gdelt: answer over %d bytes", MaxBytes)
+	}
+	trimmed := bytes.TrimSpace(bytes.TrimPrefix(body, []byte("\ufeff")))
+	if len(trimmed) == 0 {
+		return errors.New("gdelt: empty answer")
+	}
+	if trimmed[0] != '{' {
+		text := strings.TrimSpace(string(trimmed[:min(len(trimmed), 300)]))
+		if strings.HasPrefix(text, "Please limit requests") {
+			return ErrRateLimited
+		}
+		low := strings.ToLower(text)
+		if strings.HasPrefix(low, "<!doctype") || strings.HasPrefix(low, "<html") {
+			return fmt.Errorf("gdelt: an HTML page, not a %s answer", mode)
+		}
+		return &QueryError{Text: text}
+	}
+	buf := trimmed
+	var err error
+	for repairs := 0; ; repairs++ {
+		err = json.Unmarshal(buf, v)
+		var se *json.SyntaxError
+		if err == nil || !errors.As(err, &se) || repairs >= maxRepairs || se.Offset <= 0 || se.Offset > int64(len(buf)) ||
+			strings.Contains(se.Error(), "unexpected end") {
+			break
+		}
+		// Strip the offending byte (the decoder reports the offset just
+		// after it) and try again.
+		i := int(se.Offset) - 1
+		buf = append(append([]byte{}, buf[:i]...), buf[i+1:]...)
+	}
+	if err != nil {
+		return fmt.Errorf("gdelt: %s JSON: %w", mode, err)
+	}
+	return nil
 }
 
 // clean trims a text field, collapses its white space and caps its length.

@@ -41,6 +41,22 @@ func Query(s Subject) string {
 	return q + " (" + strings.Join(DisruptionTerms, " OR ") + ") sourcelang:english"
 }
 
+// ToneChartURL is the ToneChart request of a query against the DOC API's
+// base: JSON, over timespan (such as "1d"), the same query as its
+// ArtList.
+func ToneChartURL(base, query, timespan string) string {
+	v := url.Values{}
+	v.Set("query", query)
+	v.Set("mode", "ToneChart")
+	v.Set("format", "json")
+	v.Set("timespan", timespan)
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
+	}
+	return base + sep + v.Encode()
+}
+
 // URL is the ArtList request of a query against the DOC API's base
 // (https://api.gdeltproject.org/api/v2/doc/doc): JSON, newest first, at
 // most maxRecords (1..250) over timespan (such as "1d").
