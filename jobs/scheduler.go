@@ -277,7 +277,14 @@ func (sc *Scheduler) execute(ctx context.Context, e *entry) (Result, error) {
 	if sc.OnRun != nil && len(e.job.Writes) > 0 {
 		sc.OnRun(e.job.Writes)
 	}
-	sc.log.Info("job done", "job", e.job.Name, "took", took.Round(time.Millisecond), "rows", res.Rows,
+	// A run that wrote nothing (a delivery queue with nothing due, a
+	// refresh of an idle source) is logged at debug: every 5 seconds at
+	// info, the webhook worker alone buried the log.
+	level := slog.LevelInfo
+	if res.Rows == 0 {
+		level = slog.LevelDebug
+	}
+	sc.log.Log(ctx, level, "job done", "job", e.job.Name, "took", took.Round(time.Millisecond), "rows", res.Rows,
 		"from", res.From.Format(time.RFC3339), "to", res.To.Format(time.RFC3339))
 	return res, nil
 }

@@ -24,8 +24,10 @@ import (
 // simulation is deterministic: the seed and start kept in the data
 // directory are enough), and then it simulates in real time until ctx
 // ends. The ground truth goes to <data dir>/truth.jsonl. backfilled, if
-// not nil, is called once the history is stored.
-func runDemo(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.DB, p *ingest.Pipeline, stdout io.Writer, backfilled func()) error {
+// not nil, is called once the history is stored. The backfill's progress
+// is a bar on progressOut (a terminal), or a log line every tenth when it
+// is nil.
+func runDemo(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.DB, p *ingest.Pipeline, stdout, progressOut io.Writer, backfilled func()) error {
 	now := time.Now().UTC()
 	state, ok := loadSimState(cfg.DataDir)
 	if !ok {
@@ -60,12 +62,15 @@ func runDemo(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.D
 	started := time.Now()
 	if last.IsZero() {
 		log.Info("demo: backfilling the simulated fleet", "vessels", c.Vessels, "from", c.Start, "days", now.Sub(c.Start).Round(time.Hour).Hours()/24)
+		// Progress every tenth (a bar on a terminal), not every chunk.
+		bar := newProgress(log, progressOut, "demo: backfill", int64(now.Sub(c.Start).Hours()), "simulated hours")
 		for day := c.Start; day.Before(now); day = day.Add(72 * time.Hour) {
 			if err := s.EmitUntil(ctx, minTime(day.Add(72*time.Hour), now), d.deliver); err != nil {
 				return err
 			}
-			log.Info("demo: backfill", "simulated_to", s.At().Format(time.RFC3339), "messages", s.Messages(), "elapsed", time.Since(started).Round(time.Second))
+			bar.set(int64(s.At().Sub(c.Start).Hours()), "simulated_to", s.At().Format(time.RFC3339), "messages", s.Messages())
 		}
+		bar.finish()
 	} else {
 		log.Info("demo: resuming the simulated fleet", "stored_until", last)
 		if err := s.EmitUntil(ctx, last, nil); err != nil {

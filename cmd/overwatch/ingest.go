@@ -33,9 +33,13 @@ type ingestion struct {
 	log      *slog.Logger
 }
 
+// demoOut is where the demo writes: how to call the API (stdout), and its
+// backfill's bar (a terminal; nil: a log line every tenth).
+type demoOut struct{ stdout, bar io.Writer }
+
 // startIngest starts the pipeline into ClickHouse and every feed of
 // OVERWATCH_FEEDS; with demo set, the simulated fleet is one more feed.
-func startIngest(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.DB, reg *prometheus.Registry, demo io.Writer, backfilled func()) (*ingestion, error) {
+func startIngest(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.DB, reg *prometheus.Registry, demo *demoOut, backfilled func()) (*ingestion, error) {
 	window := cfg.AttributionWindow
 	if demo != nil {
 		window = max(window, time.Hour) // the demo's static reports come every 30 minutes
@@ -62,7 +66,7 @@ func startIngest(ctx context.Context, cfg config, log *slog.Logger, ch *clickhou
 		in.feeds.Add(1)
 		go func() {
 			defer in.feeds.Done()
-			if err := runDemo(fctx, cfg, log, ch, p, demo, backfilled); err != nil && fctx.Err() == nil {
+			if err := runDemo(fctx, cfg, log, ch, p, demo.stdout, demo.bar, backfilled); err != nil && fctx.Err() == nil {
 				log.Error("demo stopped", "err", err)
 			}
 		}()

@@ -96,9 +96,9 @@ func runWith(ctx context.Context, args []string, getenv func(string) string, std
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	switch cmd {
 	case "run":
-		return serve(ctx, cfg, log, true, stdout, listen)
+		return serve(ctx, cfg, log, true, stdout, terminal(stderr), listen)
 	case "serve":
-		return serve(ctx, cfg, log, false, stdout, listen)
+		return serve(ctx, cfg, log, false, stdout, nil, listen)
 	case "simulate":
 		return simulateCommand(ctx, cfg, log, args[2:], stdout, stderr)
 	case "ingest":

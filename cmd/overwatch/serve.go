@@ -42,8 +42,9 @@ func stores(ctx context.Context, cfg config, log *slog.Logger) (*clickhouse.DB, 
 
 // serve runs the HTTP API until ctx ends, then shuts down gracefully. With
 // withIngest (the run command) it also runs the ingest pipeline and the
-// feeds of OVERWATCH_FEEDS in the same process.
-func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, stdout io.Writer,
+// feeds of OVERWATCH_FEEDS in the same process; the demo's backfill shows a
+// bar on bar (a terminal; nil: a log line every tenth).
+func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, stdout, bar io.Writer,
 	listen func(network, addr string) (net.Listener, error)) error {
 	ch, pg, err := stores(ctx, cfg, log)
 	if err != nil {
@@ -83,9 +84,9 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 	}
 
 	if withIngest {
-		var demo io.Writer
+		var demo *demoOut
 		if cfg.Simulate == "true" || cfg.Simulate == "auto" && cfg.Feeds == "" {
-			demo = stdout
+			demo = &demoOut{stdout: stdout, bar: bar}
 		}
 		// Derive at once when the demo's backfill is stored, rather than
 		// at the next tick.
