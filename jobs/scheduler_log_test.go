@@ -19,7 +19,9 @@ func (freeLocker) Claim(context.Context, string, time.Duration) (func(context.Co
 // noStates keeps no state.
 type noStates struct{}
 
-func (noStates) JobState(_ context.Context, name string) (State, error) { return State{Name: name}, nil }
+func (noStates) JobState(_ context.Context, name string) (State, error) {
+	return State{Name: name}, nil
+}
 func (noStates) RecordRun(context.Context, string, time.Time, time.Duration, Result, error) error {
 	return nil
 }
