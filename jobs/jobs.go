@@ -176,10 +176,18 @@ func All(d Deps) []Job {
 		alerts = Alerts(d.Alerts, time.Now, append([]AlertSource{RiskAlerts{Store: d.Risk}}, d.AlertSources...)...)
 	}
 	src := d.Sources
+	// The refresh endpoint's jobs know when nothing they read changed: the
+	// port calls read the positions, the congestion the port calls.
+	portCalls := derive("port_calls", 10*time.Minute, PortCalls(d.Store, d.Ports), "port_calls")
+	congestion := derive("congestion", 15*time.Minute, Congestion(d.Store), "congestion_daily")
+	if d.Store != nil {
+		portCalls.Fresh = unchanged(positionsChanged(d.Store))
+		congestion.Fresh = after("port_calls")
+	}
 	return []Job{
-		derive("port_calls", 10*time.Minute, PortCalls(d.Store, d.Ports), "port_calls"),
+		portCalls,
 		derive("emissions", time.Hour, Emissions(d.Emissions), "voyage_emissions"),
-		derive("congestion", 15*time.Minute, Congestion(d.Store), "congestion_daily"),
+		congestion,
 		derive("berth_utilization", time.Hour, BerthUtilization(d.Store), "berth_weekly"),
 		derive("fleet_age", time.Hour, FleetAge(d.Store), "fleet_age_weekly"),
 		derive("export_estimates", time.Hour, ExportEstimates(d.Store), "estimates_weekly"),

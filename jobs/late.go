@@ -31,6 +31,33 @@ func derivedChanged(log ChangeLog, table string) changedSince {
 	}
 }
 
+// unchanged is the freshness (Fresh) of a job whose only input is the one
+// changed asks about (the positions): fresh when nothing of it was stored
+// since the last successful run began (the change log counts whole
+// minutes: a write in that minute counts as after).
+func unchanged(changed changedSince) Fresh {
+	return func(ctx context.Context, prev State, _ func(context.Context, string) (State, error)) (bool, error) {
+		if prev.LastSuccess.IsZero() {
+			return false, nil
+		}
+		_, any, err := changed(ctx, prev.LastSuccess)
+		return !any, err
+	}
+}
+
+// after is the freshness (Fresh) of a job whose only input is the output of
+// job: fresh when job's last run succeeded and ended before the last
+// successful run of this one began.
+func after(job string) Fresh {
+	return func(ctx context.Context, prev State, state func(context.Context, string) (State, error)) (bool, error) {
+		in, err := state(ctx, job)
+		if err != nil || prev.LastSuccess.IsZero() || in.LastSuccess.IsZero() || in.LastError != "" {
+			return false, err
+		}
+		return in.LastSuccess.Add(in.LastDuration).Before(prev.LastSuccess), nil
+	}
+}
+
 // lateStart returns where a run starts: at from (the start of its trailing
 // window), or earlier when its input gained data on an earlier day since
 // the previous successful run began. A first run (no previous success)

@@ -68,10 +68,11 @@ RETURNING name`, job, owner, spacing.Seconds()).Scan(&claimed)
 // JobState returns the job's state; a job that never ran has the zero state.
 func (db *DB) JobState(ctx context.Context, name string) (jobs.State, error) {
 	st := jobs.State{Name: name}
-	var watermark, lastRun, lastSuccess *time.Time
-	var ms int64
-	err := db.pool.QueryRow(ctx, `SELECT watermark, last_run, last_success, last_duration_ms, last_error, runs, failures
-		FROM job_state WHERE name = $1`, name).Scan(&watermark, &lastRun, &lastSuccess, &ms, &st.LastError, &st.Runs, &st.Failures)
+	var watermark, lastRun, lastSuccess, lastFrom, lastTo *time.Time
+	var ms, rows int64
+	err := db.pool.QueryRow(ctx, `SELECT watermark, last_run, last_success, last_duration_ms, last_error, runs, failures, last_rows, last_from, last_to
+		FROM job_state WHERE name = $1`, name).Scan(&watermark, &lastRun, &lastSuccess, &ms, &st.LastError, &st.Runs, &st.Failures,
+		&rows, &lastFrom, &lastTo)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return st, nil
 	}
@@ -87,7 +88,10 @@ func (db *DB) JobState(ctx context.Context, name string) (jobs.State, error) {
 	if lastSuccess != nil {
 		st.LastSuccess = *lastSuccess
 	}
-	st.LastDuration = time.Duration(ms) * time.Millisecond
+	if lastFrom != nil && lastTo != nil {
+		st.LastFrom, st.LastTo = lastFrom.UTC(), lastTo.UTC()
+	}
+	st.LastDuration, st.LastRows = time.Duration(ms)*time.Millisecond, int(rows)
 	return st, nil
 }
 

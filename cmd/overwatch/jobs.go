@@ -250,16 +250,48 @@ func (c jobCollector) Collect(ch chan<- prometheus.Metric) {
 }
 
 // refresher is the congestion refresh of the API: the port calls, then the
-// congestion, run now.
+// congestion, each run now as the schedule runs it (incrementally), or
+// not at all when nothing it reads changed since its last run.
 type refresher struct{ sc *jobs.Scheduler }
 
+// refreshRun is a job of a congestion refresh: the run that made its
+// table current, Reused when it was the last one (nothing new since).
+type refreshRun struct {
+	Job    string    `json:"job"`
+	From   time.Time `json:"from"`
+	To     time.Time `json:"to"`
+	Rows   int       `json:"rows"`
+	TookMS int64     `json:"took_ms"`
+	Reused bool      `json:"reused"`
+}
+
+// refreshWait is how often a refresh asks again for a job that another run
+// (the schedule, another instance) holds.
+const refreshWait = 250 * time.Millisecond
+
+// RefreshCongestion implements write.Refresher. A job another run holds
+// (the schedule, another instance) is waited for, and then usually found
+// fresh: its run is the answer.
 func (r refresher) RefreshCongestion(ctx context.Context) (any, error) {
-	runs, err := refreshDerivations(ctx, r.sc, []string{"port_calls", "congestion"})
-	if errors.Is(err, jobs.ErrClaimed) {
-		return nil, overwatch.Errorf(overwatch.Conflict, "a refresh of the congestion is already running; try again in a minute")
-	}
-	if err != nil {
-		return nil, err
+	var runs []refreshRun
+	for _, name := range []string{"port_calls", "congestion"} {
+		for {
+			started := time.Now()
+			res, ran, err := r.sc.RefreshNow(ctx, name)
+			if errors.Is(err, jobs.ErrClaimed) {
+				select {
+				case <-ctx.Done():
+					return nil, overwatch.Errorf(overwatch.Conflict, "the %s derivation stayed busy; try again in a minute", name)
+				case <-time.After(refreshWait):
+				}
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			runs = append(runs, refreshRun{Job: name, From: res.From, To: res.To, Rows: res.Rows, TookMS: time.Since(started).Milliseconds(), Reused: !ran})
+			break
+		}
 	}
 	return map[string]any{"recomputed": runs}, nil
 }
