@@ -4176,9 +4176,11 @@ type DisruptionSignal struct {
 	SourceCountry *string                `json:"source_country"`
 
 	// SourceName The publisher's domain (news), or "Overwatch AIS transits".
-	SourceName string   `json:"source_name"`
-	Title      string   `json:"title"`
-	Tone       *float64 `json:"tone"`
+	SourceName string `json:"source_name"`
+	Title      string `json:"title"`
+
+	// Tone GDELT's tone of the article (its ToneChart bin, whole points); null where GDELT gave none and for the AIS signals.
+	Tone *float64 `json:"tone"`
 
 	// Transits An AIS signal's figures, transits a day (null for news).
 	Transits *struct {
@@ -4477,6 +4479,9 @@ type Error struct {
 
 	// Parameter The parameter at fault, where one is.
 	Parameter *string `json:"parameter,omitempty"`
+
+	// RetryAt On the 429 of a cooldown (`POST /congestion/refresh`), when the next request may succeed.
+	RetryAt *time.Time `json:"retry_at,omitempty"`
 }
 
 // Estimate defines model for Estimate.
@@ -4628,8 +4633,8 @@ type ForecastAccuracyMethod string
 
 // FreightRate A published rate (source: its dataset id, with commodity,
 // cargo_size where published, and attribution), a weekly aggregate of
-// contributions (source `contributions`: rate is the median, with
-// count, contributors, min, max) or one of your records (source
+// contributions (source `contributions`: rate is the mean of the
+// contributing accounts' values, with count and contributors) or one of your records (source
 // `own`: with id, notes, created_at).
 type FreightRate struct {
 	Attribution *string `json:"attribution,omitempty"`
@@ -4647,8 +4652,6 @@ type FreightRate struct {
 	Date        openapi_types.Date `json:"date"`
 	Destination string             `json:"destination"`
 	Id          *int               `json:"id,omitempty"`
-	Max         *float64           `json:"max,omitempty"`
-	Min         *float64           `json:"min,omitempty"`
 	Notes       *string            `json:"notes,omitempty"`
 
 	// Origin A port slug (contributions, own) or the place the dataset names (U.S. Gulf, Odesa).
@@ -6341,10 +6344,10 @@ type ListEmissionsParams struct {
 	// Port Voyages from or to this port (a slug or the port's stable UUID, see /ports); an unknown one is a 400 naming it.
 	Port *EmissionsPort `form:"port,omitempty" json:"port,omitempty"`
 
-	// Start Voyages that ended at or after this ISO 8601 time (or date); clamped to the plan's history.
+	// Start Voyages that ended at or after this ISO 8601 time (or date), from 1970-01-01T00:00:00Z to 2105-12-31T23:59:59Z (400 outside); clamped to the plan's history.
 	Start *EmissionsStart `form:"start,omitempty" json:"start,omitempty"`
 
-	// End Voyages that ended before this ISO 8601 time (or date); default now; must be after start.
+	// End Voyages that ended before this ISO 8601 time (or date), from 1970-01-01T00:00:00Z to 2105-12-31T23:59:59Z (400 outside); default now; must be after start.
 	End *EmissionsEnd `form:"end,omitempty" json:"end,omitempty"`
 
 	// FuelType Recompute every voyage on this fuel instead of its class's default (LNG for LNG carriers, VLSFO otherwise).
@@ -6381,10 +6384,10 @@ type EmissionsReportParams struct {
 	// Entity The reporting company, up to 200 characters (JSON and PDF; a 400 with format=csv).
 	Entity *string `form:"entity,omitempty" json:"entity,omitempty"`
 
-	// Start Voyages that ended at or after this ISO 8601 time (or date); clamped to the plan's history.
+	// Start Voyages that ended at or after this ISO 8601 time (or date), from 1970-01-01T00:00:00Z to 2105-12-31T23:59:59Z (400 outside); clamped to the plan's history.
 	Start *EmissionsStart `form:"start,omitempty" json:"start,omitempty"`
 
-	// End Voyages that ended before this ISO 8601 time (or date); default now; must be after start.
+	// End Voyages that ended before this ISO 8601 time (or date), from 1970-01-01T00:00:00Z to 2105-12-31T23:59:59Z (400 outside); default now; must be after start.
 	End *EmissionsEnd `form:"end,omitempty" json:"end,omitempty"`
 
 	// Imo One vessel, an IMO number of exactly 7 digits.
@@ -7452,13 +7455,19 @@ type ClientInterface interface {
 	// RefreshCongestion Recompute the port calls and the congestion now
 	//
 	// Runs the `port_calls` and `congestion` derivations at once, in this
-	// request (they otherwise run every 10 and 15 minutes), and answers
-	// what each recomputed: the window (whole UTC days), the rows written
-	// and how long it took. A request body, if any, is ignored. One refresh
-	// runs at a time for the whole service: 409 when one is already going
-	// on (another request, or the schedule on any instance). An account
-	// refreshes at most once every 5 minutes: 429 with `Retry-After` (whole
-	// seconds until it may) sooner; a refused request does not count.
+	// request (they otherwise run every 10 and 15 minutes), as the
+	// schedule runs them: incrementally (the trailing days since the last
+	// run, and any day that gained late data), and not at all when
+	// nothing either reads changed since its last run (`reused`: that
+	// run is the answer, at the cost of a check). It answers what each
+	// recomputed: the window (whole UTC days), the rows written and how
+	// long this request spent on it. A request body, if any, is ignored.
+	// Requests that come while a refresh runs join it and get its result;
+	// a refresh another instance or the schedule runs is waited for (409
+	// only when it outlasts 5 minutes). An account refreshes at most once
+	// every 5 minutes: sooner, 429 with `Retry-After` (whole seconds until
+	// it may) and `retry_at` (when) in the error; a refused request does
+	// not count.
 	//
 	// Corresponds with POST /congestion/refresh (the `RefreshCongestion` operationId).
 	RefreshCongestion(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7485,8 +7494,11 @@ type ClientInterface interface {
 	// GDELT DOC 2.0 article found by the disruption query of a port or a
 	// chokepoint (strikes, closures, groundings, storms, attacks), stored
 	// once per URL with the port or chokepoint matched; `published_at` is
-	// GDELT's seen date; `tone` is null (GDELT's article list does not
-	// carry it). `transit_drop`: a chokepoint's daily transits over the
+	// GDELT's seen date; `tone` is GDELT's tone of the article in whole
+	// points (-100 to +100, most within ±10; negative is adverse), the
+	// bin of the DOC API's ToneChart of the same query that lists it, or
+	// one an earlier fetch stored; null where GDELT gave none (a ToneChart
+	// lists up to ten articles a bin) and for the AIS signals. `transit_drop`: a chokepoint's daily transits over the
 	// last 7 days at most half its norm (the 28 days before) and unlikely
 	// by chance; `diversion`: its traffic at most 70% of the norm while
 	// its alternative (the Cape of Good Hope for Suez and Bab el-Mandeb)
@@ -7687,10 +7699,14 @@ type ClientInterface interface {
 	//   depth counts back from each series' newest observation.
 	// - `contributions`: other accounts' records of one route (vessel
 	//   type, origin, destination, unit) in one ISO week (`date` its
-	//   Monday), shown only where at least 3 accounts other than yours
-	//   contributed: `rate` is their median, with `count`, `contributors`,
-	//   `min` and `max`. No single contributor's rate is shown. Records
-	//   dated before the plan's history floor are left out.
+	//   Monday), shown only where at least k accounts other than yours
+	//   contributed (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS, default 5): each
+	//   account counts once, with the median of its records; `rate` is
+	//   the mean of the accounts' values (in cents), with `count` (records)
+	//   and `contributors` (accounts). No minimum, maximum or median is
+	//   shown: no contributor's rate is ever the answer, and no k-2
+	//   accounts can isolate another's. Records dated before the plan's
+	//   history floor are left out.
 	// - `own`: your own records (`id`, `notes`, `created_at`), all of them.
 	//
 	// Corresponds with GET /freight-rates (the `ListFreightRates` operationId).
@@ -8946,13 +8962,19 @@ func (c *Client) GetCongestionHistory(ctx context.Context, params *GetCongestion
 // RefreshCongestion Recompute the port calls and the congestion now
 //
 // Runs the `port_calls` and `congestion` derivations at once, in this
-// request (they otherwise run every 10 and 15 minutes), and answers
-// what each recomputed: the window (whole UTC days), the rows written
-// and how long it took. A request body, if any, is ignored. One refresh
-// runs at a time for the whole service: 409 when one is already going
-// on (another request, or the schedule on any instance). An account
-// refreshes at most once every 5 minutes: 429 with `Retry-After` (whole
-// seconds until it may) sooner; a refused request does not count.
+// request (they otherwise run every 10 and 15 minutes), as the
+// schedule runs them: incrementally (the trailing days since the last
+// run, and any day that gained late data), and not at all when
+// nothing either reads changed since its last run (`reused`: that
+// run is the answer, at the cost of a check). It answers what each
+// recomputed: the window (whole UTC days), the rows written and how
+// long this request spent on it. A request body, if any, is ignored.
+// Requests that come while a refresh runs join it and get its result;
+// a refresh another instance or the schedule runs is waited for (409
+// only when it outlasts 5 minutes). An account refreshes at most once
+// every 5 minutes: sooner, 429 with `Retry-After` (whole seconds until
+// it may) and `retry_at` (when) in the error; a refused request does
+// not count.
 //
 // Corresponds with POST /congestion/refresh (the `RefreshCongestion` operationId).
 func (c *Client) RefreshCongestion(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8999,8 +9021,11 @@ func (c *Client) ListDestinationReliability(ctx context.Context, params *ListDes
 // GDELT DOC 2.0 article found by the disruption query of a port or a
 // chokepoint (strikes, closures, groundings, storms, attacks), stored
 // once per URL with the port or chokepoint matched; `published_at` is
-// GDELT's seen date; `tone` is null (GDELT's article list does not
-// carry it). `transit_drop`: a chokepoint's daily transits over the
+// GDELT's seen date; `tone` is GDELT's tone of the article in whole
+// points (-100 to +100, most within ±10; negative is adverse), the
+// bin of the DOC API's ToneChart of the same query that lists it, or
+// one an earlier fetch stored; null where GDELT gave none (a ToneChart
+// lists up to ten articles a bin) and for the AIS signals. `transit_drop`: a chokepoint's daily transits over the
 // last 7 days at most half its norm (the 28 days before) and unlikely
 // by chance; `diversion`: its traffic at most 70% of the norm while
 // its alternative (the Cape of Good Hope for Suez and Bab el-Mandeb)
@@ -9321,10 +9346,14 @@ func (c *Client) DeleteFreightRates(ctx context.Context, reqEditors ...RequestEd
 //     depth counts back from each series' newest observation.
 //   - `contributions`: other accounts' records of one route (vessel
 //     type, origin, destination, unit) in one ISO week (`date` its
-//     Monday), shown only where at least 3 accounts other than yours
-//     contributed: `rate` is their median, with `count`, `contributors`,
-//     `min` and `max`. No single contributor's rate is shown. Records
-//     dated before the plan's history floor are left out.
+//     Monday), shown only where at least k accounts other than yours
+//     contributed (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS, default 5): each
+//     account counts once, with the median of its records; `rate` is
+//     the mean of the accounts' values (in cents), with `count` (records)
+//     and `contributors` (accounts). No minimum, maximum or median is
+//     shown: no contributor's rate is ever the answer, and no k-2
+//     accounts can isolate another's. Records dated before the plan's
+//     history floor are left out.
 //   - `own`: your own records (`id`, `notes`, `created_at`), all of them.
 //
 // Corresponds with GET /freight-rates (the `ListFreightRates` operationId).
@@ -16285,13 +16314,19 @@ type ClientWithResponsesInterface interface {
 	// RefreshCongestionWithResponse Recompute the port calls and the congestion now
 	//
 	// Runs the `port_calls` and `congestion` derivations at once, in this
-	// request (they otherwise run every 10 and 15 minutes), and answers
-	// what each recomputed: the window (whole UTC days), the rows written
-	// and how long it took. A request body, if any, is ignored. One refresh
-	// runs at a time for the whole service: 409 when one is already going
-	// on (another request, or the schedule on any instance). An account
-	// refreshes at most once every 5 minutes: 429 with `Retry-After` (whole
-	// seconds until it may) sooner; a refused request does not count.
+	// request (they otherwise run every 10 and 15 minutes), as the
+	// schedule runs them: incrementally (the trailing days since the last
+	// run, and any day that gained late data), and not at all when
+	// nothing either reads changed since its last run (`reused`: that
+	// run is the answer, at the cost of a check). It answers what each
+	// recomputed: the window (whole UTC days), the rows written and how
+	// long this request spent on it. A request body, if any, is ignored.
+	// Requests that come while a refresh runs join it and get its result;
+	// a refresh another instance or the schedule runs is waited for (409
+	// only when it outlasts 5 minutes). An account refreshes at most once
+	// every 5 minutes: sooner, 429 with `Retry-After` (whole seconds until
+	// it may) and `retry_at` (when) in the error; a refused request does
+	// not count.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16322,8 +16357,11 @@ type ClientWithResponsesInterface interface {
 	// GDELT DOC 2.0 article found by the disruption query of a port or a
 	// chokepoint (strikes, closures, groundings, storms, attacks), stored
 	// once per URL with the port or chokepoint matched; `published_at` is
-	// GDELT's seen date; `tone` is null (GDELT's article list does not
-	// carry it). `transit_drop`: a chokepoint's daily transits over the
+	// GDELT's seen date; `tone` is GDELT's tone of the article in whole
+	// points (-100 to +100, most within ±10; negative is adverse), the
+	// bin of the DOC API's ToneChart of the same query that lists it, or
+	// one an earlier fetch stored; null where GDELT gave none (a ToneChart
+	// lists up to ten articles a bin) and for the AIS signals. `transit_drop`: a chokepoint's daily transits over the
 	// last 7 days at most half its norm (the 28 days before) and unlikely
 	// by chance; `diversion`: its traffic at most 70% of the norm while
 	// its alternative (the Cape of Good Hope for Suez and Bab el-Mandeb)
@@ -16548,10 +16586,14 @@ type ClientWithResponsesInterface interface {
 	//   depth counts back from each series' newest observation.
 	// - `contributions`: other accounts' records of one route (vessel
 	//   type, origin, destination, unit) in one ISO week (`date` its
-	//   Monday), shown only where at least 3 accounts other than yours
-	//   contributed: `rate` is their median, with `count`, `contributors`,
-	//   `min` and `max`. No single contributor's rate is shown. Records
-	//   dated before the plan's history floor are left out.
+	//   Monday), shown only where at least k accounts other than yours
+	//   contributed (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS, default 5): each
+	//   account counts once, with the median of its records; `rate` is
+	//   the mean of the accounts' values (in cents), with `count` (records)
+	//   and `contributors` (accounts). No minimum, maximum or median is
+	//   shown: no contributor's rate is ever the answer, and no k-2
+	//   accounts can isolate another's. Records dated before the plan's
+	//   history floor are left out.
 	// - `own`: your own records (`id`, `notes`, `created_at`), all of them.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -18913,11 +18955,14 @@ type RefreshCongestionResponse struct {
 	JSON200 *struct {
 		Result struct {
 			Recomputed []struct {
-				From   time.Time                                               `json:"from"`
-				Job    RefreshCongestion200JSONResponseBodyResultRecomputedJob `json:"job"`
-				Rows   int                                                     `json:"rows"`
-				To     time.Time                                               `json:"to"`
-				TookMs int                                                     `json:"took_ms"`
+				From time.Time                                               `json:"from"`
+				Job  RefreshCongestion200JSONResponseBodyResultRecomputedJob `json:"job"`
+
+				// Reused Nothing the derivation reads changed since its last run, whose window and rows these are.
+				Reused bool      `json:"reused"`
+				Rows   int       `json:"rows"`
+				To     time.Time `json:"to"`
+				TookMs int       `json:"took_ms"`
 			} `json:"recomputed"`
 		} `json:"result"`
 		Success bool `json:"success"`
@@ -18938,11 +18983,14 @@ type RefreshCongestionResponse struct {
 func (r RefreshCongestionResponse) GetJSON200() *struct {
 	Result struct {
 		Recomputed []struct {
-			From   time.Time                                               `json:"from"`
-			Job    RefreshCongestion200JSONResponseBodyResultRecomputedJob `json:"job"`
-			Rows   int                                                     `json:"rows"`
-			To     time.Time                                               `json:"to"`
-			TookMs int                                                     `json:"took_ms"`
+			From time.Time                                               `json:"from"`
+			Job  RefreshCongestion200JSONResponseBodyResultRecomputedJob `json:"job"`
+
+			// Reused Nothing the derivation reads changed since its last run, whose window and rows these are.
+			Reused bool      `json:"reused"`
+			Rows   int       `json:"rows"`
+			To     time.Time `json:"to"`
+			TookMs int       `json:"took_ms"`
 		} `json:"recomputed"`
 	} `json:"result"`
 	Success bool `json:"success"`
@@ -20209,8 +20257,8 @@ type SubmitFreightRateResponse struct {
 	JSON201 *struct {
 		// FreightRate A published rate (source: its dataset id, with commodity,
 		// cargo_size where published, and attribution), a weekly aggregate of
-		// contributions (source `contributions`: rate is the median, with
-		// count, contributors, min, max) or one of your records (source
+		// contributions (source `contributions`: rate is the mean of the
+		// contributing accounts' values, with count and contributors) or one of your records (source
 		// `own`: with id, notes, created_at).
 		FreightRate FreightRate `json:"freight_rate"`
 	}
@@ -20230,8 +20278,8 @@ type SubmitFreightRateResponse struct {
 func (r SubmitFreightRateResponse) GetJSON201() *struct {
 	// FreightRate A published rate (source: its dataset id, with commodity,
 	// cargo_size where published, and attribution), a weekly aggregate of
-	// contributions (source `contributions`: rate is the median, with
-	// count, contributors, min, max) or one of your records (source
+	// contributions (source `contributions`: rate is the mean of the
+	// contributing accounts' values, with count and contributors) or one of your records (source
 	// `own`: with id, notes, created_at).
 	FreightRate FreightRate `json:"freight_rate"`
 } {
@@ -25109,13 +25157,19 @@ func (c *ClientWithResponses) GetCongestionHistoryWithResponse(ctx context.Conte
 // RefreshCongestionWithResponse Recompute the port calls and the congestion now
 //
 // Runs the `port_calls` and `congestion` derivations at once, in this
-// request (they otherwise run every 10 and 15 minutes), and answers
-// what each recomputed: the window (whole UTC days), the rows written
-// and how long it took. A request body, if any, is ignored. One refresh
-// runs at a time for the whole service: 409 when one is already going
-// on (another request, or the schedule on any instance). An account
-// refreshes at most once every 5 minutes: 429 with `Retry-After` (whole
-// seconds until it may) sooner; a refused request does not count.
+// request (they otherwise run every 10 and 15 minutes), as the
+// schedule runs them: incrementally (the trailing days since the last
+// run, and any day that gained late data), and not at all when
+// nothing either reads changed since its last run (`reused`: that
+// run is the answer, at the cost of a check). It answers what each
+// recomputed: the window (whole UTC days), the rows written and how
+// long this request spent on it. A request body, if any, is ignored.
+// Requests that come while a refresh runs join it and get its result;
+// a refresh another instance or the schedule runs is waited for (409
+// only when it outlasts 5 minutes). An account refreshes at most once
+// every 5 minutes: sooner, 429 with `Retry-After` (whole seconds until
+// it may) and `retry_at` (when) in the error; a refused request does
+// not count.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -25158,8 +25212,11 @@ func (c *ClientWithResponses) ListDestinationReliabilityWithResponse(ctx context
 // GDELT DOC 2.0 article found by the disruption query of a port or a
 // chokepoint (strikes, closures, groundings, storms, attacks), stored
 // once per URL with the port or chokepoint matched; `published_at` is
-// GDELT's seen date; `tone` is null (GDELT's article list does not
-// carry it). `transit_drop`: a chokepoint's daily transits over the
+// GDELT's seen date; `tone` is GDELT's tone of the article in whole
+// points (-100 to +100, most within ±10; negative is adverse), the
+// bin of the DOC API's ToneChart of the same query that lists it, or
+// one an earlier fetch stored; null where GDELT gave none (a ToneChart
+// lists up to ten articles a bin) and for the AIS signals. `transit_drop`: a chokepoint's daily transits over the
 // last 7 days at most half its norm (the 28 days before) and unlikely
 // by chance; `diversion`: its traffic at most 70% of the norm while
 // its alternative (the Cape of Good Hope for Suez and Bab el-Mandeb)
@@ -25456,10 +25513,14 @@ func (c *ClientWithResponses) DeleteFreightRatesWithResponse(ctx context.Context
 //     depth counts back from each series' newest observation.
 //   - `contributions`: other accounts' records of one route (vessel
 //     type, origin, destination, unit) in one ISO week (`date` its
-//     Monday), shown only where at least 3 accounts other than yours
-//     contributed: `rate` is their median, with `count`, `contributors`,
-//     `min` and `max`. No single contributor's rate is shown. Records
-//     dated before the plan's history floor are left out.
+//     Monday), shown only where at least k accounts other than yours
+//     contributed (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS, default 5): each
+//     account counts once, with the median of its records; `rate` is
+//     the mean of the accounts' values (in cents), with `count` (records)
+//     and `contributors` (accounts). No minimum, maximum or median is
+//     shown: no contributor's rate is ever the answer, and no k-2
+//     accounts can isolate another's. Records dated before the plan's
+//     history floor are left out.
 //   - `own`: your own records (`id`, `notes`, `created_at`), all of them.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -28012,11 +28073,14 @@ func ParseRefreshCongestionResponse(rsp *http.Response) (*RefreshCongestionRespo
 		var dest struct {
 			Result struct {
 				Recomputed []struct {
-					From   time.Time                                               `json:"from"`
-					Job    RefreshCongestion200JSONResponseBodyResultRecomputedJob `json:"job"`
-					Rows   int                                                     `json:"rows"`
-					To     time.Time                                               `json:"to"`
-					TookMs int                                                     `json:"took_ms"`
+					From time.Time                                               `json:"from"`
+					Job  RefreshCongestion200JSONResponseBodyResultRecomputedJob `json:"job"`
+
+					// Reused Nothing the derivation reads changed since its last run, whose window and rows these are.
+					Reused bool      `json:"reused"`
+					Rows   int       `json:"rows"`
+					To     time.Time `json:"to"`
+					TookMs int       `json:"took_ms"`
 				} `json:"recomputed"`
 			} `json:"result"`
 			Success bool `json:"success"`
@@ -29140,8 +29204,8 @@ func ParseSubmitFreightRateResponse(rsp *http.Response) (*SubmitFreightRateRespo
 		var dest struct {
 			// FreightRate A published rate (source: its dataset id, with commodity,
 			// cargo_size where published, and attribution), a weekly aggregate of
-			// contributions (source `contributions`: rate is the median, with
-			// count, contributors, min, max) or one of your records (source
+			// contributions (source `contributions`: rate is the mean of the
+			// contributing accounts' values, with count and contributors) or one of your records (source
 			// `own`: with id, notes, created_at).
 			FreightRate FreightRate `json:"freight_rate"`
 		}
