@@ -101,15 +101,15 @@ func weekParam(c *fiber.Ctx, name string) (w time.Time, ok bool, err error) {
 // parseWeek reads an ISO week start: exactly YYYY-MM-DD, a Monday (UTC),
 // whose whole week lies within the store's range.
 func parseWeek(name, raw string) (time.Time, error) {
-	w, err := time.Parse(time.DateOnly, raw)
-	if err != nil || len(raw) != len(time.DateOnly) || w.Weekday() != time.Monday {
+	w, ok := parseISOTime(raw, time.DateOnly)
+	if !ok || len(raw) != len(time.DateOnly) || w.Weekday() != time.Monday {
 		return time.Time{}, overwatch.Errorf(overwatch.Invalid, "%s must be the Monday that starts an ISO week, as YYYY-MM-DD (got '%s')",
 			name, truncate(raw, 20)).With("parameter", name)
 	}
 	if err := inStoreRange(name, raw, w, w.AddDate(0, 0, 7).Add(-time.Second)); err != nil {
 		return time.Time{}, err
 	}
-	return w.UTC(), nil
+	return w, nil
 }
 
 // RouteFlows serves GET /v1/routes/flows: origin, destination (port slug
