@@ -270,7 +270,7 @@ func TestRiskAPIFreeTier(t *testing.T) {
 		t.Errorf("Free sees coordinates: %s", r.body)
 	}
 	for _, e := range ev.Events {
-		if e.Position.Lat != nil || e.Position.Lon != nil || (e.EndPosition != nil && e.EndPosition.Lat != nil) {
+		if e.Position != nil && (e.Position.Lat != nil || e.Position.Lon != nil) || (e.EndPosition != nil && e.EndPosition.Lat != nil) {
 			t.Errorf("Free position: %+v", e)
 		}
 	}

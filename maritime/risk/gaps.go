@@ -109,7 +109,8 @@ func gapEvent(imo overwatch.IMO, track []vessel.TrackPoint, a, b int, dataEnd ti
 	s := &track[a]
 	dense := denseBefore(track, a)
 	startShore := geo.DistanceToShoreKM(s.Lat, s.Lon) / kmPerNM
-	e := Event{Type: EventGap, IMO: imo, Start: s.TS, Lat: s.Lat, Lon: s.Lon, EndLat: s.Lat, EndLon: s.Lon}
+	e := Event{Type: EventGap, IMO: imo, Start: s.TS}
+	e.Place(s.Lat, s.Lon, s.Lat, s.Lon)
 	before := gapDraughtAt(track, a, -1, s.TS.Add(-GapOffOn))
 	d := map[string]any{
 		"start_position":          eventPosition(s.Lat, s.Lon),
