@@ -330,7 +330,7 @@ func TestIdentityTimeline(t *testing.T) {
 func TestRiskEventPositions(t *testing.T) {
 	db := openRiskDB(t)
 	ctx := context.Background()
-	day := time.Date(2032, 7, 1, 0, 0, 0, 0, time.UTC)
+	day := time.Date(2034, 7, 1, 0, 0, 0, 0, time.UTC)
 	at := day.Add(5 * time.Hour)
 	placed := risk.Event{Type: risk.EventIdentity, Subtype: risk.IdentityFlag, IMO: 9300001, Start: at, End: tp(at), Severity: risk.TierMedium,
 		Detail: map[string]any{"field": "flag", "old": "LR", "new": "PA"}}
@@ -361,7 +361,13 @@ func TestRiskEventPositions(t *testing.T) {
 			t.Errorf("%s: flag change at %v,%v", what, lat, lon)
 		}
 	}
-	rows, err := db.RiskEventRows(ctx, read.RiskEventsRequest{Limit: 100, Since: day})
+	all, err := db.RiskEventRows(ctx, read.RiskEventsRequest{Limit: 100, Since: day})
+	var rows []read.RiskEventRow
+	for _, r := range all {
+		if r.Start.Year() == day.Year() { // the other tests' open events are listed too
+			rows = append(rows, r)
+		}
+	}
 	if err != nil || len(rows) != 5 {
 		t.Fatalf("%d rows, %v: %+v", len(rows), err, rows)
 	}
@@ -369,10 +375,18 @@ func TestRiskEventPositions(t *testing.T) {
 		check("API row", r.Subtype, r.HasPosition, r.HasEndPosition, r.Lat, r.Lon)
 	}
 	events, err := db.RiskEvents(ctx, day, day.Add(24*time.Hour))
-	if err != nil || len(events) != 5 {
-		t.Fatalf("%d events, %v", len(events), err)
+	if err != nil {
+		t.Fatal(err)
 	}
+	n := 0
 	for _, e := range events {
+		if e.Start.Year() != day.Year() {
+			continue
+		}
+		n++
 		check("job's event", e.Subtype, e.HasPosition, e.HasEndPosition, e.Lat, e.Lon)
+	}
+	if n != 5 {
+		t.Errorf("%d events of the day, want 5", n)
 	}
 }
