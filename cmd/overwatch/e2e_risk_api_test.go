@@ -60,6 +60,9 @@ func (s *testServer) writeRiskAPIFixtures(t *testing.T) riskAPIFixtures {
 	days := map[time.Time]bool{}
 	var window []time.Time
 	for i := range events {
+		if events[i].Type != risk.EventSanctions { // the fixtures' coordinates are positions
+			events[i].HasPosition, events[i].HasEndPosition = true, true
+		}
 		if d := risk.EventDay(&events[i], fx.now); !days[d] {
 			days[d] = true
 			window = append(window, d)
