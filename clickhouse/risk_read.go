@@ -59,18 +59,23 @@ func (db *DB) RiskEventRows(ctx context.Context, f read.RiskEventsRequest) ([]re
 		q.add("visitParamExtractString(detail, 'context') = ?", f.Context)
 	}
 	visible(q, f.Since)
-	sql := `SELECT type, subtype, imo, other, started_at, ended_at, lat, lon, end_lat, end_lon, port, severity, detail,
+	sql := `SELECT type, subtype, imo, other, started_at, ended_at, lat, lon, end_lat, end_lon, has_position, has_end_position,
+	               port, severity, detail,
 	               name, flag, ship_type, category, other_name, other_flag, other_ship_type, other_category
 	          FROM risk_events WHERE ` + q.String() + `
 	         ORDER BY started_at DESC, imo, type, subtype, other LIMIT ?`
 	var out []read.RiskEventRow
 	err := db.scanAll(ctx, "risk events", sql, append(q.args, uint64(max(f.Limit, 0))), func(rows interface{ Scan(...any) error }) error {
-		var r read.RiskEventRow
+		var (
+			r           read.RiskEventRow
+			has, hasEnd uint8
+		)
 		if err := rows.Scan(&r.Type, &r.Subtype, &r.Vessel.IMO, &r.Other.IMO, &r.Start, &r.End, &r.Lat, &r.Lon, &r.EndLat, &r.EndLon,
-			&r.Port, &r.Severity, &r.Detail, &r.Vessel.Name, &r.Vessel.Flag, &r.Vessel.ShipType, &r.Vessel.Category,
+			&has, &hasEnd, &r.Port, &r.Severity, &r.Detail, &r.Vessel.Name, &r.Vessel.Flag, &r.Vessel.ShipType, &r.Vessel.Category,
 			&r.Other.Name, &r.Other.Flag, &r.Other.ShipType, &r.Other.Category); err != nil {
 			return err
 		}
+		r.HasPosition, r.HasEndPosition = has != 0, hasEnd != 0
 		r.Start = r.Start.UTC()
 		if r.End != nil {
 			*r.End = r.End.UTC()

@@ -322,3 +322,71 @@ func TestIdentityTimeline(t *testing.T) {
 		t.Errorf("unknown vessel: %+v %v", rows, err)
 	}
 }
+
+// An event's position is stored with whether it is known: an event with
+// none (a sanctions match, an identity change with no fix near it) reads
+// back without one, to the job and to the API, never as 0,0; a row written
+// before the position flags (lat, lon 0,0 for unknown) reads the same.
+func TestRiskEventPositions(t *testing.T) {
+	db := openRiskDB(t)
+	ctx := context.Background()
+	day := time.Date(2034, 7, 1, 0, 0, 0, 0, time.UTC)
+	at := day.Add(5 * time.Hour)
+	placed := risk.Event{Type: risk.EventIdentity, Subtype: risk.IdentityFlag, IMO: 9300001, Start: at, End: tp(at), Severity: risk.TierMedium,
+		Detail: map[string]any{"field": "flag", "old": "LR", "new": "PA"}}
+	placed.Place(12.5, -20.25, 12.5, -20.25)
+	unplaced := risk.Event{Type: risk.EventIdentity, Subtype: risk.IdentityName, IMO: 9300001, Start: at, End: tp(at), Severity: risk.TierLow,
+		Detail: map[string]any{"field": "name", "old": "A", "new": "B"}}
+	nan := risk.Event{Type: risk.EventIdentity, Subtype: risk.IdentityMMSI, IMO: 9300001, Start: at, End: tp(at), Severity: risk.TierMedium,
+		Detail: map[string]any{"field": "mmsi"}}
+	nan.Place(math.NaN(), 3, math.NaN(), 3)
+	gen := nextGen()
+	if err := db.WriteRiskEvents(ctx, gen, []time.Time{day}, []risk.Event{placed, unplaced, nan}, riskIdentity, day.Add(23*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	// A row as written before the flags: 0,0 for no position.
+	fx := chtest.Open(t, chtest.URL(t, "risk"))
+	fx.Insert(t, "risk_events", []string{"day", "gen", "type", "subtype", "imo", "started_at", "ended_at", "lat", "lon", "end_lat", "end_lon", "severity", "detail"},
+		[]any{day, gen, risk.EventSanctions, "direct_imo", uint32(9300002), at, at, 0.0, 0.0, 0.0, 0.0, risk.TierCritical, "{}"},
+		[]any{day, gen, risk.EventGap, "", uint32(9300002), at.Add(-4 * time.Hour), at, 30.5, 0.0, 0.0, 8.25, risk.TierLow, "{}"})
+	want := map[string][2]bool{"flag": {true, true}, "name": {false, false}, "mmsi": {false, false}, "direct_imo": {false, false}, "": {true, true}}
+	check := func(what, sub string, has, hasEnd bool, lat, lon float64) {
+		w, ok := want[sub]
+		switch {
+		case !ok:
+			t.Errorf("%s: unexpected %q", what, sub)
+		case has != w[0] || hasEnd != w[1]:
+			t.Errorf("%s %q: position known %v, end %v; want %v", what, sub, has, hasEnd, w)
+		case sub == "flag" && (lat != 12.5 || lon != -20.25):
+			t.Errorf("%s: flag change at %v,%v", what, lat, lon)
+		}
+	}
+	all, err := db.RiskEventRows(ctx, read.RiskEventsRequest{Limit: 100, Since: day})
+	var rows []read.RiskEventRow
+	for _, r := range all {
+		if r.Start.Year() == day.Year() { // the other tests' open events are listed too
+			rows = append(rows, r)
+		}
+	}
+	if err != nil || len(rows) != 5 {
+		t.Fatalf("%d rows, %v: %+v", len(rows), err, rows)
+	}
+	for _, r := range rows {
+		check("API row", r.Subtype, r.HasPosition, r.HasEndPosition, r.Lat, r.Lon)
+	}
+	events, err := db.RiskEvents(ctx, day, day.Add(24*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range events {
+		if e.Start.Year() != day.Year() {
+			continue
+		}
+		n++
+		check("job's event", e.Subtype, e.HasPosition, e.HasEndPosition, e.Lat, e.Lon)
+	}
+	if n != 5 {
+		t.Errorf("%d events of the day, want 5", n)
+	}
+}

@@ -22,7 +22,7 @@ import (
 var riskWindow = time.Unix(0, 0).UTC()
 
 // riskEventColumns are the columns of risk_events after day and gen.
-const riskEventColumns = `type, subtype, imo, other, started_at, ended_at, ongoing, lat, lon, end_lat, end_lon, port, severity,
+const riskEventColumns = `type, subtype, imo, other, started_at, ended_at, ongoing, lat, lon, end_lat, end_lon, has_position, has_end_position, port, severity,
 	detail, name, flag, ship_type, category, other_name, other_flag, other_ship_type, other_category`
 
 // WriteRiskEvents writes the events stored under the days (UTC midnights)
@@ -64,8 +64,10 @@ func (db *DB) WriteRiskEvents(ctx context.Context, gen uint64, days []time.Time,
 			}
 			v, o := identityOf(identity, e.IMO), identityOf(identity, e.Other)
 			counts[day]++
+			lat, lon, has := riskPosition(e.Lat, e.Lon, e.HasPosition)
+			endLat, endLon, hasEnd := riskPosition(e.EndLat, e.EndLon, e.HasEndPosition)
 			if err := add(day, gen, e.Type, e.Subtype, e.IMO, e.Other, e.Start.UTC(), end, b2u(e.End == nil),
-				finite(e.Lat), finite(e.Lon), finite(e.EndLat), finite(e.EndLon), e.Port, e.Severity, detail,
+				lat, lon, endLat, endLon, b2u(has), b2u(hasEnd), e.Port, e.Severity, detail,
 				v.Name, v.Flag, v.ShipType, v.category, o.Name, o.Flag, o.ShipType, o.category); err != nil {
 				return err
 			}
@@ -76,6 +78,15 @@ func (db *DB) WriteRiskEvents(ctx context.Context, gen uint64, days []time.Time,
 		return err
 	}
 	return db.recordDerivation(ctx, "risk_events", gen, window, counts)
+}
+
+// riskPosition is a position as stored: its coordinates and whether it is
+// known (a position with a non-finite coordinate is not); 0,0 when not.
+func riskPosition(lat, lon float64, known bool) (float64, float64, bool) {
+	if !known || math.IsNaN(lat) || math.IsInf(lat, 0) || math.IsNaN(lon) || math.IsInf(lon, 0) {
+		return 0, 0, false
+	}
+	return lat, lon, true
 }
 
 // vesselIdentity is a vessel's identity as embedded in the risk rows.
@@ -178,19 +189,22 @@ func (db *DB) OpenRiskEvents(ctx context.Context, before time.Time) ([]risk.Even
 }
 
 func (db *DB) riskEventsWhere(ctx context.Context, cond string, args ...any) ([]risk.Event, error) {
-	sql := `SELECT type, subtype, imo, other, started_at, ended_at, lat, lon, end_lat, end_lon, port, severity, detail
+	sql := `SELECT type, subtype, imo, other, started_at, ended_at, lat, lon, end_lat, end_lon, has_position, has_end_position,
+	               port, severity, detail
 	          FROM risk_events WHERE ` + current("risk_events") + ` AND ` + cond + `
 	         ORDER BY started_at, imo, type, subtype, other`
 	var out []risk.Event
 	err := db.scanAll(ctx, "risk events", sql, args, func(rows interface{ Scan(...any) error }) error {
 		var (
-			e      risk.Event
-			detail string
+			e           risk.Event
+			detail      string
+			has, hasEnd uint8
 		)
 		if err := rows.Scan(&e.Type, &e.Subtype, &e.IMO, &e.Other, &e.Start, &e.End, &e.Lat, &e.Lon, &e.EndLat, &e.EndLon,
-			&e.Port, &e.Severity, &detail); err != nil {
+			&has, &hasEnd, &e.Port, &e.Severity, &detail); err != nil {
 			return err
 		}
+		e.HasPosition, e.HasEndPosition = has != 0, hasEnd != 0
 		e.Start = e.Start.UTC()
 		if e.End != nil {
 			*e.End = e.End.UTC()

@@ -94,7 +94,7 @@ func BenchmarkRiskEventsVerification(b *testing.B) {
 		s := start.Add(time.Duration(i) * 7 * time.Hour)
 		e := s.Add(20 * time.Hour)
 		rows = append(rows, read.RiskEventRow{Type: risk.EventGap, Vessel: read.RiskVesselIdentity{IMO: 1234567}, Start: s, End: &e,
-			Lat: lat + 0.1, Lon: lng + 0.1, EndLat: lat - 0.2, EndLon: lng + 0.3, Severity: "high", Detail: `{}`})
+			Lat: lat + 0.1, Lon: lng + 0.1, EndLat: lat - 0.2, EndLon: lng + 0.3, HasPosition: true, HasEndPosition: true, Severity: "high", Detail: `{}`})
 	}
 	events := func(context.Context, read.RiskEventsRequest) ([]read.RiskEventRow, error) { return rows, nil }
 	now := func() time.Time { return start.Add(200 * 24 * time.Hour) }

@@ -5160,7 +5160,7 @@ type RiskEvent struct {
 	// End Null while the event goes on.
 	End *time.Time `json:"end"`
 
-	// EndPosition Where it ended; null while it goes on.
+	// EndPosition Where it ended; null while it goes on, and when the event has no position.
 	EndPosition *RiskPosition `json:"end_position"`
 
 	// Id Stable across runs of the detectors: `<type>-<IMO>-<start as
@@ -5177,8 +5177,11 @@ type RiskEvent struct {
 	// Port The port concerned (draught mismatches), a slug.
 	Port *string `json:"port"`
 
-	// Position Where the event started.
-	Position RiskPosition      `json:"position"`
+	// Position Where the event started: the vessel's observed position (an
+	// identity change: its position nearest in time to the change,
+	// within an hour). Null when the event has none: a sanctions
+	// match, an identity change with no position within an hour of it.
+	Position *RiskPosition     `json:"position"`
 	Severity RiskEventSeverity `json:"severity"`
 	Start    time.Time         `json:"start"`
 

@@ -75,6 +75,7 @@ func detectorConstants() map[string]any {
 		// identity.go
 		"IdentityFlag": risk.IdentityFlag, "IdentityName": risk.IdentityName, "IdentityMMSI": risk.IdentityMMSI,
 		"IdentityFlapWindow": risk.IdentityFlapWindow,
+		"IdentityFixWindow":  risk.IdentityFixWindow,
 		// hotspots.go
 		"HotspotWindow": risk.HotspotWindow, "HotspotActiveWindow": risk.HotspotActiveWindow,
 		"DefaultHotspotCellDeg": risk.DefaultHotspotCellDeg, "HotspotMinEvents": risk.HotspotMinEvents,

@@ -136,12 +136,35 @@ func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *seaport.Index
 	if err != nil {
 		return Result{}, err
 	}
+	// Identity changes from the whole identity history, placed at the
+	// vessel's position nearest each as its track is read.
+	identities, err := store.IdentityHistory(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	var changedIMOs []overwatch.IMO
+	changes := map[overwatch.IMO][]risk.Event{}
+	for i := 0; i < len(identities); {
+		j := i
+		for j < len(identities) && identities[j].IMO == identities[i].IMO {
+			j++
+		}
+		if c := risk.IdentityChanges(identities[i:j]); len(c) > 0 {
+			imo := identities[i].IMO
+			if _, seen := changes[imo]; !seen {
+				changedIMOs = append(changedIMOs, imo)
+			}
+			changes[imo] = append(changes[imo], c...)
+		}
+		i = j
+	}
 	var (
 		events   []risk.Event
 		cands    []risk.SlowPoint
 		draughts = risk.NewDraughtLog()
 	)
 	detect := func(imo overwatch.IMO, track []vessel.TrackPoint) error {
+		risk.PlaceIdentityChanges(changes[imo], imo, track)
 		events = append(events, risk.DetectGaps(imo, track, last, every[imo])...)
 		events = append(events, risk.DetectLoitering(imo, track, ports, last)...)
 		events = append(events, risk.DetectSpoofing(imo, track)...)
@@ -180,17 +203,8 @@ func DeriveRiskEvents(ctx context.Context, store RiskStore, ports *seaport.Index
 	}
 	risk.JudgeReception(events, reception)
 	events = slices.DeleteFunc(events, func(e risk.Event) bool { return unseenBefore(&e, start, reread) })
-	identities, err := store.IdentityHistory(ctx)
-	if err != nil {
-		return Result{}, err
-	}
-	for i := 0; i < len(identities); {
-		j := i
-		for j < len(identities) && identities[j].IMO == identities[i].IMO {
-			j++
-		}
-		events = append(events, risk.IdentityChanges(identities[i:j])...)
-		i = j
+	for _, imo := range changedIMOs {
+		events = append(events, changes[imo]...)
 	}
 	matches, err := sanctionsEvents(ctx, store, profiles, identities, last)
 	if err != nil {

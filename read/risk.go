@@ -90,16 +90,19 @@ type RiskVesselIdentity struct {
 
 // RiskEventRow is a row of risk_events. End is nil while the event goes
 // on; Other is the other vessel of a ship-to-ship transfer (IMO 0
-// otherwise); Detail is the event's detail, a JSON object.
+// otherwise); Lat/Lon (EndLat/EndLon) hold a position only when
+// HasPosition (HasEndPosition); Detail is the event's detail, a JSON
+// object.
 type RiskEventRow struct {
-	Type, Subtype            string
-	Vessel, Other            RiskVesselIdentity
-	Start                    time.Time
-	End                      *time.Time
-	Lat, Lon, EndLat, EndLon float64
-	Port                     string
-	Severity                 string
-	Detail                   string
+	Type, Subtype               string
+	Vessel, Other               RiskVesselIdentity
+	Start                       time.Time
+	End                         *time.Time
+	Lat, Lon, EndLat, EndLon    float64
+	HasPosition, HasEndPosition bool
+	Port                        string
+	Severity                    string
+	Detail                      string
 }
 
 // RiskEventsRequest selects risk events. Empty fields select any value.
@@ -137,7 +140,9 @@ type Position struct {
 }
 
 // RiskEvent is an event of the /risk endpoints. ID is stable across runs:
-// see EventID.
+// see EventID. Position is null when the event has no observed position (a
+// sanctions match, an identity change with no fix near it), EndPosition
+// also while the event goes on.
 type RiskEvent struct {
 	ID          string          `json:"id"`
 	Type        string          `json:"type"`
@@ -148,7 +153,7 @@ type RiskEvent struct {
 	Start       string          `json:"start"`
 	End         *string         `json:"end"`
 	Ongoing     bool            `json:"ongoing"`
-	Position    Position        `json:"position"`
+	Position    *Position       `json:"position"`
 	EndPosition *Position       `json:"end_position"`
 	Port        *string         `json:"port"`
 	Detail      json.RawMessage `json:"detail"`
@@ -206,8 +211,10 @@ func NewRiskEvent(r *RiskEventRow, caller *overwatch.Caller) RiskEvent {
 	e := RiskEvent{
 		ID: EventID(r), Type: r.Type, Subtype: optString(r.Subtype), Severity: r.Severity, Vessel: newRiskVesselRef(r.Vessel),
 		Start: r.Start.UTC().Format(time.RFC3339), Ongoing: r.End == nil, Port: optString(r.Port),
-		Position: Position{Lat: caller.Coordinate(r.Lat), Lon: caller.Coordinate(r.Lon)},
-		Detail:   json.RawMessage(r.Detail),
+		Detail: json.RawMessage(r.Detail),
+	}
+	if r.HasPosition {
+		e.Position = &Position{Lat: caller.Coordinate(r.Lat), Lon: caller.Coordinate(r.Lon)}
 	}
 	if r.Other.IMO != 0 {
 		o := newRiskVesselRef(r.Other)
@@ -216,7 +223,9 @@ func NewRiskEvent(r *RiskEventRow, caller *overwatch.Caller) RiskEvent {
 	if r.End != nil {
 		end := r.End.UTC().Format(time.RFC3339)
 		e.End = &end
-		e.EndPosition = &Position{Lat: caller.Coordinate(r.EndLat), Lon: caller.Coordinate(r.EndLon)}
+		if r.HasEndPosition {
+			e.EndPosition = &Position{Lat: caller.Coordinate(r.EndLat), Lon: caller.Coordinate(r.EndLon)}
+		}
 	}
 	if !json.Valid(e.Detail) || !strings.HasPrefix(strings.TrimSpace(r.Detail), "{") {
 		e.Detail = json.RawMessage("{}")

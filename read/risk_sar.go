@@ -84,13 +84,15 @@ func verifyGapRows(ctx context.Context, s SARGapStore, rows []RiskEventRow, now 
 	seen := map[string]bool{}
 	for i := range rows {
 		r := &rows[i]
-		if r.Type != risk.EventGap {
+		if r.Type != risk.EventGap || !r.HasPosition {
 			continue
 		}
 		g := sar.Gap{Points: []sar.Point{{Lat: r.Lat, Lng: r.Lon}}, From: r.Start, To: now}
 		if r.End != nil {
 			g.To = *r.End
-			g.Points = append(g.Points, sar.Point{Lat: r.EndLat, Lng: r.EndLon})
+			if r.HasEndPosition {
+				g.Points = append(g.Points, sar.Point{Lat: r.EndLat, Lng: r.EndLon})
+			}
 		}
 		if g.To.Before(g.From) {
 			g.To = g.From

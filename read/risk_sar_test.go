@@ -28,9 +28,9 @@ func squareAround(name string, rel int, start time.Time, lat, lng float64) sar.P
 func TestRiskGapVerification(t *testing.T) {
 	t.Parallel()
 	ongoing := RiskEventRow{Type: risk.EventGap, Vessel: RiskVesselIdentity{IMO: 1234567}, Start: testNow.Add(-20 * 24 * time.Hour),
-		Lat: 40, Lon: 5, Severity: "medium", Detail: `{}`}
+		Lat: 40, Lon: 5, HasPosition: true, HasEndPosition: true, Severity: "medium", Detail: `{}`}
 	nowhere := RiskEventRow{Type: risk.EventGap, Vessel: RiskVesselIdentity{IMO: 9074729}, Start: riskStart, End: &riskEnd,
-		Lat: -30, Lon: 100, EndLat: -30.5, EndLon: 101, Severity: "low", Detail: `{}`}
+		Lat: -30, Lon: 100, EndLat: -30.5, EndLon: 101, HasPosition: true, HasEndPosition: true, Severity: "low", Detail: `{}`}
 	store := &fakeRisk{events: []RiskEventRow{gapRow, ongoing, nowhere, stsRow},
 		sar: []sar.Product{squareAround("END", 88, riskEnd.Add(10*time.Hour), 11, -21),
 			// A known pass of orbit 12 over the ongoing gap, 4 cycles
@@ -105,7 +105,7 @@ func TestRiskGapBoxesMerged(t *testing.T) {
 	var rows []RiskEventRow
 	for i := range maxSARBoxes + 5 {
 		rows = append(rows, RiskEventRow{Type: risk.EventGap, Vessel: RiskVesselIdentity{IMO: 1234567}, Start: riskStart.Add(time.Duration(i) * time.Minute),
-			Lat: -40 + float64(i)*0.7, Lon: float64(i)*3 - 150})
+			Lat: -40 + float64(i)*0.7, Lon: float64(i)*3 - 150, HasPosition: true})
 	}
 	store := &fakeRisk{}
 	if _, err := verifyGapRows(t.Context(), store, rows, testNow); err != nil {

@@ -2,6 +2,7 @@ package read
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -166,12 +167,12 @@ var (
 	riskEnd   = riskStart.Add(30 * time.Hour)
 	gapRow    = RiskEventRow{
 		Type: risk.EventGap, Subtype: "intentional", Vessel: RiskVesselIdentity{IMO: 9321483, Name: "DARK", Flag: "PA", ShipType: 80, Category: "tanker"},
-		Start: riskStart, End: &riskEnd, Lat: 10.5, Lon: -20.25, EndLat: 11, EndLon: -21, Severity: "high",
+		Start: riskStart, End: &riskEnd, Lat: 10.5, Lon: -20.25, EndLat: 11, EndLon: -21, HasPosition: true, HasEndPosition: true, Severity: "high",
 		Detail: `{"hours":30,"start_position":{"lat":10.5,"lon":-20.25},"end_position":{"lat":11,"lon":-21},"intentional":true}`,
 	}
 	stsRow = RiskEventRow{
 		Type: risk.EventSTS, Subtype: "proximity", Vessel: RiskVesselIdentity{IMO: 9321483, ShipType: 84}, Other: RiskVesselIdentity{IMO: 1234567, Name: "OTHER"},
-		Start: riskStart, Lat: 36.5, Lon: 22.8, Severity: "medium", Detail: `{"confidence":"high","tonnes":5000}`,
+		Start: riskStart, Lat: 36.5, Lon: 22.8, HasPosition: true, HasEndPosition: true, Severity: "medium", Detail: `{"confidence":"high","tonnes":5000}`,
 	}
 )
 
@@ -441,5 +442,37 @@ func TestEventID(t *testing.T) {
 	bad.Detail = "not json"
 	if e := NewRiskEvent(&bad, nil); string(e.Detail) != "{}" {
 		t.Errorf("bad detail: %s", e.Detail)
+	}
+}
+
+// An event with no observed position (a sanctions match, an identity
+// change with no fix near it) is served with position and end_position
+// null, for every plan; one with a position keeps it, hidden for Free.
+func TestRiskEventWithoutPosition(t *testing.T) {
+	t.Parallel()
+	at := riskStart
+	unplaced := RiskEventRow{Type: risk.EventIdentity, Subtype: "flag", Vessel: RiskVesselIdentity{IMO: 1234567}, Start: at, End: &at,
+		Severity: "medium", Detail: `{"field":"flag","old":"LR","new":"PA"}`}
+	placed := unplaced
+	placed.Subtype, placed.Lat, placed.Lon, placed.EndLat, placed.EndLon = "name", 12.5, 55.25, 12.5, 55.25
+	placed.HasPosition, placed.HasEndPosition = true, true
+	store := &fakeRisk{events: []RiskEventRow{unplaced, placed}}
+	h := riskRoutesOf(t, store).get("/risk/identity")
+	for _, plan := range []overwatch.Plan{overwatch.PlanPro, overwatch.PlanFree} {
+		status, body, _ := serve(t, plan, h, "/v1/risk/identity?vessel=1234567")
+		var got struct{ Events []RiskEvent }
+		if err := json.Unmarshal([]byte(body), &got); status != 200 || err != nil || len(got.Events) != 2 {
+			t.Fatalf("%s: %d %s", plan, status, body)
+		}
+		if !strings.Contains(body, `"position":null,"end_position":null`) || strings.Contains(body, `"lat":0`) {
+			t.Errorf("%s: an identity change without a fix is served with a position: %s", plan, body)
+		}
+		p := got.Events[1].Position
+		if got.Events[1].Subtype == nil || *got.Events[1].Subtype != "name" || p == nil || got.Events[1].EndPosition == nil {
+			t.Fatalf("%s: the placed change lost its position: %s", plan, body)
+		}
+		if exact := plan == overwatch.PlanPro; exact != (p.Lat != nil && *p.Lat == 12.5 && *p.Lon == 55.25) {
+			t.Errorf("%s: position %s", plan, body)
+		}
 	}
 }

@@ -126,11 +126,11 @@ func riskEventOf(e read.RiskEvent) (risk.Event, error) {
 		}
 		out.End = &end
 	}
-	if e.Position.Lat != nil && e.Position.Lon != nil {
-		out.Lat, out.Lon = *e.Position.Lat, *e.Position.Lon
+	if p := e.Position; p != nil && p.Lat != nil && p.Lon != nil {
+		out.Lat, out.Lon, out.HasPosition = *p.Lat, *p.Lon, true
 	}
 	if p := e.EndPosition; p != nil && p.Lat != nil && p.Lon != nil {
-		out.EndLat, out.EndLon = *p.Lat, *p.Lon
+		out.EndLat, out.EndLon, out.HasEndPosition = *p.Lat, *p.Lon, true
 	}
 	if err := json.Unmarshal(e.Detail, &out.Detail); err != nil {
 		return out, err

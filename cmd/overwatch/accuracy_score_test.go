@@ -92,7 +92,9 @@ func overlapsEvent(e *risk.Event, imo overwatch.IMO, a, b time.Time, slack time.
 // scoreIntentional scores the intentional subtype against what the
 // vessels did: a true gap of 12 h or more in the window is intentional
 // when the vessel switched its AIS off and both ends lie more than
-// GapOffshoreNM from shore (what the published definition can see); a
+// GapOffshoreNM from shore, or its reported draught changed by
+// GapDraughtChangeM or more across it (what the published definition can
+// see: cargo moved while dark, a port call or a transfer made dark); a
 // detected intentional gap is right when it overlaps a true gap of the
 // vessel's own doing.
 func scoreIntentional(truth []sim.Truth, events []risk.Event, from, to time.Time) accRow {
@@ -104,8 +106,9 @@ func scoreIntentional(truth []sim.Truth, events []risk.Event, from, to time.Time
 			continue
 		}
 		off = append(off, tr)
-		if !closedIn(tr, from, to) || truthHours(tr) < risk.GapMinimum.Hours() ||
-			detailFloat(tr.Detail, "start_distance_shore_nm") <= risk.GapOffshoreNM || detailFloat(tr.Detail, "end_distance_shore_nm") <= risk.GapOffshoreNM {
+		offshore := detailFloat(tr.Detail, "start_distance_shore_nm") > risk.GapOffshoreNM && detailFloat(tr.Detail, "end_distance_shore_nm") > risk.GapOffshoreNM
+		moved := math.Abs(detailFloat(tr.Detail, "draught_change")) >= risk.GapDraughtChangeM-1e-9
+		if !closedIn(tr, from, to) || truthHours(tr) < risk.GapMinimum.Hours() || !offshore && !moved {
 			continue
 		}
 		row.truth++

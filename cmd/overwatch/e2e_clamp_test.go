@@ -246,6 +246,9 @@ func writeClampFixtures(t *testing.T, s *testServer, imo overwatch.IMO, port str
 	days := map[time.Time]bool{}
 	var window []time.Time
 	for i := range events {
+		if events[i].Type != risk.EventSanctions { // the fixtures' coordinates are positions
+			events[i].HasPosition, events[i].HasEndPosition = true, true
+		}
 		if d := risk.EventDay(&events[i], now); !days[d] {
 			days[d] = true
 			window = append(window, d)

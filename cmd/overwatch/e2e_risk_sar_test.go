@@ -49,6 +49,9 @@ func TestRiskGapVerificationEndToEnd(t *testing.T) {
 	day := map[time.Time]bool{}
 	var window []time.Time
 	for i := range events {
+		if events[i].Type != risk.EventSanctions { // the fixtures' coordinates are positions
+			events[i].HasPosition, events[i].HasEndPosition = true, true
+		}
 		if d := risk.EventDay(&events[i], now); !day[d] {
 			day[d] = true
 			window = append(window, d)

@@ -66,10 +66,12 @@ const kmPerNM = 1.852
 // dataEnd (the end of the data) ends in an open gap, whose End is nil.
 // staticEvery is how often the vessel's static reports came through (0:
 // unknown): the draught after a gap is read DraughtSettle after its end.
-// Subtype is "intentional" for suspected intentional disabling: both ends
-// more than GapOffshoreNM (50 nm) from shore and at least GapDenseMinimum
-// (80) positions in the 48 h before the gap, its first position included;
-// "" otherwise. An open gap is not judged intentional until it closes,
+// Subtype is "intentional" for suspected intentional disabling: the
+// reported draught changed by GapDraughtChangeM (1 m) or more across the
+// gap (cargo moved while dark: in port or alongside another vessel, where
+// AIS is heard), or both ends more than GapOffshoreNM (50 nm) from shore
+// and at least GapDenseMinimum (80) positions in the 48 h before the gap,
+// its first position included; "" otherwise. An open gap is not judged intentional until it closes,
 // since its end is unknown.
 //
 // Detail: hours; start_position and end_position ({lat, lon});
@@ -109,7 +111,8 @@ func gapEvent(imo overwatch.IMO, track []vessel.TrackPoint, a, b int, dataEnd ti
 	s := &track[a]
 	dense := denseBefore(track, a)
 	startShore := geo.DistanceToShoreKM(s.Lat, s.Lon) / kmPerNM
-	e := Event{Type: EventGap, IMO: imo, Start: s.TS, Lat: s.Lat, Lon: s.Lon, EndLat: s.Lat, EndLon: s.Lon}
+	e := Event{Type: EventGap, IMO: imo, Start: s.TS}
+	e.Place(s.Lat, s.Lon, s.Lat, s.Lon)
 	before := gapDraughtAt(track, a, -1, s.TS.Add(-GapOffOn))
 	d := map[string]any{
 		"start_position":          eventPosition(s.Lat, s.Lon),
@@ -147,7 +150,10 @@ func gapEvent(imo overwatch.IMO, track []vessel.TrackPoint, a, b int, dataEnd ti
 			d["draught_change"] = eventRound(change)
 		}
 	}
-	intentional := offshore && (dense >= GapDenseMinimum || thinned && hoursHeardBefore(track, a) >= GapDenseHours)
+	// Cargo moved while dark: the vessel was in port or alongside another,
+	// where AIS is heard, so the silence is its own whatever the sea.
+	moved := cargoMovedAcross(change)
+	intentional := moved || offshore && (dense >= GapDenseMinimum || thinned && hoursHeardBefore(track, a) >= GapDenseHours)
 	d["hours"] = eventRound(hours)
 	d["intentional"] = intentional
 	if intentional {
@@ -158,11 +164,18 @@ func gapEvent(imo overwatch.IMO, track []vessel.TrackPoint, a, b int, dataEnd ti
 	return e
 }
 
+// cargoMovedAcross reports whether a draught change across a gap (NaN when
+// unknown) is of GapDraughtChangeM or more: cargo moved while the vessel
+// was dark.
+func cargoMovedAcross(change float64) bool {
+	return math.Abs(change) >= GapDraughtChangeM-1e-9
+}
+
 // gapSeverity is the tier of a gap of so many hours, with the draught
 // change across it (NaN when unknown).
 func gapSeverity(change float64, intentional bool, hours float64) string {
 	switch {
-	case math.Abs(change) >= GapDraughtChangeM, intentional && hours >= 48:
+	case cargoMovedAcross(change), intentional && hours >= 48:
 		return TierCritical
 	case intentional:
 		return TierHigh

@@ -154,13 +154,18 @@ func TestGapIntentional(t *testing.T) {
 		name       string
 		before     int
 		start, end tracktest.LL
+		draftAfter float64 // the draught after the gap, 10 before it
 		want       bool
 	}{
-		{"80 positions, both ends beyond 50 nm", 80, offshore, offshore, true},
-		{"79 positions", 79, offshore, offshore, false},
-		{"start within 50 nm", 80, inshore, offshore, false},
-		{"end within 50 nm", 80, offshore, inshore, false},
-		{"sparse and near shore", 20, inshore, inshore, false},
+		{"80 positions, both ends beyond 50 nm", 80, offshore, offshore, 10, true},
+		{"79 positions", 79, offshore, offshore, 10, false},
+		{"start within 50 nm", 80, inshore, offshore, 10, false},
+		{"end within 50 nm", 80, offshore, inshore, 10, false},
+		{"sparse and near shore", 20, inshore, inshore, 10, false},
+		// A port call made dark: 3 m of cargo loaded while silent.
+		{"sparse and near shore, loaded 3 m while dark", 20, inshore, inshore, 13, true},
+		{"sparse and near shore, discharged 1 m while dark", 20, inshore, inshore, 9, true},
+		{"sparse and near shore, draught 0.9 m up", 20, inshore, inshore, 10.9, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			// c.before positions at c.start over the 48 h before the gap
@@ -177,7 +182,7 @@ func TestGapIntentional(t *testing.T) {
 				pts = append(pts, vessel.TrackPoint{TS: at, Lat: c.start.Lat, Lon: c.start.Lon, SOG: 0.1, Draft: 10})
 			}
 			end := start.Add(20 * time.Hour)
-			pts = append(pts, vessel.TrackPoint{TS: end, Lat: c.end.Lat, Lon: c.end.Lon, SOG: 10, Draft: 10})
+			pts = append(pts, vessel.TrackPoint{TS: end, Lat: c.end.Lat, Lon: c.end.Lon, SOG: 10, Draft: c.draftAfter})
 			b := &rkBuilder{pts: pts}
 			events := DetectGaps(2, b.pts, end, 0)
 			var gap *Event

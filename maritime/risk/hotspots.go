@@ -66,7 +66,7 @@ func Hotspots(events []Event, now time.Time, cellDeg float64) []Hotspot {
 	cells := map[[2]int]*cell{}
 	for i := range events {
 		e := &events[i]
-		if e.Type == EventSanctions || e.Type == EventHotspotKey || !scoreValidPosition(e.Lat, e.Lon) {
+		if e.Type == EventSanctions || e.Type == EventHotspotKey || !e.HasPosition || !scoreValidPosition(e.Lat, e.Lon) {
 			continue
 		}
 		last := now

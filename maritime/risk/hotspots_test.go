@@ -15,7 +15,7 @@ var hotNow = time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)
 func hotAgo(d time.Duration) time.Time { return hotNow.Add(-d) }
 
 func hotEvent(typ, sub string, imo, other overwatch.IMO, start time.Time, end *time.Time, lat, lon float64) Event {
-	return Event{Type: typ, Subtype: sub, IMO: imo, Other: other, Start: start, End: end, Lat: lat, Lon: lon}
+	return Event{Type: typ, Subtype: sub, IMO: imo, Other: other, Start: start, End: end, Lat: lat, Lon: lon, HasPosition: true}
 }
 
 func TestHotspots(t *testing.T) {

@@ -22,6 +22,12 @@ const (
 // right), not a change.
 const IdentityFlapWindow = time.Hour
 
+// IdentityFixWindow: an identity change is placed at the vessel's position
+// nearest in time to it, when one lies within this time of it (a thinned
+// feed keeps a position every 30 to 90 minutes); with none that near, the
+// change has no position.
+const IdentityFixWindow = time.Hour
+
 // IdentityChanges returns the identity changes in a vessel's identity
 // history (rows sorted by ValidFrom, the first the vessel's first known
 // identity), as events of type EventIdentity in time order: one event per
@@ -41,6 +47,9 @@ const IdentityFlapWindow = time.Hour
 // re-identified).
 //
 // Detail: field; old and new (the values as reported, MMSI as a number).
+//
+// The events have no position: PlaceIdentityChanges gives them the
+// vessel's from its track.
 func IdentityChanges(rows []vessel.Identity) []Event {
 	var out []Event
 	for _, f := range []string{IdentityFlag, IdentityName, IdentityMMSI} {
@@ -65,6 +74,33 @@ func IdentityChanges(rows []vessel.Identity) []Event {
 		return out[i].Subtype < out[j].Subtype
 	})
 	return out
+}
+
+// PlaceIdentityChanges places the identity changes among events that are
+// the vessel's (imo) at its position nearest in time to each, from its
+// track (time-ordered, positions not on Earth ignored), when that fix lies
+// within IdentityFixWindow of the change; the others keep no position.
+func PlaceIdentityChanges(events []Event, imo overwatch.IMO, track []vessel.TrackPoint) {
+	track = onEarthOnly(track)
+	for i := range events {
+		e := &events[i]
+		if e.Type != EventIdentity || e.IMO != imo || len(track) == 0 {
+			continue
+		}
+		k := sort.Search(len(track), func(j int) bool { return !track[j].TS.Before(e.Start) })
+		best, gap := -1, IdentityFixWindow+1
+		for _, j := range []int{k - 1, k} {
+			if j >= 0 && j < len(track) {
+				if d := identityAbs(track[j].TS.Sub(e.Start)); d < gap {
+					best, gap = j, d
+				}
+			}
+		}
+		if best >= 0 && gap <= IdentityFixWindow {
+			p := &track[best]
+			e.Place(p.Lat, p.Lon, p.Lat, p.Lon)
+		}
+	}
 }
 
 // identityField returns the changes of one field.

@@ -225,7 +225,8 @@ func loiterEvent(imo overwatch.IMO, track []vessel.TrackPoint, speed []float64, 
 		spread = math.Max(spread, geo.DistanceKM(lat, lon, track[k].Lat, track[k].Lon))
 	}
 	hours := end.Sub(start).Hours()
-	e := Event{Type: EventLoitering, Subtype: LoiterSlowRoll, IMO: imo, Start: start, Lat: a.Lat, Lon: a.Lon, EndLat: b.Lat, EndLon: b.Lon}
+	e := Event{Type: EventLoitering, Subtype: LoiterSlowRoll, IMO: imo, Start: start}
+	e.Place(a.Lat, a.Lon, b.Lat, b.Lon)
 	if mean < LoiterStationaryKnots || spread <= LoiterStationaryKM {
 		e.Subtype = LoiterStationary
 	}

@@ -221,8 +221,9 @@ func (m *mmDetector) magnitude(imo overwatch.IMO) []Event {
 			limit = math.Min(limit, MismatchFactor*ref)
 		}
 		p := &m.track[r.first]
-		ev := Event{Type: EventMismatch, Subtype: MismatchMagnitude, IMO: imo, Start: p.TS, Lat: p.Lat, Lon: p.Lon,
-			EndLat: p.Lat, EndLon: p.Lon, Severity: TierLow, Detail: mmDetail(prev, r.value, fmt.Sprintf("at most %.1f m", limit))}
+		ev := Event{Type: EventMismatch, Subtype: MismatchMagnitude, IMO: imo, Start: p.TS, Severity: TierLow,
+			Detail: mmDetail(prev, r.value, fmt.Sprintf("at most %.1f m", limit))}
+		ev.Place(p.Lat, p.Lon, p.Lat, p.Lon)
 		ev.Detail["design_estimate_m"] = ref
 		if r.next >= 0 {
 			q := &m.track[r.next]
@@ -268,8 +269,9 @@ func (m *mmDetector) directional(imo overwatch.IMO) []Event {
 				break
 			}
 		}
-		ev := Event{Type: EventMismatch, Subtype: MismatchDirectional, IMO: imo, Start: p.TS, Lat: p.Lat, Lon: p.Lon,
-			EndLat: p.Lat, EndLon: p.Lon, Severity: TierMedium, Detail: mmDetail(from, r.value, "no change at sea (no load or discharge call)")}
+		ev := Event{Type: EventMismatch, Subtype: MismatchDirectional, IMO: imo, Start: p.TS, Severity: TierMedium,
+			Detail: mmDetail(from, r.value, "no change at sea (no load or discharge call)")}
+		ev.Place(p.Lat, p.Lon, p.Lat, p.Lon)
 		if math.Abs(change) >= 2 {
 			ev.Severity = TierHigh
 		}
@@ -381,8 +383,9 @@ func (m *mmDetector) zeroChange(imo overwatch.IMO) []Event {
 		dep := *c.Departure
 		ev.End = &dep
 		ev.Detail["berth_zone"] = c.BerthZone
-		ev.Lat, ev.Lon = mmBerthPoint(c)
-		ev.EndLat, ev.EndLon = ev.Lat, ev.Lon
+		if lat, lon, ok := mmBerthPoint(c); ok {
+			ev.Place(lat, lon, lat, lon)
+		}
 		out = append(out, ev)
 	}
 	return out
@@ -440,18 +443,19 @@ func (m *mmDetector) cargoBerth(c *portcall.Call) bool {
 	return true
 }
 
-// mmBerthPoint is the centre of the call's berth zone, or of its port.
-func mmBerthPoint(c *portcall.Call) (lat, lon float64) {
+// mmBerthPoint is the centre of the call's berth zone, or of its port;
+// false when the port is not a reference port.
+func mmBerthPoint(c *portcall.Call) (lat, lon float64, ok bool) {
 	p, ok := seaport.BySlug(c.Port)
 	if !ok {
-		return 0, 0
+		return 0, 0, false
 	}
 	for _, z := range p.Berths {
 		if z.ID == c.BerthZone {
-			return z.Lat, z.Lon
+			return z.Lat, z.Lon, true
 		}
 	}
-	return p.Lat, p.Lon
+	return p.Lat, p.Lon, true
 }
 
 func mmDetail(from, to float64, expected string) map[string]any {

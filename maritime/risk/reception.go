@@ -162,18 +162,27 @@ func (r *Reception) Quality(imo overwatch.IMO, lat1, lon1, lat2, lon2 float64) (
 // (the share of the other vessels' hours heard on its path, null when
 // unknown), and one in poor coverage (under ReceptionPoor) is not
 // intentional: its subtype, intentional flag and severity are those of a
-// gap the vessel did not choose.
+// gap the vessel did not choose. A gap across which cargo moved (a draught
+// change of GapDraughtChangeM or more) is not judged: no coverage hole
+// explains it.
 func JudgeReception(events []Event, r *Reception) {
 	for i := range events {
 		e := &events[i]
 		if e.Type != EventGap || e.Subtype != "intentional" || e.End == nil {
 			continue
 		}
+		d := e.Detail
+		change := math.NaN()
+		if c, ok := d["draught_change"].(float64); ok {
+			change = c
+		}
+		if cargoMovedAcross(change) {
+			continue // cargo moved while dark: no coverage hole explains it
+		}
 		q, known := r.Quality(e.IMO, e.Lat, e.Lon, e.EndLat, e.EndLon)
 		if !known {
 			continue
 		}
-		d := e.Detail
 		d["reception_quality"] = math.Round(q*100) / 100
 		if q >= ReceptionPoor {
 			continue
@@ -181,10 +190,6 @@ func JudgeReception(events []Event, r *Reception) {
 		e.Subtype = ""
 		d["intentional"] = false
 		hours, _ := d["hours"].(float64)
-		change := math.NaN()
-		if c, ok := d["draught_change"].(float64); ok {
-			change = c
-		}
 		e.Severity = gapSeverity(change, false, hours)
 	}
 }

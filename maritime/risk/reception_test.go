@@ -59,7 +59,9 @@ func TestJudgeReception(t *testing.T) {
 	ownOnly := recGap(9000099, 46*km, 59*km, 13) // silent there only itself
 	elsewhere := recGap(9000099, 0, 100, 12)
 	elsewhere.Lat, elsewhere.EndLat = -40, -40
-	events := []Event{hole, heard, ownOnly, elsewhere}
+	loaded := recGap(9000099, 21*km, 39*km, 18) // across the hole, its draught up 3 m
+	loaded.Severity, loaded.Detail["draught_change"] = TierCritical, 3.0
+	events := []Event{hole, heard, ownOnly, elsewhere, loaded}
 	JudgeReception(events, r)
 	if e := events[0]; e.Subtype != "" || e.Detail["intentional"] != false || e.Severity != TierLow || e.Detail["reception_quality"].(float64) >= ReceptionPoor {
 		t.Errorf("across the hole: %s %s %v", e.Subtype, e.Severity, e.Detail)
@@ -72,6 +74,10 @@ func TestJudgeReception(t *testing.T) {
 	}
 	if e := events[3]; e.Subtype != "intentional" || e.Detail["reception_quality"] != nil {
 		t.Errorf("where nobody sailed: %s %v", e.Subtype, e.Detail)
+	}
+	// Cargo moved while dark: no coverage hole explains that.
+	if e := events[4]; e.Subtype != "intentional" || e.Detail["intentional"] != true || e.Severity != TierCritical {
+		t.Errorf("across the hole with 3 m of cargo moved: %s %s %v", e.Subtype, e.Severity, e.Detail)
 	}
 }
 

@@ -29,8 +29,11 @@ const (
 // Event is one event found by a detector. End is nil while the event
 // goes on (an open AIS gap, an encounter still under way); a later run
 // closes it. Lat/Lon is where it started, EndLat/EndLon where it ended (the
-// same for point events). Detail holds the type's own fields, documented
-// by each detector, and is served as they are.
+// same for point events), each only when HasPosition (HasEndPosition) is
+// set: an event with no observed position (a sanctions match, an identity
+// change with no fix near it) leaves them unset and is served with a null
+// position, never 0,0. Detail holds the type's own fields, documented by
+// each detector, and is served as they are.
 type Event struct {
 	Type     string
 	Subtype  string
@@ -41,9 +44,18 @@ type Event struct {
 	Lat, Lon float64
 	EndLat   float64
 	EndLon   float64
-	Port     string // the port concerned (mismatches), slug; "" otherwise
-	Severity string
-	Detail   map[string]any
+	// HasPosition and HasEndPosition tell whether Lat/Lon and
+	// EndLat/EndLon hold a position; the zero value is no position.
+	HasPosition, HasEndPosition bool
+	Port                        string // the port concerned (mismatches), slug; "" otherwise
+	Severity                    string
+	Detail                      map[string]any
+}
+
+// Place sets where the event started and ended.
+func (e *Event) Place(lat, lon, endLat, endLon float64) {
+	e.Lat, e.Lon, e.EndLat, e.EndLon = lat, lon, endLat, endLon
+	e.HasPosition, e.HasEndPosition = true, true
 }
 
 // Ongoing reports whether the event goes on.

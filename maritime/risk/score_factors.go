@@ -65,7 +65,7 @@ var Factors = []FactorSpec{
 		"Time spent dark: a week without AIS in three months is as much as this factor counts.",
 		"Global Fishing Watch; Windward and Pole Star dark-activity indicators"},
 	{FactorIntentional, 20, 2, "suspected intentional gaps", "90 days",
-		"Gaps of 12 hours or more far from shore (both ends > 50 nm) after dense reception: AIS switched off, not lost. Disabling AIS is the first deceptive practice of the 2020 US advisory.",
+		"Gaps of 12 hours or more far from shore (both ends > 50 nm) after dense reception, or across which the reported draught changed by 1 m or more (cargo moved while dark): AIS switched off, not lost. Disabling AIS is the first deceptive practice of the 2020 US advisory.",
 		"2020 US Global Maritime Sanctions Advisory; GFW intentional-disabling criteria"},
 	{FactorSTS, 15, 3, "transfers (high 1, medium 0.6, low 0.3)", "90 days",
 		"Ship-to-ship transfers at sea away from anchorages, weighted by the detector's confidence: the usual way sanctioned cargo changes hands.",

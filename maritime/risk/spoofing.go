@@ -174,7 +174,8 @@ func spoofEvent(imo overwatch.IMO, track []vessel.TrackPoint, ref, first, back i
 	if h := f.TS.Sub(r.TS).Hours(); h > 0 {
 		speed = eventRound(km / kmPerNM / h)
 	}
-	e := Event{Type: EventSpoofing, IMO: imo, Start: f.TS, End: &end, Lat: r.Lat, Lon: r.Lon, EndLat: b.Lat, EndLon: b.Lon}
+	e := Event{Type: EventSpoofing, IMO: imo, Start: f.TS, End: &end}
+	e.Place(r.Lat, r.Lon, b.Lat, b.Lon)
 	e.Detail = map[string]any{
 		"jump_km":          eventRound(km),
 		"implied_speed_kn": speed,

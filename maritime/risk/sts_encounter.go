@@ -150,8 +150,9 @@ func stsEvent(c []SlowPoint, a, b *stsRun, e stsEnc, dataEnd time.Time, draughts
 	if e.observed >= STSMinDuration {
 		ev.Subtype = STSProximity
 	}
-	ev.Lat, ev.Lon = stsMid(c, a, b, e.start)
-	ev.EndLat, ev.EndLon = stsMid(c, a, b, e.end)
+	lat, lon := stsMid(c, a, b, e.start)
+	endLat, endLon := stsMid(c, a, b, e.end)
+	ev.Place(lat, lon, endLat, endLon)
 	ongoing := e.closesRun && a.tail && b.tail && dataEnd.Sub(e.end) <= STSMaxGap
 	if !ongoing {
 		end := e.end
