@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -130,9 +131,21 @@ func TestFreightAggregatesIsolateNoContributor(t *testing.T) {
 		t.Fatalf("the ended week, six contributors: %s", body)
 	}
 	published := rows[0]
-	week, err := time.Parse(time.DateOnly, published.Date)
-	if err != nil || week.Weekday() != time.Monday || !week.Before(testclock.Today().AddDate(0, 0, -6)) {
-		t.Errorf("the aggregate's date %q is not the Monday of a week that has ended", published.Date)
+	// Its date is the Monday of the week the victim's record was submitted
+	// in (whatever the record's own date).
+	r := s.do(t, request{path: "/v1/freight-rates?vessel_type=capesize", ip: freshIP(), key: victim})
+	var mine freightAPI
+	if r.StatusCode != 200 || json.Unmarshal(r.body, &mine) != nil {
+		t.Fatalf("the victim's records: %d %s", r.StatusCode, r.body)
+	}
+	own := slices.IndexFunc(mine.FreightRates, func(r read.FreightRate) bool { return r.Source == "own" })
+	if own < 0 {
+		t.Fatalf("the victim's record not listed: %s", r.body)
+	}
+	submitted := mine.FreightRates[own].CreatedAt.UTC()
+	week := submitted.Truncate(24*time.Hour).AddDate(0, 0, -((int(submitted.Weekday()) + 6) % 7))
+	if published.Date != week.Format(time.DateOnly) {
+		t.Errorf("the aggregate's date %s, want %s, the Monday of the victim's submission at %s", published.Date, week.Format(time.DateOnly), submitted)
 	}
 	if rows, body := look("ponta-da-madeira"); len(rows) != 0 {
 		t.Errorf("three contributors shown: %s", body)
