@@ -4632,9 +4632,10 @@ type ForecastAccuracy struct {
 type ForecastAccuracyMethod string
 
 // FreightRate A published rate (source: its dataset id, with commodity,
-// cargo_size where published, and attribution), a weekly aggregate of
-// contributions (source `contributions`: rate is the mean of the
-// contributing accounts' values, with count and contributors) or one of your records (source
+// cargo_size where published, and attribution), the aggregate of the
+// rates reported on a route in a week that has ended (source
+// `contributions`: rate is the mean of the contributing accounts'
+// values, with count and contributors) or one of your records (source
 // `own`: with id, notes, created_at).
 type FreightRate struct {
 	Attribution *string `json:"attribution,omitempty"`
@@ -4648,7 +4649,7 @@ type FreightRate struct {
 	Count        *int       `json:"count,omitempty"`
 	CreatedAt    *time.Time `json:"created_at,omitempty"`
 
-	// Date The first day of the period (a week's Monday, a month's or quarter's first day), or the record's date.
+	// Date The first day of the period (contributions, the Monday of the week the rates were reported in; a month's or quarter's first day), or the record's date.
 	Date        openapi_types.Date `json:"date"`
 	Destination string             `json:"destination"`
 	Id          *int               `json:"id,omitempty"`
@@ -7700,16 +7701,21 @@ type ClientInterface interface {
 	//   under 10,000 t are of no class and left out). Dated as published
 	//   (`date` the period's first day), never live; the plan's history
 	//   depth counts back from each series' newest observation.
-	// - `contributions`: other accounts' records of one route (vessel
-	//   type, origin, destination, unit) in one ISO week (`date` its
-	//   Monday), shown only where at least k accounts other than yours
-	//   contributed (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS, default 5): each
-	//   account counts once, with the median of its records; `rate` is
-	//   the mean of the accounts' values (in cents), with `count` (records)
-	//   and `contributors` (accounts). No minimum, maximum or median is
-	//   shown: no contributor's rate is ever the answer, and no k-2
-	//   accounts can isolate another's. Records dated before the plan's
-	//   history floor are left out.
+	// - `contributions`: the rates reported on one route (vessel type,
+	//   origin, destination, unit) in one ISO week, by all accounts
+	//   (yours included), pooled by the week the records were submitted
+	//   in, not by their `date`: `date` is that week's Monday. A week is
+	//   published once it has ended (Monday 00:00 UTC) and never changes
+	//   after: nothing of the week in progress is shown, and records or
+	//   accounts deleted later, or records dated in that week but
+	//   submitted later, leave it as published. Only routes where at least
+	//   k accounts contributed are published (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS,
+	//   default 5, at least 4): each account counts once, with the median
+	//   of its records; `rate` is the mean of the accounts' values (in
+	//   cents), with `count` (records) and `contributors` (accounts). No
+	//   minimum, maximum or median is shown: no contributor's rate is ever
+	//   the answer, and no k-2 accounts can isolate another's. Weeks that
+	//   ended before the plan's history floor are left out.
 	// - `own`: your own records (`id`, `notes`, `created_at`), all of them.
 	//
 	// Corresponds with GET /freight-rates (the `ListFreightRates` operationId).
@@ -7727,7 +7733,9 @@ type ClientInterface interface {
 	// 64 KiB is a 413. An account submits at most 100 records per UTC day
 	// (deleted ones count): beyond, 429 with Retry-After until midnight
 	// UTC. The record is stored, owned by your account; others see it only
-	// inside a weekly aggregate of at least 3 accounts.
+	// inside the aggregate of the week you submit it in, published after
+	// that week ends, of at least k accounts (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS,
+	// default 5).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7746,7 +7754,9 @@ type ClientInterface interface {
 	// 64 KiB is a 413. An account submits at most 100 records per UTC day
 	// (deleted ones count): beyond, 429 with Retry-After until midnight
 	// UTC. The record is stored, owned by your account; others see it only
-	// inside a weekly aggregate of at least 3 accounts.
+	// inside the aggregate of the week you submit it in, published after
+	// that week ends, of at least k accounts (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS,
+	// default 5).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9347,16 +9357,21 @@ func (c *Client) DeleteFreightRates(ctx context.Context, reqEditors ...RequestEd
 //     under 10,000 t are of no class and left out). Dated as published
 //     (`date` the period's first day), never live; the plan's history
 //     depth counts back from each series' newest observation.
-//   - `contributions`: other accounts' records of one route (vessel
-//     type, origin, destination, unit) in one ISO week (`date` its
-//     Monday), shown only where at least k accounts other than yours
-//     contributed (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS, default 5): each
-//     account counts once, with the median of its records; `rate` is
-//     the mean of the accounts' values (in cents), with `count` (records)
-//     and `contributors` (accounts). No minimum, maximum or median is
-//     shown: no contributor's rate is ever the answer, and no k-2
-//     accounts can isolate another's. Records dated before the plan's
-//     history floor are left out.
+//   - `contributions`: the rates reported on one route (vessel type,
+//     origin, destination, unit) in one ISO week, by all accounts
+//     (yours included), pooled by the week the records were submitted
+//     in, not by their `date`: `date` is that week's Monday. A week is
+//     published once it has ended (Monday 00:00 UTC) and never changes
+//     after: nothing of the week in progress is shown, and records or
+//     accounts deleted later, or records dated in that week but
+//     submitted later, leave it as published. Only routes where at least
+//     k accounts contributed are published (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS,
+//     default 5, at least 4): each account counts once, with the median
+//     of its records; `rate` is the mean of the accounts' values (in
+//     cents), with `count` (records) and `contributors` (accounts). No
+//     minimum, maximum or median is shown: no contributor's rate is ever
+//     the answer, and no k-2 accounts can isolate another's. Weeks that
+//     ended before the plan's history floor are left out.
 //   - `own`: your own records (`id`, `notes`, `created_at`), all of them.
 //
 // Corresponds with GET /freight-rates (the `ListFreightRates` operationId).
@@ -9384,7 +9399,9 @@ func (c *Client) ListFreightRates(ctx context.Context, params *ListFreightRatesP
 // 64 KiB is a 413. An account submits at most 100 records per UTC day
 // (deleted ones count): beyond, 429 with Retry-After until midnight
 // UTC. The record is stored, owned by your account; others see it only
-// inside a weekly aggregate of at least 3 accounts.
+// inside the aggregate of the week you submit it in, published after
+// that week ends, of at least k accounts (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS,
+// default 5).
 //
 // Takes any type of body and a specified content type.
 //
@@ -9413,7 +9430,9 @@ func (c *Client) SubmitFreightRateWithBody(ctx context.Context, contentType stri
 // 64 KiB is a 413. An account submits at most 100 records per UTC day
 // (deleted ones count): beyond, 429 with Retry-After until midnight
 // UTC. The record is stored, owned by your account; others see it only
-// inside a weekly aggregate of at least 3 accounts.
+// inside the aggregate of the week you submit it in, published after
+// that week ends, of at least k accounts (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS,
+// default 5).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -16587,16 +16606,21 @@ type ClientWithResponsesInterface interface {
 	//   under 10,000 t are of no class and left out). Dated as published
 	//   (`date` the period's first day), never live; the plan's history
 	//   depth counts back from each series' newest observation.
-	// - `contributions`: other accounts' records of one route (vessel
-	//   type, origin, destination, unit) in one ISO week (`date` its
-	//   Monday), shown only where at least k accounts other than yours
-	//   contributed (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS, default 5): each
-	//   account counts once, with the median of its records; `rate` is
-	//   the mean of the accounts' values (in cents), with `count` (records)
-	//   and `contributors` (accounts). No minimum, maximum or median is
-	//   shown: no contributor's rate is ever the answer, and no k-2
-	//   accounts can isolate another's. Records dated before the plan's
-	//   history floor are left out.
+	// - `contributions`: the rates reported on one route (vessel type,
+	//   origin, destination, unit) in one ISO week, by all accounts
+	//   (yours included), pooled by the week the records were submitted
+	//   in, not by their `date`: `date` is that week's Monday. A week is
+	//   published once it has ended (Monday 00:00 UTC) and never changes
+	//   after: nothing of the week in progress is shown, and records or
+	//   accounts deleted later, or records dated in that week but
+	//   submitted later, leave it as published. Only routes where at least
+	//   k accounts contributed are published (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS,
+	//   default 5, at least 4): each account counts once, with the median
+	//   of its records; `rate` is the mean of the accounts' values (in
+	//   cents), with `count` (records) and `contributors` (accounts). No
+	//   minimum, maximum or median is shown: no contributor's rate is ever
+	//   the answer, and no k-2 accounts can isolate another's. Weeks that
+	//   ended before the plan's history floor are left out.
 	// - `own`: your own records (`id`, `notes`, `created_at`), all of them.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -16616,7 +16640,9 @@ type ClientWithResponsesInterface interface {
 	// 64 KiB is a 413. An account submits at most 100 records per UTC day
 	// (deleted ones count): beyond, 429 with Retry-After until midnight
 	// UTC. The record is stored, owned by your account; others see it only
-	// inside a weekly aggregate of at least 3 accounts.
+	// inside the aggregate of the week you submit it in, published after
+	// that week ends, of at least k accounts (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS,
+	// default 5).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16635,7 +16661,9 @@ type ClientWithResponsesInterface interface {
 	// 64 KiB is a 413. An account submits at most 100 records per UTC day
 	// (deleted ones count): beyond, 429 with Retry-After until midnight
 	// UTC. The record is stored, owned by your account; others see it only
-	// inside a weekly aggregate of at least 3 accounts.
+	// inside the aggregate of the week you submit it in, published after
+	// that week ends, of at least k accounts (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS,
+	// default 5).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -20259,9 +20287,10 @@ type SubmitFreightRateResponse struct {
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
 		// FreightRate A published rate (source: its dataset id, with commodity,
-		// cargo_size where published, and attribution), a weekly aggregate of
-		// contributions (source `contributions`: rate is the mean of the
-		// contributing accounts' values, with count and contributors) or one of your records (source
+		// cargo_size where published, and attribution), the aggregate of the
+		// rates reported on a route in a week that has ended (source
+		// `contributions`: rate is the mean of the contributing accounts'
+		// values, with count and contributors) or one of your records (source
 		// `own`: with id, notes, created_at).
 		FreightRate FreightRate `json:"freight_rate"`
 	}
@@ -20280,9 +20309,10 @@ type SubmitFreightRateResponse struct {
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r SubmitFreightRateResponse) GetJSON201() *struct {
 	// FreightRate A published rate (source: its dataset id, with commodity,
-	// cargo_size where published, and attribution), a weekly aggregate of
-	// contributions (source `contributions`: rate is the mean of the
-	// contributing accounts' values, with count and contributors) or one of your records (source
+	// cargo_size where published, and attribution), the aggregate of the
+	// rates reported on a route in a week that has ended (source
+	// `contributions`: rate is the mean of the contributing accounts'
+	// values, with count and contributors) or one of your records (source
 	// `own`: with id, notes, created_at).
 	FreightRate FreightRate `json:"freight_rate"`
 } {
@@ -25514,16 +25544,21 @@ func (c *ClientWithResponses) DeleteFreightRatesWithResponse(ctx context.Context
 //     under 10,000 t are of no class and left out). Dated as published
 //     (`date` the period's first day), never live; the plan's history
 //     depth counts back from each series' newest observation.
-//   - `contributions`: other accounts' records of one route (vessel
-//     type, origin, destination, unit) in one ISO week (`date` its
-//     Monday), shown only where at least k accounts other than yours
-//     contributed (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS, default 5): each
-//     account counts once, with the median of its records; `rate` is
-//     the mean of the accounts' values (in cents), with `count` (records)
-//     and `contributors` (accounts). No minimum, maximum or median is
-//     shown: no contributor's rate is ever the answer, and no k-2
-//     accounts can isolate another's. Records dated before the plan's
-//     history floor are left out.
+//   - `contributions`: the rates reported on one route (vessel type,
+//     origin, destination, unit) in one ISO week, by all accounts
+//     (yours included), pooled by the week the records were submitted
+//     in, not by their `date`: `date` is that week's Monday. A week is
+//     published once it has ended (Monday 00:00 UTC) and never changes
+//     after: nothing of the week in progress is shown, and records or
+//     accounts deleted later, or records dated in that week but
+//     submitted later, leave it as published. Only routes where at least
+//     k accounts contributed are published (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS,
+//     default 5, at least 4): each account counts once, with the median
+//     of its records; `rate` is the mean of the accounts' values (in
+//     cents), with `count` (records) and `contributors` (accounts). No
+//     minimum, maximum or median is shown: no contributor's rate is ever
+//     the answer, and no k-2 accounts can isolate another's. Weeks that
+//     ended before the plan's history floor are left out.
 //   - `own`: your own records (`id`, `notes`, `created_at`), all of them.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -25549,7 +25584,9 @@ func (c *ClientWithResponses) ListFreightRatesWithResponse(ctx context.Context, 
 // 64 KiB is a 413. An account submits at most 100 records per UTC day
 // (deleted ones count): beyond, 429 with Retry-After until midnight
 // UTC. The record is stored, owned by your account; others see it only
-// inside a weekly aggregate of at least 3 accounts.
+// inside the aggregate of the week you submit it in, published after
+// that week ends, of at least k accounts (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS,
+// default 5).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25574,7 +25611,9 @@ func (c *ClientWithResponses) SubmitFreightRateWithBodyWithResponse(ctx context.
 // 64 KiB is a 413. An account submits at most 100 records per UTC day
 // (deleted ones count): beyond, 429 with Retry-After until midnight
 // UTC. The record is stored, owned by your account; others see it only
-// inside a weekly aggregate of at least 3 accounts.
+// inside the aggregate of the week you submit it in, published after
+// that week ends, of at least k accounts (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS,
+// default 5).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29206,9 +29245,10 @@ func ParseSubmitFreightRateResponse(rsp *http.Response) (*SubmitFreightRateRespo
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
 			// FreightRate A published rate (source: its dataset id, with commodity,
-			// cargo_size where published, and attribution), a weekly aggregate of
-			// contributions (source `contributions`: rate is the mean of the
-			// contributing accounts' values, with count and contributors) or one of your records (source
+			// cargo_size where published, and attribution), the aggregate of the
+			// rates reported on a route in a week that has ended (source
+			// `contributions`: rate is the mean of the contributing accounts'
+			// values, with count and contributors) or one of your records (source
 			// `own`: with id, notes, created_at).
 			FreightRate FreightRate `json:"freight_rate"`
 		}

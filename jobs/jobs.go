@@ -30,6 +30,11 @@ type Deps struct {
 	WebhookLease time.Duration
 	// PurgeRateWindows deletes expired rate-limit windows (Postgres).
 	PurgeRateWindows func(ctx context.Context) (int64, error)
+	// Freight publishes the weekly aggregates of the contributed freight
+	// rates (Postgres), with FreightMinContributors accounts per route at
+	// least (0: the service's default); nil: no publication job.
+	Freight                FreightPublisher
+	FreightMinContributors int
 
 	// Emissions is the store of the emissions job (the same analytics store).
 	Emissions EmissionsStore
@@ -136,6 +141,7 @@ type Sources struct {
 //	calibration              self-calibrated factors (estimates against imported actuals), whole history
 //	derived_cleanup          deletes superseded generations
 //	rate_window_purge        deletes expired rate-limit windows
+//	freight_publication      publishes the contributed freight rates of each ISO week that has ended, once
 //	webhook_delivery         sends the due webhook deliveries (retries with backoff)
 //	alerts                   alerts of the events of the last 3 days for their watchers
 //	<source>_refresh, ...    fetches an external source (Sources), when configured
@@ -168,7 +174,10 @@ func All(d Deps) []Job {
 		}
 		return ""
 	}
-	var deliver, alerts Run
+	var deliver, alerts, freight Run
+	if d.Freight != nil {
+		freight = FreightPublication(d.Freight, time.Now, d.FreightMinContributors)
+	}
 	if d.Deliveries != nil && d.Poster != nil {
 		deliver = Webhooks(d.Deliveries, d.Poster, time.Now, d.WebhookLease)
 	}
@@ -206,6 +215,7 @@ func All(d Deps) []Job {
 		upkeep("rate_window_purge", 5*time.Minute, Purge(d.PurgeRateWindows), off(d.PurgeRateWindows == nil, "no rate-limit store")),
 		upkeep("webhook_delivery", 5*time.Second, deliver, off(deliver == nil, "no webhook delivery queue")),
 		upkeep("alerts", 5*time.Minute, alerts, off(alerts == nil, "no alert store")),
+		upkeep("freight_publication", 15*time.Minute, freight, off(freight == nil, "no freight-rate store"), "freight_rate_aggregates"),
 
 		refresh("prices_refresh", src.Prices, "commodity_prices"),
 		refresh("transport_refresh", src.Transport, "transport_rates"),

@@ -19,6 +19,7 @@ func TestJobTable(t *testing.T) {
 	src := SourceFunc(func(context.Context, State) (Result, error) { return Result{}, nil })
 	all := All(Deps{Alerts: &memSink{}, Deliveries: &memQueue{}, Poster: posterFunc(func(Delivery) (int, error) { return 200, nil }),
 		PurgeRateWindows: func(context.Context) (int64, error) { return 0, nil },
+		Freight:          publisherFunc(nil),
 		Sources:          Sources{News: SourceRefresh{Source: src, Every: time.Hour}, RiverLevels: SourceRefresh{Setting: "OVERWATCH_RIVER_URL"}}})
 	byName := map[string]Job{}
 	for _, j := range all {
@@ -47,6 +48,10 @@ func TestJobTable(t *testing.T) {
 	if j := byName["webhook_delivery"]; j.Every != 5*time.Second || j.Off != "" {
 		t.Errorf("webhook_delivery every %s, off %q", j.Every, j.Off)
 	}
+	if j := byName["freight_publication"]; j.Kind != Upkeep || j.Every != 15*time.Minute || j.Off != "" ||
+		!slices.Equal(j.Writes, []string{"freight_rate_aggregates"}) {
+		t.Errorf("freight_publication %+v", j)
+	}
 	if j := byName["news_refresh"]; j.Kind != Refresh || j.Off != "" || j.Every != time.Hour {
 		t.Errorf("news_refresh %+v", j)
 	}
@@ -55,7 +60,7 @@ func TestJobTable(t *testing.T) {
 	}
 	// Without their stores, the alerts and delivery jobs are off.
 	for _, j := range All(Deps{}) {
-		if (j.Name == "alerts" || j.Name == "webhook_delivery" || j.Kind == Refresh) && j.Off == "" {
+		if (j.Name == "alerts" || j.Name == "webhook_delivery" || j.Name == "freight_publication" || j.Kind == Refresh) && j.Off == "" {
 			t.Errorf("%s on without its dependency", j.Name)
 		}
 	}
@@ -85,4 +90,16 @@ func TestSchedulerRegistersTheTable(t *testing.T) {
 	if len(sc.Table()) != len(table) {
 		t.Errorf("table of %d, want %d", len(sc.Table()), len(table))
 	}
+}
+
+// publisherFunc is a function as a FreightPublisher (nil: publishes
+// nothing); the job against the real store is postgres's
+// TestFreightPublication.
+type publisherFunc func(now time.Time, minContributors int) (int, int, error)
+
+func (f publisherFunc) PublishFreightWeeks(_ context.Context, now time.Time, minContributors int) (int, int, error) {
+	if f == nil {
+		return 0, 0, nil
+	}
+	return f(now, minContributors)
 }

@@ -2,14 +2,12 @@ package postgres_test
 
 import (
 	"context"
-	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"overwatch"
 	"overwatch/postgres"
-	"overwatch/read"
 	"overwatch/write"
 )
 
@@ -94,78 +92,5 @@ func TestFreightRateStoreOwnershipAndCap(t *testing.T) {
 	}
 	if _, ok, _ := db.CreateFreightRate(ctx, c, freightRate("supramax", "santos", "qingdao", 30, today), today.AddDate(0, 0, 1), 10); !ok {
 		t.Error("the next day is capped too")
-	}
-}
-
-// Aggregates: per route and ISO week, over other accounts only, one
-// value per account (the median of its records), shown from
-// MinContributors accounts on.
-func TestFreightAggregates(t *testing.T) {
-	db := openDB(t)
-	ctx := context.Background()
-	monday := time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC)
-	caller := newAccount(t, db)
-	var others []int64
-	for i := 0; i < 3; i++ {
-		others = append(others, newAccount(t, db))
-	}
-	route := func(acct int64, rate float64, date time.Time) {
-		submit(t, db, acct, freightRate("handysize", "odesa-test", "alexandria-test", rate, date), monday.AddDate(0, 0, 10))
-	}
-	// Week of the 16th: three other accounts (one twice) and the caller.
-	route(others[0], 20, monday)
-	route(others[0], 22, monday.AddDate(0, 0, 6)) // Sunday: the same ISO week
-	route(others[1], 30, monday.AddDate(0, 0, 2))
-	route(others[2], 25, monday.AddDate(0, 0, 4))
-	route(caller, 1000, monday)
-	// The week before: two accounts only.
-	route(others[0], 18, monday.AddDate(0, 0, -1))
-	route(others[1], 19, monday.AddDate(0, 0, -3))
-
-	aggs, err := db.FreightAggregates(ctx, read.FreightAggregateRequest{AccountID: caller, MinContributors: 3, Limit: 50})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mine []read.FreightAggregate
-	for _, a := range aggs {
-		if a.Origin == "odesa-test" {
-			mine = append(mine, a)
-		}
-	}
-	if len(mine) != 1 {
-		t.Fatalf("aggregates %+v", mine)
-	}
-	a := mine[0]
-	if !a.Week.Equal(monday) || a.Count != 4 || !slices.Equal(a.Values, []float64{21, 25, 30}) ||
-		a.VesselType != "handysize" || a.Unit != "usd_per_tonne" {
-		t.Errorf("aggregate %+v", a)
-	}
-	// Seen from one of them, its own records are left out (the caller
-	// above is one of its three others); with a fourth account required,
-	// nothing is shown.
-	aggs, _ = db.FreightAggregates(ctx, read.FreightAggregateRequest{AccountID: others[0], MinContributors: 3, Limit: 50})
-	for _, a := range aggs {
-		if a.Origin == "odesa-test" && (a.Count != 3 || !slices.Equal(a.Values, []float64{25, 30, 1000})) {
-			t.Errorf("seen from a contributor: %+v", a)
-		}
-	}
-	aggs, _ = db.FreightAggregates(ctx, read.FreightAggregateRequest{AccountID: others[0], MinContributors: 4, Limit: 50})
-	for _, a := range aggs {
-		if a.Origin == "odesa-test" {
-			t.Errorf("shown with three accounts where four are required: %+v", a)
-		}
-	}
-	// Since and vessel type filter.
-	aggs, _ = db.FreightAggregates(ctx, read.FreightAggregateRequest{AccountID: caller, VesselType: "panamax", MinContributors: 3, Limit: 50})
-	for _, a := range aggs {
-		if a.Origin == "odesa-test" {
-			t.Errorf("panamax filter: %+v", a)
-		}
-	}
-	aggs, _ = db.FreightAggregates(ctx, read.FreightAggregateRequest{AccountID: caller, Since: monday.AddDate(0, 0, 5), MinContributors: 3, Limit: 50})
-	for _, a := range aggs {
-		if a.Origin == "odesa-test" {
-			t.Errorf("since filter: %+v", a)
-		}
 	}
 }

@@ -19,15 +19,27 @@ import (
 var FreightVesselTypes = []string{"handysize", "supramax", "panamax", "capesize",
 	"crude_tanker", "product_tanker", "lng_carrier", "container"}
 
-// FreightMinContributors is how many accounts, other than the caller's,
-// must have contributed to a route and week before its aggregate is shown
-// (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS): no coalition of up to k-2 of them
-// can isolate another's rate (PooledFreightRate). FreightMinContributorsFloor
-// is the least value allowed: below it, two accounts could.
+// FreightMinContributors is how many accounts must have contributed to a
+// route in a week before its aggregate is published
+// (OVERWATCH_FREIGHT_MIN_CONTRIBUTORS; every account counts, the reader's
+// too): the aggregate is one mean published once, so a coalition of up to
+// k-2 accounts learns of the others only the sum of at least two of them
+// (PooledFreightRate). FreightMinContributorsFloor is the least value
+// allowed: below it, two accounts could isolate a third.
 const (
 	FreightMinContributors      = 5
 	FreightMinContributorsFloor = 4
 )
+
+// FreightK is k of the aggregates for a configured value: 0 is
+// FreightMinContributors, and anything below FreightMinContributorsFloor
+// is the floor.
+func FreightK(configured int) int {
+	if configured == 0 {
+		return FreightMinContributors
+	}
+	return max(configured, FreightMinContributorsFloor)
+}
 
 // maxOceanRows bounds the published ocean rates read per request (the
 // datasets hold a few hundred rows each).
@@ -52,18 +64,32 @@ type FreightRecord struct {
 	CreatedAt   time.Time
 }
 
-// FreightAggregate is the contributions of other accounts to one route
-// (vessel type, origin, destination, unit) in one ISO week: one value per
-// contributing account, the median of its records there, so that an
-// account weighs as one contributor however many records it posts.
-type FreightAggregate struct {
+// FreightContributions are the records submitted to one route (vessel
+// type, origin, destination, unit) in one ISO week, as publication pools
+// them: one value per contributing account, the median of its records
+// there, so that an account weighs as one contributor however many
+// records it posts.
+type FreightContributions struct {
 	VesselType  string
 	Origin      string
 	Destination string
 	Unit        string
-	Week        time.Time // its Monday
 	Values      []float64 // one per contributing account, ascending
 	Count       int       // records
+}
+
+// FreightAggregate is a published aggregate: the rates submitted to one
+// route in one ISO week, pooled once after the week ended
+// (PublishFreightAggregate) and never changed after.
+type FreightAggregate struct {
+	VesselType   string
+	Origin       string
+	Destination  string
+	Unit         string
+	Week         time.Time // the Monday of the week the records were submitted in
+	Rate         float64   // PooledFreightRate of the accounts' values
+	Count        int       // records
+	Contributors int       // accounts
 }
 
 // PooledFreightRate is the rate an aggregate shows: the mean of the
@@ -82,16 +108,25 @@ func PooledFreightRate(values []float64) float64 {
 	return math.Round(sum/float64(len(values))*100) / 100
 }
 
-// FreightAggregateRequest selects aggregates: of the records of accounts
-// other than AccountID, of one vessel type ("" any), dated on or after
-// Since, of the routes and weeks with at least MinContributors accounts,
-// newest week first, at most Limit.
+// PublishFreightAggregate is the aggregate a route's contributions to the
+// week publish, ok false when fewer than minContributors accounts
+// (FreightK) stand behind them: then nothing of the route and week is ever
+// shown.
+func PublishFreightAggregate(c FreightContributions, week time.Time, minContributors int) (FreightAggregate, bool) {
+	if len(c.Values) < FreightK(minContributors) {
+		return FreightAggregate{}, false
+	}
+	return FreightAggregate{VesselType: c.VesselType, Origin: c.Origin, Destination: c.Destination, Unit: c.Unit, Week: week,
+		Rate: PooledFreightRate(c.Values), Count: c.Count, Contributors: len(c.Values)}, true
+}
+
+// FreightAggregateRequest selects published aggregates: of one vessel
+// type ("" any), of the weeks that ended after Since (zero: all), newest
+// week first, at most Limit.
 type FreightAggregateRequest struct {
-	AccountID       int64
-	VesselType      string
-	Since           time.Time
-	MinContributors int
-	Limit           int
+	VesselType string
+	Since      time.Time
+	Limit      int
 }
 
 // FreightRateQuery reads the submitted freight rates (PostgreSQL).
@@ -99,8 +134,12 @@ type FreightRateQuery interface {
 	// OwnFreightRates returns the account's records of one vessel type (""
 	// any), newest date first, at most limit.
 	OwnFreightRates(ctx context.Context, accountID int64, vesselType string, limit int) ([]FreightRecord, error)
-	// FreightAggregates returns the other accounts' contributions per
-	// route and week.
+	// PublishFreightWeeks publishes the aggregates of every week that has
+	// ended by now and is not published yet (PublishFreightAggregate with
+	// minContributors), each week once whoever asks first: the job or a
+	// reader. It returns how many weeks and aggregates it published.
+	PublishFreightWeeks(ctx context.Context, now time.Time, minContributors int) (weeks, aggregates int, err error)
+	// FreightAggregates returns the published aggregates.
 	FreightAggregates(ctx context.Context, r FreightAggregateRequest) ([]FreightAggregate, error)
 }
 
@@ -135,15 +174,12 @@ type FreightDatasetStore interface {
 // FreightMinContributors).
 func freightRoutes(r Router, a FreightDatasetStore, s FreightRateQuery, c *Cache, now func() time.Time, minContributors int) {
 	datasets := Cached(c, "ocean_rates", []string{"transport_rates"}, a.OceanRates)
-	if minContributors == 0 {
-		minContributors = FreightMinContributors
-	}
-	r.Handle(fiber.MethodGet, "/freight-rates", overwatch.AccessKey, FreightRates(datasets, s, now, max(minContributors, FreightMinContributorsFloor)))
+	r.Handle(fiber.MethodGet, "/freight-rates", overwatch.AccessKey, FreightRates(datasets, s, now, FreightK(minContributors)))
 }
 
 // FreightRate is an item of GET /v1/freight-rates: a published rate
-// (source: its dataset id), the aggregate of other accounts'
-// contributions to a route in a week (source "contributions": rate is
+// (source: its dataset id), the published aggregate of the rates
+// submitted to a route in a week (source "contributions": rate is
 // PooledFreightRate of the accounts' values, with count and contributors),
 // or one of the caller's own records (source "own", with id, notes and
 // created_at).
@@ -254,17 +290,17 @@ func datasetRates(rates []OceanRate, vesselType string, depth time.Duration) []F
 	return out
 }
 
-// aggregateRates presents the aggregates of at least minContributors
-// accounts.
-func aggregateRates(aggs []FreightAggregate, minContributors int) []FreightRate {
+// aggregateRates presents the published aggregates; one of fewer than
+// FreightMinContributorsFloor accounts (none is stored) is left out.
+func aggregateRates(aggs []FreightAggregate) []FreightRate {
 	out := make([]FreightRate, 0, len(aggs))
 	for _, a := range aggs {
-		if len(a.Values) < minContributors {
+		if a.Contributors < FreightMinContributorsFloor {
 			continue
 		}
-		count, contributors := a.Count, len(a.Values)
+		count, contributors := a.Count, a.Contributors
 		out = append(out, FreightRate{Source: FreightSourceContributions, VesselType: a.VesselType, Origin: a.Origin,
-			Destination: a.Destination, Date: a.Week.UTC().Format(time.DateOnly), Period: "week", Rate: PooledFreightRate(a.Values),
+			Destination: a.Destination, Date: a.Week.UTC().Format(time.DateOnly), Period: "week", Rate: a.Rate,
 			Unit: a.Unit, Count: &count, Contributors: &contributors})
 	}
 	return out
@@ -297,11 +333,11 @@ func sourceRank(s string) int {
 // FreightVesselTypes), limit (default 50, max 200, clamped by the tier).
 // The published ocean rates mapped to a class (FreightClassOf; the plan's
 // history depth counts back from each series' newest observation), the
-// other accounts' contributions per route and ISO week where at least
-// minContributors accounts contributed (PooledFreightRate, count and
-// contributors; weeks before the plan's history floor left out), and the
-// caller's own records; newest first (own, contributions, datasets on one
-// date), at most limit.
+// published aggregates of the rates submitted per route and ISO week
+// (weeks that ended by now are published first where not yet, with
+// minContributors; weeks that ended before the plan's history floor left
+// out), and the caller's own records; newest first (own, contributions,
+// datasets on one date), at most limit.
 func FreightRates(datasets Query[OceanRateRequest, []OceanRate], store FreightRateQuery, now func() time.Time, minContributors int) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		vt, err := enumParam(c, "vessel_type", FreightVesselTypes...)
@@ -319,8 +355,12 @@ func FreightRates(datasets Query[OceanRateRequest, []OceanRate], store FreightRa
 		if err != nil {
 			return err
 		}
-		aggs, err := store.FreightAggregates(ctx, FreightAggregateRequest{AccountID: caller.AccountID, VesselType: vt,
-			Since: caller.HistoryFloor(at), MinContributors: minContributors, Limit: limit})
+		// A week that has ended is published on its first read when the
+		// publication job has not got to it yet.
+		if _, _, err := store.PublishFreightWeeks(ctx, at, minContributors); err != nil {
+			return err
+		}
+		aggs, err := store.FreightAggregates(ctx, FreightAggregateRequest{VesselType: vt, Since: caller.HistoryFloor(at), Limit: limit})
 		if err != nil {
 			return err
 		}
@@ -332,7 +372,7 @@ func FreightRates(datasets Query[OceanRateRequest, []OceanRate], store FreightRa
 		if floor := caller.HistoryFloor(at); !floor.IsZero() {
 			depth = at.Sub(floor).Round(time.Hour)
 		}
-		out := append(ownRates(own), aggregateRates(aggs, minContributors)...)
+		out := append(ownRates(own), aggregateRates(aggs)...)
 		out = append(out, datasetRates(published, vt, depth)...)
 		sort.SliceStable(out, func(i, j int) bool {
 			a, b := out[i], out[j]

@@ -15,8 +15,20 @@ type fakeFreight struct {
 	aggs      []FreightAggregate
 	published []OceanRate
 
-	ownReqs recorder[string]
-	aggReqs recorder[FreightAggregateRequest]
+	ownReqs     recorder[string]
+	aggReqs     recorder[FreightAggregateRequest]
+	publishReqs recorder[freightPublish]
+}
+
+// freightPublish is a PublishFreightWeeks call.
+type freightPublish struct {
+	now             time.Time
+	minContributors int
+}
+
+func (f *fakeFreight) PublishFreightWeeks(_ context.Context, now time.Time, minContributors int) (int, int, error) {
+	f.publishReqs.add(freightPublish{now, minContributors})
+	return 0, 0, nil
 }
 
 func (f *fakeFreight) OwnFreightRates(_ context.Context, _ int64, vesselType string, limit int) ([]FreightRecord, error) {
@@ -90,7 +102,7 @@ func TestFreightRatesParams(t *testing.T) {
 		"limit=0":               {400, "limit must be a positive integer (at most"},
 		"limit=x":               {400, "limit must be a positive integer (at most"},
 	})
-	if f.ownReqs.count()+f.aggReqs.count() != 0 {
+	if f.ownReqs.count()+f.aggReqs.count()+f.publishReqs.count() != 0 {
 		t.Error("a bad request reached the store")
 	}
 }
@@ -105,9 +117,9 @@ func TestFreightRatesCombined(t *testing.T) {
 		own: []FreightRecord{{ID: 7, VesselType: "panamax", Origin: "new-orleans", Destination: "rotterdam", Rate: 45.5,
 			Unit: "usd_per_tonne", Date: day("2026-03-16"), Notes: "fixture", CreatedAt: created}},
 		aggs: []FreightAggregate{{VesselType: "panamax", Origin: "santos", Destination: "qingdao", Unit: "usd_per_tonne",
-			Week: day("2026-03-09"), Values: []float64{38, 39.5, 40, 42, 44}, Count: 6},
-			{VesselType: "panamax", Origin: "santos", Destination: "rizhao", Unit: "usd_per_tonne", // fewer than k: not shown
-				Week: day("2026-03-09"), Values: []float64{38, 39.5, 40, 42}, Count: 4}},
+			Week: day("2026-03-09"), Rate: 40.7, Count: 6, Contributors: 5},
+			{VesselType: "panamax", Origin: "santos", Destination: "rizhao", Unit: "usd_per_tonne", // below the floor: never shown
+				Week: day("2026-03-09"), Rate: 40, Count: 3, Contributors: 3}},
 		published: []OceanRate{
 			{Dataset: "ehs5-yac3", Commodity: "grain", Origin: "U.S. Gulf", Destination: "Japan", Date: day("2026-02-01"),
 				Frequency: "monthly", Rate: 68.95, Unit: "usd_per_tonne", USDPerTonne: 68.95},
@@ -152,8 +164,12 @@ func TestFreightRatesCombined(t *testing.T) {
 	if pub.Rate != 68.95 || pub.Period != "month" || pub.Attribution == "" || pub.Origin != "U.S. Gulf" || pub.ID != nil {
 		t.Errorf("published: %+v", pub)
 	}
-	if r := f.aggReqs.all()[0]; r.MinContributors != FreightMinContributors || !r.Since.IsZero() || r.Limit != 50 {
+	if r := f.aggReqs.all()[0]; !r.Since.IsZero() || r.Limit != 50 {
 		t.Errorf("aggregate request %+v", r)
+	}
+	// Every read first publishes the weeks that have ended, with k.
+	if p := f.publishReqs.all(); len(p) != 1 || !p[0].now.Equal(testNow) || p[0].minContributors != FreightMinContributors {
+		t.Errorf("publication before the read: %+v", p)
 	}
 
 	// vessel_type filters; limit cuts the newest first.
@@ -206,5 +222,30 @@ func TestPooledFreightRateTellsOnlyTheSum(t *testing.T) {
 	}
 	if got := PooledFreightRate([]float64{1, 30, 499}); got == 30 {
 		t.Error("the pooled rate is a contributor's value")
+	}
+}
+
+// A route's contributions to a week are published only from k accounts
+// on, every account counted (the reader's too), k never below the floor;
+// the published rate is the mean of the accounts' values, with the counts.
+func TestPublishFreightAggregate(t *testing.T) {
+	t.Parallel()
+	week := day("2026-03-09")
+	c := FreightContributions{VesselType: "capesize", Origin: "tubarao", Destination: "qingdao", Unit: "usd_per_tonne",
+		Values: []float64{30, 37.25, 44, 45}, Count: 7}
+	if _, ok := PublishFreightAggregate(c, week, 5); ok {
+		t.Error("four accounts published where five are required")
+	}
+	for _, k := range []int{2, 3, 4} { // below the floor: the floor
+		if _, ok := PublishFreightAggregate(FreightContributions{Values: []float64{1, 2, 3}, Count: 3}, week, k); ok {
+			t.Errorf("k %d: three accounts published", k)
+		}
+	}
+	a, ok := PublishFreightAggregate(c, week, 4)
+	if !ok || a.Rate != 39.06 || a.Count != 7 || a.Contributors != 4 || !a.Week.Equal(week) || a.Origin != "tubarao" {
+		t.Errorf("published %+v %v", a, ok)
+	}
+	if _, ok := PublishFreightAggregate(FreightContributions{Values: []float64{1, 2, 3, 4}, Count: 4}, week, 0); ok {
+		t.Error("k 0 is not the default of five")
 	}
 }

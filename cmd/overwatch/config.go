@@ -127,7 +127,7 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_PORTWATCH_URL", "", "IMF PortWatch's Daily_Chokepoints_Data query URL (https://services9.arcgis.com/weJ1QsnbMYJlCHdG/arcgis/rest/services/Daily_Chokepoints_Data/FeatureServer/0/query), fetched by the portwatch_refresh job; empty or off (the default): not fetched, as IMF's terms do not allow redistributing its data: set it only where your use is allowed"},
 	{"OVERWATCH_PORTWATCH_REFRESH", "24h", "how often IMF PortWatch is fetched (it updates weekly); a failed fetch keeps the counts last stored"},
 	{"OVERWATCH_OUTBOUND_ALLOW", "", "TESTS ONLY: comma-separated CIDRs that webhook deliveries and the chat test may reach although private or loopback (and over http); never set in production"},
-	{"OVERWATCH_FREIGHT_MIN_CONTRIBUTORS", "5", "GET /v1/freight-rates shows the aggregate of a route and week only when at least this many accounts besides the caller's contributed (at least 4: with k contributors, no k-2 accounts can isolate another's rate)"},
+	{"OVERWATCH_FREIGHT_MIN_CONTRIBUTORS", "5", "GET /v1/freight-rates publishes the aggregate of a route and week of submission only when at least this many accounts contributed, the reader's included (at least 4: a mean of k accounts, published once, leaves any k-2 of them only the sum of two others)"},
 	{"OVERWATCH_WEBHOOK_LEASE", "1m", "how long a delivery worker holds a claimed webhook delivery: a crashed worker's deliveries are sent again after it; keep it above the 15 s attempt timeout"},
 	{"STRIPE_SECRET_KEY", "", "Stripe secret API key for Checkout Sessions; empty: /v1/billing/checkout answers 503"},
 	{"STRIPE_WEBHOOK_SECRET", "", "signing secret of the Stripe webhook endpoint /v1/billing/webhook; empty: it answers 503"},

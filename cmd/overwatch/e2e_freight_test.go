@@ -41,8 +41,8 @@ func TestFreightVesselTypesAgree(t *testing.T) {
 // imported from the bundled AgTransport files (spot-checked against the
 // files), submissions (201, every refusal a 400 naming the field, 413
 // over 64 KiB, 429 past the daily cap), the caller's own records and the
-// weekly aggregates of at least five other accounts (never one
-// contributor's rate), ownership of reads and deletes.
+// aggregates of a week that has ended, of at least five accounts (never
+// one contributor's rate), ownership of reads and deletes.
 func TestFreightRatesEndToEnd(t *testing.T) {
 	chURL, pgURL := chtest.URL(t, "freight_e2e"), pgtest.URL(t, "freight_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
@@ -147,7 +147,8 @@ func TestFreightRatesEndToEnd(t *testing.T) {
 		t.Errorf("past the cap: %d Retry-After %q %s", r.StatusCode, r.Header.Get("Retry-After"), r.body)
 	}
 
-	// Five other accounts on one route and day; two on another.
+	// Five other accounts on one route and day; two on another; then the
+	// week ends and its aggregates are published.
 	for i, k := range others {
 		if r := send(k, http.MethodPost, "/v1/freight-rates", record("supramax", "santos", "qingdao", []float64{30, 32, 35, 31, 36}[i])); r.StatusCode != 201 {
 			t.Fatalf("contribution %d: %d %s", i, r.StatusCode, r.body)
@@ -156,6 +157,7 @@ func TestFreightRatesEndToEnd(t *testing.T) {
 			send(k, http.MethodPost, "/v1/freight-rates", record("supramax", "paranagua", "rizhao", 40))
 		}
 	}
+	freightWeekPasses(t, s)
 
 	get := func(key, query string) []read.FreightRate {
 		t.Helper()

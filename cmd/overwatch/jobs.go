@@ -43,6 +43,10 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 		Earnings:    ch,
 		Chokepoints: ch,
 
+		// The contributed freight rates' weekly aggregates.
+		Freight:                pg,
+		FreightMinContributors: cfg.FreightMinContributors,
+
 		// River gauges out of normal raise river_level alerts.
 		AlertSources: []jobs.AlertSource{jobs.RiverAlerts{Store: ch, Resolver: pg}},
 		Sources:      sources(cfg, ch),
