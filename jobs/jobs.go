@@ -46,6 +46,12 @@ type Deps struct {
 	// Chokepoints is the store of the chokepoints job (the same analytics
 	// store); nil: no chokepoints job.
 	Chokepoints ChokepointStore
+
+	// Now is the service's clock (nil: the real time): the end of the
+	// forecasts' and anomalies' data when there are no positions, the
+	// alerts' window. Webhook deliveries keep the real time (their
+	// schedule is the queue's, stamped by the database).
+	Now func() time.Time
 }
 
 // All is the table of every job of the service: its name, how often it
@@ -78,6 +84,9 @@ type Deps struct {
 //	calibration              self-calibrated factors (estimates against imported actuals), whole history
 //	chokepoints              daily chokepoint transits from 3 days before the watermark, their transit_drop and diversion signals
 func All(d Deps) []Job {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
 	all := []Job{
 		{Name: "port_calls", Every: 10 * time.Minute, Writes: []string{"port_calls"}, Run: PortCalls(d.Store, d.Ports)},
 		{Name: "emissions", Every: time.Hour, Writes: []string{"voyage_emissions"}, Run: Emissions(d.Emissions)},
@@ -85,8 +94,8 @@ func All(d Deps) []Job {
 		{Name: "berth_utilization", Every: time.Hour, Writes: []string{"berth_weekly"}, Run: BerthUtilization(d.Store)},
 		{Name: "fleet_age", Every: time.Hour, Writes: []string{"fleet_age_weekly"}, Run: FleetAge(d.Store)},
 		{Name: "export_estimates", Every: time.Hour, Writes: []string{"estimates_weekly"}, Run: ExportEstimates(d.Store)},
-		{Name: "forecasts", Every: time.Hour, Writes: []string{"forecasts", "forecast_accuracy"}, Run: Forecasts(d.Forecasts)},
-		{Name: "anomalies", Every: time.Hour, Writes: []string{"anomalies", "forecast_maturity"}, Run: Anomalies(d.Anomalies)},
+		{Name: "forecasts", Every: time.Hour, Writes: []string{"forecasts", "forecast_accuracy"}, Run: Forecasts(d.Forecasts, d.Now)},
+		{Name: "anomalies", Every: time.Hour, Writes: []string{"anomalies", "forecast_maturity"}, Run: Anomalies(d.Anomalies, d.Now)},
 		{Name: "destination_reliability", Every: time.Hour, Writes: []string{"destination_reliability"}, Run: DestinationReliability(d.Store)},
 		{Name: "trade_routes", Every: time.Hour, Writes: []string{"route_flows_weekly", "route_deceptions", "route_shifts"}, Run: TradeRoutes(d.Trade)},
 		{Name: "earnings", Every: time.Hour, Writes: []string{"voyage_earnings", "port_revenue_weekly"}, Run: Earnings(d.Earnings)},
@@ -108,7 +117,7 @@ func All(d Deps) []Job {
 	}
 	if d.Alerts != nil {
 		sources := append([]AlertSource{RiskAlerts{Store: d.Risk}}, d.AlertSources...)
-		all = append(all, Job{Name: "alerts", Every: 5 * time.Minute, Run: Alerts(d.Alerts, time.Now, sources...)})
+		all = append(all, Job{Name: "alerts", Every: 5 * time.Minute, Run: Alerts(d.Alerts, d.Now, sources...)})
 	}
 	return all
 }

@@ -16,6 +16,7 @@ import (
 	"overwatch/maritime/risk"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
+	"overwatch/testclock"
 	"overwatch/write"
 	"overwatch/write/ingest"
 )
@@ -209,7 +210,7 @@ func TestEveryKeyedArrayIsClampedForFree(t *testing.T) {
 func writeClampFixtures(t *testing.T, s *testServer, imo overwatch.IMO, port string, n int) {
 	t.Helper()
 	ctx := context.Background()
-	now := time.Now().UTC().Truncate(time.Second)
+	now := testclock.Now().UTC().Truncate(time.Second)
 	at := func(i int) time.Time { return now.Add(-time.Duration(i+1) * 10 * time.Minute) }
 	other := nextIMO()
 	identity := map[overwatch.IMO]vessel.Profile{imo: {IMO: imo, Name: "CLAMP", Flag: "PA", ShipType: 80},

@@ -14,6 +14,7 @@ import (
 	"overwatch/maritime/seaport"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
+	"overwatch/testclock"
 )
 
 // fcPort is the port of the forecast fixtures.
@@ -38,7 +39,12 @@ func TestForecastsEndToEnd(t *testing.T) {
 	env := map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "e2e_fc"), "DATABASE_URL": pgtest.URL(t, "e2e_fc"), "OVERWATCH_LOG_LEVEL": "warn"}
 	s := startServer(t, env)
 	ctx := context.Background()
-	now := time.Now().UTC()
+	// The jobs run at noon on the Wednesday of the tests' week (their
+	// clock, OVERWATCH_CLOCK_START): the pipeline's vessels have half a
+	// week to leave in, whatever the weekday and hour the suite runs at
+	// (late on a Saturday their chance of leaving within the week is
+	// near 0).
+	now := mondayOf(testclock.Now()).Add(60 * time.Hour)
 	last := mondayOf(now).AddDate(0, 0, -7)
 	const n = 104 // complete weeks; week n is in progress
 	oldDrop, newDrop := n-13, n-1
@@ -74,7 +80,13 @@ func TestForecastsEndToEnd(t *testing.T) {
 
 	for _, job := range []string{"forecasts", "anomalies"} {
 		var out, errs strings.Builder
-		if err := run(ctx, []string{"overwatch", "jobs", "--job", job}, func(k string) string { return env[k] }, &out, &errs); err != nil {
+		getenv := func(k string) string {
+			if k == "OVERWATCH_CLOCK_START" {
+				return now.Format(time.RFC3339)
+			}
+			return env[k]
+		}
+		if err := run(ctx, []string{"overwatch", "jobs", "--job", job}, getenv, &out, &errs); err != nil {
 			t.Fatalf("jobs --job %s: %v\n%s%s", job, err, out.String(), errs.String())
 		}
 	}

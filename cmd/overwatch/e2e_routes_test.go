@@ -18,6 +18,7 @@ import (
 	"overwatch/maritime/seaport"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
+	"overwatch/testclock"
 )
 
 // routeFixtures is what the trade-route fixtures hold, worked out by hand.
@@ -116,7 +117,7 @@ func writeRouteFixtures(t *testing.T, chURL string, now time.Time) routeFixtures
 // CSV) checked against the fixtures, validated against the OpenAPI
 // document by s.do, their parameter errors and the tier clamps.
 func TestTradeRoutesEndToEnd(t *testing.T) {
-	now := time.Now().UTC()
+	now := testclock.Now().UTC()
 	if now.Sub(mondayOf(now)) < 2*time.Hour {
 		t.Skip("too close to Monday midnight for the fixtures' weeks")
 	}
@@ -125,7 +126,7 @@ func TestTradeRoutesEndToEnd(t *testing.T) {
 	s := startServer(t, env) // migrates both stores
 	f := writeRouteFixtures(t, chURL, now)
 	var out strings.Builder
-	if err := run(context.Background(), []string{"overwatch", "jobs", "--job", "trade_routes"}, func(k string) string { return env[k] }, &out, os.Stderr); err != nil {
+	if err := run(context.Background(), []string{"overwatch", "jobs", "--job", "trade_routes"}, clockEnv(func(k string) string { return env[k] }), &out, os.Stderr); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("jobs: %s", out.String())

@@ -43,7 +43,10 @@ func simulateForEval(t *testing.T, name string, seed uint64, vessels, days int) 
 	return r
 }
 
-func (r *evalRun) getenv(k string) string { return r.env[k] }
+// getenv is the run's environment on the tests' clock (clockEnv).
+func (r *evalRun) getenv(k string) string {
+	return clockEnv(func(k string) string { return r.env[k] })(k)
+}
 
 // command runs an overwatch command on the run's databases.
 func (r *evalRun) command(t *testing.T, stdout io.Writer, args ...string) {

@@ -31,7 +31,7 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 		WebhookLease: cfg.WebhookLease,
 		Ports:        seaport.NewIndex(seaport.All()),
 		PurgeRateWindows: func(ctx context.Context) (int64, error) {
-			return pg.PurgeRateWindows(ctx, time.Now().Add(-time.Hour))
+			return pg.PurgeRateWindows(ctx, cfg.clock()().Add(-time.Hour)) // the limits' clock
 		},
 		Emissions:   ch,
 		Calibration: ch,
@@ -43,6 +43,7 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 
 		// River gauges out of normal raise river_level alerts.
 		AlertSources: []jobs.AlertSource{jobs.RiverAlerts{Store: ch, Resolver: pg}},
+		Now:          cfg.clock(),
 	})
 	if cfg.GrainInspectionsURL != "" {
 		all = append(all, grainInspectionsJob(ch, cfg.GrainInspectionsURL, cfg.GrainInspectionsRefresh))
