@@ -92,7 +92,7 @@ func Routes(r Router, d Deps) {
 	riskRoutes(r, d.Analytics, d.Cache, d.Now)
 	emissionsRoutes(r, d.Analytics, d.Cache, d.Now)
 	tradeRoutes(r, d.Analytics, d.Cache, d.Now)
-	forecastRoutes(r, d.Analytics, d.Cache)
+	forecastRoutes(r, d.Analytics, d.Cache, d.Now)
 	anomalyRoutes(r, d.Analytics, d.Cache, d.Now)
 	earningsRoutes(r, d.Analytics, d.Cache, d.Now)
 	marketRoutes(r, d.Analytics, d.Cache, d.Now)

@@ -36,15 +36,16 @@ func fcTonnes(i int) float64 {
 // filters, CSV (Starter and above) and the Free plan's clamps. Responses
 // are validated against the OpenAPI document by s.do.
 func TestForecastsEndToEnd(t *testing.T) {
-	env := map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "e2e_fc"), "DATABASE_URL": pgtest.URL(t, "e2e_fc"), "OVERWATCH_LOG_LEVEL": "warn"}
-	s := startServer(t, env)
-	ctx := context.Background()
-	// The jobs run at noon on the Wednesday of the tests' week (their
-	// clock, OVERWATCH_CLOCK_START): the pipeline's vessels have half a
+	// The server and the jobs run at noon on the Wednesday of the tests'
+	// week (OVERWATCH_CLOCK_START): the pipeline's vessels have half a
 	// week to leave in, whatever the weekday and hour the suite runs at
 	// (late on a Saturday their chance of leaving within the week is
 	// near 0).
 	now := mondayOf(testclock.Now()).Add(60 * time.Hour)
+	env := map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "e2e_fc"), "DATABASE_URL": pgtest.URL(t, "e2e_fc"), "OVERWATCH_LOG_LEVEL": "warn",
+		"OVERWATCH_CLOCK_START": now.Format(time.RFC3339)}
+	s := startServer(t, env)
+	ctx := context.Background()
 	last := mondayOf(now).AddDate(0, 0, -7)
 	const n = 104 // complete weeks; week n is in progress
 	oldDrop, newDrop := n-13, n-1
@@ -80,13 +81,7 @@ func TestForecastsEndToEnd(t *testing.T) {
 
 	for _, job := range []string{"forecasts", "anomalies"} {
 		var out, errs strings.Builder
-		getenv := func(k string) string {
-			if k == "OVERWATCH_CLOCK_START" {
-				return now.Format(time.RFC3339)
-			}
-			return env[k]
-		}
-		if err := run(ctx, []string{"overwatch", "jobs", "--job", job}, getenv, &out, &errs); err != nil {
+		if err := run(ctx, []string{"overwatch", "jobs", "--job", job}, func(k string) string { return env[k] }, &out, &errs); err != nil {
 			t.Fatalf("jobs --job %s: %v\n%s%s", job, err, out.String(), errs.String())
 		}
 	}
