@@ -39,8 +39,15 @@ var _ = func() bool {
 // midnight), so that the plans' history depths cut into the data.
 func simulateRecent(t *testing.T, name string, seed uint64, vessels, days int) *evalRun {
 	t.Helper()
+	return simulateUntil(t, name, seed, vessels, days, testclock.Today())
+}
+
+// simulateUntil is simulateForEval over the days up to end (a UTC
+// midnight).
+func simulateUntil(t *testing.T, name string, seed uint64, vessels, days int, end time.Time) *evalRun {
+	t.Helper()
 	r := &evalRun{chURL: chtest.URL(t, name), pgURL: pgtest.URL(t, name)}
-	r.end = testclock.Today()
+	r.end = end
 	r.start = r.end.Add(-time.Duration(days) * 24 * time.Hour)
 	r.truthPath = filepath.Join(t.TempDir(), "truth.jsonl")
 	r.env = map[string]string{"CLICKHOUSE_URL": r.chURL, "DATABASE_URL": r.pgURL, "OVERWATCH_SPOOL_DIR": t.TempDir(), "OVERWATCH_LOG_LEVEL": "warn"}
