@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools web client test accuracy accuracy-trade bench-trade bench-market bench-map vet tidy lint-arch bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
+.PHONY: all build run services tools web client test test-clock accuracy accuracy-trade bench-trade bench-market bench-map vet tidy lint-arch bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
 
 all: build
 
@@ -127,6 +127,19 @@ test: services tools $(STRIPE_MOCK) tidy vet lint-arch
 	  $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(HTTP_FUZZTIME) ./cmd/overwatch || exit 1; \
 	done
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./...
+
+## test-clock: `go test ./...` with the tests' clock (OVERWATCH_TEST_NOW,
+## read by overwatch/testclock; the servers the tests start follow it)
+## set to each of TEST_CLOCK_INSTANTS: a Saturday 23:50 UTC (the week's
+## pipeline nearly over), a Sunday 23:58 (crossing into Monday during the
+## run), 31 December 23:50 (crossing into the new year) and 29 February;
+## not part of `make test` (four runs of the suite)
+TEST_CLOCK_INSTANTS ?= 2026-12-05T23:50:00Z 2026-12-06T23:58:00Z 2026-12-31T23:50:00Z 2028-02-29T12:00:00Z
+test-clock: services tools $(STRIPE_MOCK)
+	@for at in $(TEST_CLOCK_INSTANTS); do \
+	  echo "== go test ./... at OVERWATCH_TEST_NOW=$$at"; \
+	  OVERWATCH_TEST_NOW=$$at $(GO) test -count=1 -timeout 30m ./... || exit 1; \
+	done
 
 ## accuracy: every detector against the simulator's ground truth through
 ## the API, 3 seeds x 3 settings (default rates, doubled, sparse sampling);

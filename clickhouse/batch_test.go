@@ -7,6 +7,7 @@ import (
 
 	"overwatch"
 	"overwatch/clickhouse/chtest"
+	"overwatch/testclock"
 	"overwatch/write/ingest"
 )
 
@@ -22,7 +23,7 @@ func TestInsertThenCancelKeepsThePoolUsable(t *testing.T) {
 	}
 	for i := range n {
 		ctx, cancel := context.WithCancel(bg)
-		err := db.InsertLatest(ctx, []ingest.LatestRow{{IMO: overwatch.IMO(8000000 + i), Source: overwatch.SourceSpire, TS: time.Now().UTC().Truncate(time.Second)}})
+		err := db.InsertLatest(ctx, []ingest.LatestRow{{IMO: overwatch.IMO(8000000 + i), Source: overwatch.SourceSpire, TS: testclock.Now().UTC().Truncate(time.Second)}})
 		cancel()
 		if err != nil {
 			t.Fatalf("insert %d: %v", i, err)

@@ -7,6 +7,7 @@ import (
 
 	"overwatch"
 	"overwatch/clickhouse/chtest"
+	"overwatch/testclock"
 	"overwatch/write/ingest"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestPositionDaysSince(t *testing.T) {
 	db := chtest.DB(t, "clickhouse_changelog")
 	ctx := context.Background()
-	before := time.Now().Add(-time.Minute)
+	before := time.Now().Add(-time.Minute) // ingested_at is stamped on the real clock
 	if _, ok, err := db.PositionDaysSince(ctx, before); err != nil || ok {
 		t.Fatalf("empty log: %v %v", ok, err)
 	}
@@ -24,7 +25,7 @@ func TestPositionDaysSince(t *testing.T) {
 		return ingest.PositionRow{IMO: 9074729, MMSI: 257000001, Source: overwatch.SourceAISHub, TS: ts, Lat: 60, Lon: 5, ReceivedAt: ts, DedupKey: uint64(ts.Unix())}
 	}
 	old := time.Date(2022, 3, 31, 13, 0, 0, 0, time.UTC)
-	recent := time.Now().UTC().Add(-time.Hour)
+	recent := testclock.Now().UTC().Add(-time.Hour)
 	if err := db.WriteBatch(ctx, &ingest.Batch{Positions: []ingest.PositionRow{pos(recent), pos(old), pos(old.Add(time.Hour))}}); err != nil {
 		t.Fatal(err)
 	}

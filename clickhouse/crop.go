@@ -163,8 +163,8 @@ func (db *DB) CropInputs(ctx context.Context, r read.CropInputsRequest) (crop.In
 		return in, nil
 	}
 	err = db.scanAll(ctx, "crop port tonnage", `SELECT port, sum(tonnage) FROM estimates_weekly
-			WHERE `+current("estimates_weekly")+` AND has(?, port) AND day >= today() - ? GROUP BY port`,
-		[]any{crop.Ports(), r.ExportDays},
+			WHERE `+current("estimates_weekly")+` AND has(?, port) AND day >= toDate(?) GROUP BY port`,
+		[]any{crop.Ports(), date(r.Today.UTC().AddDate(0, 0, -r.ExportDays))},
 		func(rows interface{ Scan(...any) error }) error {
 			var p string
 			var t float64

@@ -9,6 +9,7 @@ import (
 	"overwatch/clickhouse/chtest"
 	"overwatch/maritime/crop"
 	"overwatch/read"
+	"overwatch/testclock"
 )
 
 // The crop store's query shapes on the local server: the inserts, FINAL
@@ -44,7 +45,7 @@ func TestCropStore(t *testing.T) {
 	if err := db.InsertNDVI(ctx, ndvi); err != nil {
 		t.Fatal(err)
 	}
-	today := time.Now().UTC().Truncate(24 * time.Hour)
+	today := testclock.Today()
 	cols := []string{"day", "gen", "port", "iso_year", "iso_week", "vessels", "calls", "calls_with_draught", "tonnage", "confidence"}
 	fx.Insert(t, "estimates_weekly", cols,
 		[]any{today, uint64(1), "odesa", uint16(2026), uint8(1), uint32(1), uint32(1), uint32(1), 999.0, 1.0},
@@ -53,7 +54,7 @@ func TestCropStore(t *testing.T) {
 		[]any{today, uint64(2), "rotterdam", uint16(2026), uint8(1), uint32(1), uint32(1), uint32(1), 5000.0, 1.0})
 	fx.RecordGeneration(t, "estimates_weekly", today, 2)
 
-	in, err := db.CropInputs(ctx, read.CropInputsRequest{ExportDays: 365})
+	in, err := db.CropInputs(ctx, read.CropInputsRequest{ExportDays: 365, Today: testclock.Today()})
 	if err != nil {
 		t.Fatal(err)
 	}

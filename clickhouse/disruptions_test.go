@@ -10,6 +10,7 @@ import (
 	"overwatch/jobs"
 	"overwatch/maritime/chokepoint"
 	"overwatch/read"
+	"overwatch/testclock"
 )
 
 // The disruption store against the real server: the chokepoints job
@@ -89,7 +90,7 @@ func TestDisruptionStore(t *testing.T) {
 	// News: stored once per URL, the newest fetch wins.
 	news := func(title string, hoursAgo int) chokepoint.Disruption {
 		return chokepoint.Disruption{Kind: chokepoint.KindNews, Source: chokepoint.SourceGDELT, Title: title, URL: "https://example.com/a",
-			SourceName: "example.com", PublishedAt: time.Now().UTC().Add(-time.Duration(hoursAgo) * time.Hour).Truncate(time.Second),
+			SourceName: "example.com", PublishedAt: testclock.Now().UTC().Add(-time.Duration(hoursAgo) * time.Hour).Truncate(time.Second),
 			Tone: math.NaN(), Port: "santos", Language: "English", Country: "Brazil"}
 	}
 	if err := db.InsertDisruptions(ctx, []chokepoint.Disruption{news("Strike at the port of Santos", 3)}); err != nil {
@@ -99,11 +100,11 @@ func TestDisruptionStore(t *testing.T) {
 	if err := db.InsertDisruptions(ctx, []chokepoint.Disruption{news("Strike at the PORT of Santos ends", 2)}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := db.Disruptions(ctx, read.DisruptionRequest{Since: time.Now().Add(-24 * time.Hour), Query: "port OF santos", Limit: 10})
+	got, err := db.Disruptions(ctx, read.DisruptionRequest{Since: testclock.Now().Add(-24 * time.Hour), Query: "port OF santos", Limit: 10})
 	if err != nil || len(got) != 1 || got[0].Title != "Strike at the PORT of Santos ends" || got[0].Port != "santos" {
 		t.Fatalf("news %+v %v", got, err)
 	}
-	if got, _ := db.Disruptions(ctx, read.DisruptionRequest{Since: time.Now().Add(-time.Hour), Limit: 10}); len(got) != 0 {
+	if got, _ := db.Disruptions(ctx, read.DisruptionRequest{Since: testclock.Now().Add(-time.Hour), Limit: 10}); len(got) != 0 {
 		t.Errorf("older than the window: %+v", got)
 	}
 	src, err := db.DisruptionSources(ctx)

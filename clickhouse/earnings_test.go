@@ -13,6 +13,7 @@ import (
 	"overwatch/maritime/emissions"
 	"overwatch/maritime/voyage"
 	"overwatch/read"
+	"overwatch/testclock"
 )
 
 // The earnings store against the real server: the job reading the port
@@ -41,7 +42,7 @@ func TestEarningsStore(t *testing.T) {
 	if err := db.WriteVoyageEmissions(ctx, 1, []time.Time{h(48 + 960).Truncate(24 * time.Hour)}, []voyage.Record{leg}); err != nil {
 		t.Fatal(err)
 	}
-	now := time.Now().UTC()
+	now := testclock.Now().UTC()
 	fx.Insert(t, "transport_rates", []string{"mode", "dataset", "source", "commodity", "region", "origin", "destination", "vessel_size",
 		"date", "frequency", "rate", "unit", "usd_per_tonne", "benchmark", "published", "fetched_at"},
 		[]any{"ocean", "ehs5-yac3", "usda_agtransport", "grain", "Gulf to Japan", "U.S. Gulf", "Japan", "", base.AddDate(0, -1, 0), "monthly",

@@ -11,6 +11,7 @@ import (
 	"overwatch/jobs"
 	"overwatch/maritime/forecast"
 	"overwatch/read"
+	"overwatch/testclock"
 	"overwatch/write/ingest"
 )
 
@@ -34,7 +35,12 @@ func TestForecastAndAnomalyJobs(t *testing.T) {
 	ctx := context.Background()
 	db := chtest.DB(t, "forecasts")
 	fx := chtest.Open(t, chtest.URL(t, "forecasts"))
-	now := time.Now().UTC()
+	// The jobs run at noon on the Wednesday of the tests' week: the
+	// pipeline's vessels have half a week to leave in, whatever the
+	// weekday and hour the suite runs at (late on a Saturday their chance
+	// of leaving within the week would be near 0).
+	now := mondayOfWeek(testclock.Now()).Add(60 * time.Hour)
+	clock := func() time.Time { return now }
 	last := mondayOfWeek(now).AddDate(0, 0, -7) // the last complete week
 	const n, drop, short = 110, 107, 30
 	gen := uint64(time.Now().UnixNano())
@@ -81,7 +87,7 @@ func TestForecastAndAnomalyJobs(t *testing.T) {
 	}
 	runJobs := func() {
 		t.Helper()
-		for _, run := range []jobs.Run{jobs.Forecasts(db), jobs.Anomalies(db)} {
+		for _, run := range []jobs.Run{jobs.Forecasts(db, clock), jobs.Anomalies(db, clock)} {
 			if _, err := run(ctx, jobs.State{}); err != nil {
 				t.Fatal(err)
 			}

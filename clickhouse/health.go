@@ -11,14 +11,15 @@ import (
 var _ read.HealthStore = (*DB)(nil)
 
 // HealthCounts counts stored positions, distinct vessels with a latest
-// position, and positions reported in the last hour.
-func (db *DB) HealthCounts(ctx context.Context) (read.HealthCounts, error) {
+// position, and positions reported in the hour before now (the service's
+// clock, bound: ClickHouse's own clock may not be the service's).
+func (db *DB) HealthCounts(ctx context.Context, now time.Time) (read.HealthCounts, error) {
 	var h read.HealthCounts
 	err := db.conn.QueryRow(ctx, `
 SELECT
     (SELECT count() FROM positions),
     (SELECT uniqExact(imo) FROM latest_positions WHERE imo != 0),
-    (SELECT count() FROM positions WHERE ts > now() - 3600)`).Scan(&h.Positions, &h.Vessels, &h.PositionsLastHour)
+    (SELECT count() FROM positions WHERE ts > ?)`, now.UTC().Add(-time.Hour)).Scan(&h.Positions, &h.Vessels, &h.PositionsLastHour)
 	if err != nil {
 		return h, fmt.Errorf("clickhouse: health counts: %w", err)
 	}

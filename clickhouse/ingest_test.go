@@ -13,6 +13,7 @@ import (
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
 	"overwatch/maritime/seaport"
+	"overwatch/testclock"
 	"overwatch/write/ingest"
 )
 
@@ -98,7 +99,7 @@ func TestPipelineAttributesPositionsOnceTheIMOIsKnown(t *testing.T) {
 	db := openDB(t)
 	p := startPipeline(t, db, ingest.Options{})
 	mmsi, imo := nextMMSI(), overwatch.IMO(9321483)
-	t0 := time.Now().UTC().Truncate(time.Second).Add(-time.Hour)
+	t0 := testclock.Now().UTC().Truncate(time.Second).Add(-time.Hour)
 	submit(t, p, position(mmsi, 1, t0, 10, 20), position(mmsi, 1, t0.Add(time.Minute), 10.01, 20.01))
 	flush(t, p)
 	if n := count(t, db, "SELECT count() FROM positions FINAL WHERE mmsi = ?", mmsi); n != 0 {
@@ -155,7 +156,7 @@ func TestPipelineAttributesPositionsOnceTheIMOIsKnown(t *testing.T) {
 func TestPipelineAttributionWindow(t *testing.T) {
 	db := openDB(t)
 	var now atomic.Int64
-	start := time.Now().UTC().Truncate(time.Second)
+	start := testclock.Now().UTC().Truncate(time.Second)
 	now.Store(start.UnixNano())
 	p := startPipeline(t, db, ingest.Options{AttributionWindow: 10 * time.Minute, Now: func() time.Time { return time.Unix(0, now.Load()).UTC() }})
 	classA, classB := nextMMSI(), nextMMSI()
@@ -193,7 +194,7 @@ func TestPipelineDeduplicatesAndTagsPorts(t *testing.T) {
 	p := startPipeline(t, db, ingest.Options{})
 	mmsi := nextMMSI()
 	port := seaport.All()[0]
-	t0 := time.Now().UTC().Truncate(time.Second)
+	t0 := testclock.Now().UTC().Truncate(time.Second)
 	r := position(mmsi, 18, t0, port.Area.Lat, port.Area.Lon)
 	other := r
 	other.Source = overwatch.SourceSpire // the same report from another provider is kept
@@ -241,7 +242,7 @@ func TestPipelineSpoolsWhileTheStoreIsUnreachable(t *testing.T) {
 	defer db.Close()
 	p := startPipeline(t, db, ingest.Options{})
 	mmsi := nextMMSI()
-	t0 := time.Now().UTC().Truncate(time.Second)
+	t0 := testclock.Now().UTC().Truncate(time.Second)
 	proxy.Cut()
 	for i := 0; i < 1000; i++ {
 		submit(t, p, position(mmsi, 18, t0.Add(time.Duration(i)*time.Second), 5, 5))
@@ -272,7 +273,7 @@ func TestPipelineAttributionWindowFollowsReportTime(t *testing.T) {
 	db := openDB(t)
 	p := startPipeline(t, db, ingest.Options{AttributionWindow: 10 * time.Minute})
 	waiting, other := nextMMSI(), nextMMSI()
-	t0 := time.Now().UTC().Truncate(time.Second).Add(-48 * time.Hour)
+	t0 := testclock.Now().UTC().Truncate(time.Second).Add(-48 * time.Hour)
 	submit(t, p, position(waiting, 1, t0, 3, 3))
 	flush(t, p)
 	if s := p.Stats(); s.Pending != 1 {

@@ -12,6 +12,7 @@ import (
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
 	"overwatch/read"
+	"overwatch/testclock"
 	"overwatch/write/ingest"
 )
 
@@ -43,7 +44,7 @@ func TestMigrateIsIdempotent(t *testing.T) {
 func TestLatestReplicaFollowsStore(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
-	base := time.Now().UTC().Truncate(time.Second).Add(-time.Hour)
+	base := testclock.Now().UTC().Truncate(time.Second).Add(-time.Hour)
 	const a, b = 9000001, 9000002
 	noCoords := row(b, overwatch.SourceAISHub, base, 0)
 	noCoords.Lat, noCoords.Lon = nil, nil
@@ -133,14 +134,14 @@ func TestLatestReplicaUnreachableStore(t *testing.T) {
 func TestHealthCounts(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
-	before, err := db.HealthCounts(ctx)
+	before, err := db.HealthCounts(ctx, testclock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.InsertLatest(ctx, []ingest.LatestRow{row(9100001, overwatch.SourceAISHub, time.Now(), 1), row(9100001, overwatch.SourceSpire, time.Now(), 1), row(9100002, overwatch.SourceSpire, time.Now(), 1)}); err != nil {
+	if err := db.InsertLatest(ctx, []ingest.LatestRow{row(9100001, overwatch.SourceAISHub, testclock.Now(), 1), row(9100001, overwatch.SourceSpire, testclock.Now(), 1), row(9100002, overwatch.SourceSpire, testclock.Now(), 1)}); err != nil {
 		t.Fatal(err)
 	}
-	after, err := db.HealthCounts(ctx)
+	after, err := db.HealthCounts(ctx, testclock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestLatestReplicaPassesAreIncremental(t *testing.T) {
 	ctx := context.Background()
 	var rows []ingest.LatestRow
 	for i := 0; i < 500; i++ {
-		rows = append(rows, row(9200000+overwatch.IMO(i), overwatch.SourceSpire, time.Now(), 3))
+		rows = append(rows, row(9200000+overwatch.IMO(i), overwatch.SourceSpire, testclock.Now(), 3))
 	}
 	if err := db.InsertLatest(ctx, rows); err != nil {
 		t.Fatal(err)
@@ -219,11 +220,11 @@ func BenchmarkLatestReplicaLookup(b *testing.B) {
 	db := chtest.DB(b, "clickhouse_bench")
 	ctx := context.Background()
 	const vessels = 100000
-	if c, _ := db.HealthCounts(ctx); c.Vessels != vessels {
+	if c, _ := db.HealthCounts(ctx, testclock.Now()); c.Vessels != vessels {
 		var rows []ingest.LatestRow
 		for i := 0; i < vessels; i++ {
 			for _, src := range overwatch.Sources {
-				rows = append(rows, row(1000000+overwatch.IMO(i), src, time.Now().Add(-time.Duration(i)*time.Second), 1))
+				rows = append(rows, row(1000000+overwatch.IMO(i), src, testclock.Now().Add(-time.Duration(i)*time.Second), 1))
 			}
 		}
 		if err := db.InsertLatest(ctx, rows); err != nil {

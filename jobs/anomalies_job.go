@@ -23,10 +23,11 @@ type AnomalyStore interface {
 // the data judged against each reference it has the history for (the
 // ports together, forecast.DetectAll), and the
 // history each port holds (every port with a complete week of estimates,
-// with exports or not).
-func Anomalies(store AnomalyStore) Run {
+// with exports or not). now is the service's clock, the end when there
+// are no positions.
+func Anomalies(store AnomalyStore, now func() time.Time) Run {
 	return func(ctx context.Context, _ State) (Result, error) {
-		end, err := dataEnd(ctx, store.DataSpan)
+		end, err := dataEnd(ctx, store.DataSpan, now)
 		if err != nil {
 			return Result{}, err
 		}

@@ -26,16 +26,16 @@ type ForecastStore interface {
 	WriteForecasts(ctx context.Context, gen uint64, rows []forecast.Forecast, acc []forecast.Accuracy) error
 }
 
-// dataEnd is the end of the data (the newest position), or now when
-// there are no positions (weekly estimates imported or written
-// otherwise).
-func dataEnd(ctx context.Context, span func(context.Context) (time.Time, time.Time, error)) (time.Time, error) {
+// dataEnd is the end of the data (the newest position), or now (the
+// service's clock) when there are no positions (weekly estimates imported
+// or written otherwise).
+func dataEnd(ctx context.Context, span func(context.Context) (time.Time, time.Time, error), now func() time.Time) (time.Time, error) {
 	_, last, err := span(ctx)
 	if err != nil {
 		return time.Time{}, err
 	}
 	if last.IsZero() {
-		last = time.Now().UTC()
+		last = now().UTC()
 	}
 	return last, nil
 }
@@ -61,10 +61,11 @@ func portSeries(weeks map[string][]forecast.Week, end time.Time, all bool) []for
 // to the port at the end of the data, with the loading calls of the week
 // that already left), and the rolling-origin backtest (the pipeline's
 // past expectations reconstructed from the port calls, which also
-// calibrate it).
-func Forecasts(store ForecastStore) Run {
+// calibrate it). now is the service's clock, the end when there are no
+// positions.
+func Forecasts(store ForecastStore, now func() time.Time) Run {
 	return func(ctx context.Context, _ State) (Result, error) {
-		end, err := dataEnd(ctx, store.DataSpan)
+		end, err := dataEnd(ctx, store.DataSpan, now)
 		if err != nil {
 			return Result{}, err
 		}

@@ -56,6 +56,12 @@ type Deps struct {
 
 	// Sources are the external sources of the refresh jobs.
 	Sources Sources
+
+	// Now is the service's clock (nil: the real time): the end of the
+	// forecasts' and anomalies' data when there are no positions, the
+	// alerts' window. Webhook deliveries keep the real time (their
+	// schedule is the queue's, stamped by the database).
+	Now func() time.Time
 }
 
 // Kind is what a job of the table does.
@@ -146,6 +152,9 @@ type Sources struct {
 //	alerts                   alerts of the events of the last 3 days for their watchers
 //	<source>_refresh, ...    fetches an external source (Sources), when configured
 func All(d Deps) []Job {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
 	var reschedule gocron.LimitMode = gocron.LimitModeReschedule
 	derive := func(name string, every time.Duration, run Run, writes ...string) Job {
 		return Job{Name: name, Kind: Derivation, Every: every, Singleton: reschedule, Writes: writes, Run: run}
@@ -182,7 +191,7 @@ func All(d Deps) []Job {
 		deliver = Webhooks(d.Deliveries, d.Poster, time.Now, d.WebhookLease)
 	}
 	if d.Alerts != nil {
-		alerts = Alerts(d.Alerts, time.Now, append([]AlertSource{RiskAlerts{Store: d.Risk}}, d.AlertSources...)...)
+		alerts = Alerts(d.Alerts, d.Now, append([]AlertSource{RiskAlerts{Store: d.Risk}}, d.AlertSources...)...)
 	}
 	src := d.Sources
 	// The refresh endpoint's jobs know when nothing they read changed: the
@@ -200,8 +209,8 @@ func All(d Deps) []Job {
 		derive("berth_utilization", time.Hour, BerthUtilization(d.Store), "berth_weekly"),
 		derive("fleet_age", time.Hour, FleetAge(d.Store), "fleet_age_weekly"),
 		derive("export_estimates", time.Hour, ExportEstimates(d.Store), "estimates_weekly"),
-		derive("forecasts", time.Hour, Forecasts(d.Forecasts), "forecasts", "forecast_accuracy"),
-		derive("anomalies", time.Hour, Anomalies(d.Anomalies), "anomalies", "forecast_maturity"),
+		derive("forecasts", time.Hour, Forecasts(d.Forecasts, d.Now), "forecasts", "forecast_accuracy"),
+		derive("anomalies", time.Hour, Anomalies(d.Anomalies, d.Now), "anomalies", "forecast_maturity"),
 		derive("destination_reliability", time.Hour, DestinationReliability(d.Store), "destination_reliability"),
 		derive("trade_routes", time.Hour, TradeRoutes(d.Trade), "route_flows_weekly", "route_deceptions", "route_shifts"),
 		derive("earnings", time.Hour, Earnings(d.Earnings), "voyage_earnings", "port_revenue_weekly"),

@@ -14,6 +14,7 @@ import (
 	"overwatch/jobs"
 	"overwatch/postgres"
 	"overwatch/read"
+	"overwatch/testclock"
 	"overwatch/write"
 )
 
@@ -43,12 +44,12 @@ func raise(t *testing.T, db *postgres.DB, account int64, keys ...string) []int64
 	var as []jobs.Alert
 	for _, k := range keys {
 		as = append(as, jobs.Alert{AccountID: account, Type: jobs.AlertDarkFleet, Severity: jobs.SeverityWarning, Title: "t " + k,
-			Message: "m", IMO: "9074729", EventKey: k, EventAt: time.Now()})
+			Message: "m", IMO: "9074729", EventKey: k, EventAt: testclock.Now()})
 	}
 	if n, err := db.RaiseAlerts(ctx, as); err != nil || n != len(keys) {
 		t.Fatalf("raise: %d %v", n, err)
 	}
-	rows, err := db.Alerts(ctx, account, read.AlertFilter{Now: time.Now(), Limit: 1000})
+	rows, err := db.Alerts(ctx, account, read.AlertFilter{Now: testclock.Now(), Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestRaiseAlertsOncePerEventAndFeed(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
 	a, b := newAccount(t, db), newAccount(t, db)
-	at := time.Now().Add(-time.Hour)
+	at := testclock.Now().Add(-time.Hour)
 	alerts := []jobs.Alert{
 		{AccountID: a, Type: jobs.AlertSanctions, Severity: jobs.SeverityCritical, Title: "s", Message: "m", IMO: "9074729", EventKey: "k1", EventAt: at},
 		{AccountID: a, Type: jobs.AlertDarkFleet, Severity: jobs.SeverityWarning, Title: "d", Message: "m", IMO: "9321483", EventKey: "k2", EventAt: at},
@@ -146,7 +147,7 @@ func TestRaiseAlertsOncePerEventAndFeed(t *testing.T) {
 	if n, err := db.RaiseAlerts(ctx, alerts); err != nil || n != 0 {
 		t.Fatalf("second raise: %d new %v", n, err)
 	}
-	now := time.Now()
+	now := testclock.Now()
 	count := func(f read.AlertFilter) []read.AlertRow {
 		t.Helper()
 		f.Now, f.Limit = now, 100
@@ -224,7 +225,7 @@ func TestAlertStatePairsStore(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
 	account := newAccount(t, db)
-	now := time.Now().UTC().Truncate(time.Microsecond)
+	now := testclock.Now().UTC().Truncate(time.Microsecond)
 	ago := func(d time.Duration) time.Time { return now.Add(-d) }
 	type step struct {
 		action overwatch.AlertAction
@@ -345,7 +346,7 @@ func TestAlertStateConcurrentStore(t *testing.T) {
 			if i%2 == 1 {
 				action = overwatch.ActionOpen
 			}
-			now := time.Now()
+			now := testclock.Now()
 			_, err := db.SetAlertState(ctx, account, id, action, now, now.Add(time.Hour))
 			var e *overwatch.Error
 			switch {
@@ -360,11 +361,11 @@ func TestAlertStateConcurrentStore(t *testing.T) {
 	}
 	wg.Wait()
 	r, o := ok[overwatch.ActionResolve], ok[overwatch.ActionOpen]
-	rows, err := db.Alerts(ctx, account, read.AlertFilter{Now: time.Now(), Limit: 10})
+	rows, err := db.Alerts(ctx, account, read.AlertFilter{Now: testclock.Now(), Limit: 10})
 	if err != nil || len(rows) != 1 {
 		t.Fatalf("%+v %v", rows, err)
 	}
-	final := rows[0].Times.StateAt(time.Now())
+	final := rows[0].Times.StateAt(testclock.Now())
 	switch {
 	case r == 0:
 		t.Errorf("no resolution succeeded")
@@ -384,7 +385,7 @@ func TestRaiseAlertsEscalation(t *testing.T) {
 	ctx := context.Background()
 	a := newAccount(t, db)
 	hook := newHook(t, db, a, jobs.AlertDarkFleet)
-	at := time.Now().Add(-time.Hour)
+	at := testclock.Now().Add(-time.Hour)
 	alert := func(key, severity string) jobs.Alert {
 		return jobs.Alert{AccountID: a, Type: jobs.AlertDarkFleet, Severity: severity, Title: key + " " + severity, Message: "m " + severity,
 			IMO: "9321483", EventKey: key, EventAt: at}
@@ -397,7 +398,7 @@ func TestRaiseAlertsEscalation(t *testing.T) {
 	}
 	get := func(key string) read.AlertRow {
 		t.Helper()
-		rows, err := db.Alerts(ctx, a, read.AlertFilter{Now: time.Now(), Limit: 100})
+		rows, err := db.Alerts(ctx, a, read.AlertFilter{Now: testclock.Now(), Limit: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -411,7 +412,7 @@ func TestRaiseAlertsEscalation(t *testing.T) {
 	}
 	raiseN(2, alert("gap", jobs.SeverityInfo), alert("sts", jobs.SeverityWarning))
 	gap := get("gap")
-	now := time.Now()
+	now := testclock.Now()
 	if _, err := db.SetAlertState(ctx, a, gap.ID, overwatch.ActionSnooze, now, now.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +429,7 @@ func TestRaiseAlertsEscalation(t *testing.T) {
 	if g := get("gap"); g.Severity != jobs.SeverityCritical || g.Times.ReadAt != nil {
 		t.Errorf("escalated to critical: %+v", g)
 	}
-	if n, err := db.CountAlerts(ctx, a, read.AlertFilter{Now: time.Now(), Unacknowledged: true}); err != nil || n != 2 {
+	if n, err := db.CountAlerts(ctx, a, read.AlertFilter{Now: testclock.Now(), Unacknowledged: true}); err != nil || n != 2 {
 		t.Errorf("unacknowledged after the escalation: %d %v", n, err)
 	}
 	// A resolved alert stays as the account left it.

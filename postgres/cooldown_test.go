@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"fmt"
+	"overwatch/testclock"
 	"sync"
 	"testing"
 	"time"
@@ -15,7 +16,7 @@ func TestTakeCooldown(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
 	key := fmt.Sprintf("test:%s:%d", t.Name(), time.Now().UnixNano())
-	now := time.Now().Truncate(time.Millisecond)
+	now := testclock.Now().Truncate(time.Millisecond)
 	const cooldown = 5 * time.Minute
 	var (
 		wg       sync.WaitGroup

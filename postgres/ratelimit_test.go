@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"fmt"
+	"overwatch/testclock"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,8 +15,8 @@ import (
 func TestTakeRateExactUnderConcurrency(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
-	now := time.Now()
-	key := fmt.Sprintf("test:%d", now.UnixNano())
+	now := testclock.Now()
+	key := fmt.Sprintf("test:%d", time.Now().UnixNano())
 	buckets := []overwatch.RateBucket{
 		{Key: key + ":m", Limit: 60, Period: overwatch.PerMinute},
 		{Key: key + ":d", Limit: 1000, Period: overwatch.PerUTCDay},

@@ -156,7 +156,7 @@ func Anomalies(q Query[AnomaliesRequest, []forecast.Anomaly], now func() time.Ti
 			return err
 		}
 		if csv {
-			return sendCSV(c, "anomalies", rows, limit, newAnomalyRecord)
+			return sendCSV(c, "anomalies", now(), rows, limit, newAnomalyRecord)
 		}
 		out := make([]AnomalyItem, len(rows))
 		for i, r := range rows {

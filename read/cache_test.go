@@ -3,6 +3,7 @@ package read
 import (
 	"context"
 	"errors"
+	"overwatch/testclock"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -58,7 +59,7 @@ func TestCachedKeepsAnswersPerRequest(t *testing.T) {
 	var calls atomic.Int64
 	q := Cached(c, "q", []string{"a"}, countingQuery(&calls))
 	ctx := context.Background()
-	at := Minute(time.Now())
+	at := Minute(testclock.Now())
 	for range 3 {
 		if v, err := q(ctx, testReq{"santos", at}); err != nil || len(v) != 6 {
 			t.Fatalf("q = %v, %v", v, err)

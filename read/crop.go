@@ -2,6 +2,7 @@ package read
 
 import (
 	"context"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -12,9 +13,11 @@ import (
 
 // CropInputsRequest selects what the crop assessments are computed from:
 // the service's export tonnage at the regions' ports over the last
-// ExportDays days (the observed export shares).
+// ExportDays days before Today (the observed export shares; Today is the
+// current UTC day on the service's clock).
 type CropInputsRequest struct {
 	ExportDays int
+	Today      time.Time
 }
 
 // cropExportDays is the window of the observed export shares.
@@ -28,11 +31,11 @@ type CropStore interface {
 
 // cropRoutes mounts the crop-health endpoints. Their inputs (a few
 // thousand rows) are cached until one of their tables changes.
-func cropRoutes(r Router, s CropStore, c *Cache) {
+func cropRoutes(r Router, s CropStore, c *Cache, now func() time.Time) {
 	inputs := Cached(c, "crop_inputs", []string{"crop_psd", "crop_wasde", "crop_ndvi", "estimates_weekly"}, s.CropInputs)
 	r.Handle(fiber.MethodGet, "/satellite/regions", overwatch.AccessKey, CropRegions())
 	r.Handle(fiber.MethodGet, "/satellite/health", overwatch.AccessKey, CropHealth(inputs))
-	r.Handle(fiber.MethodGet, "/satellite/production", overwatch.AccessKey, CropProduction(inputs))
+	r.Handle(fiber.MethodGet, "/satellite/production", overwatch.AccessKey, CropProduction(inputs, now))
 }
 
 // CropPort is a port a region feeds.
@@ -232,7 +235,7 @@ func NewCropForecast(f crop.Forecast) CropForecast {
 // season's production forecast of each region and crop (official baseline
 // × the yield factor of its health) and the exportable volume per mapped
 // port.
-func CropProduction(q Query[CropInputsRequest, crop.Inputs]) fiber.Handler {
+func CropProduction(q Query[CropInputsRequest, crop.Inputs], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		region, err := cropRegionParam(c)
 		if err != nil {
@@ -250,7 +253,7 @@ func CropProduction(q Query[CropInputsRequest, crop.Inputs]) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		in, err := q(c.UserContext(), CropInputsRequest{ExportDays: cropExportDays})
+		in, err := q(c.UserContext(), CropInputsRequest{ExportDays: cropExportDays, Today: now().UTC().Truncate(24 * time.Hour)})
 		if err != nil {
 			return err
 		}

@@ -163,7 +163,7 @@ func FleetAge(live Query[FleetAgeRequest, []portstats.FleetAgeWeek], now func() 
 			}
 		}
 		if csv {
-			return sendCSV(c, "fleet-age", fleetAgeCSVRows(out), len(out)*len(portstats.AgeBuckets), func(r FleetAgeCSVRow) FleetAgeCSVRow { return r })
+			return sendCSV(c, "fleet-age", now(), fleetAgeCSVRows(out), len(out)*len(portstats.AgeBuckets), func(r FleetAgeCSVRow) FleetAgeCSVRow { return r })
 		}
 		return c.JSON(fiber.Map{"fleet_age": out})
 	}

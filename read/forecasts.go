@@ -43,10 +43,10 @@ type ForecastStore interface {
 }
 
 // forecastRoutes mounts the forecast endpoints.
-func forecastRoutes(r Router, s ForecastStore, c *Cache) {
+func forecastRoutes(r Router, s ForecastStore, c *Cache, now func() time.Time) {
 	f := Cached(c, "forecasts", []string{tableForecasts}, s.Forecasts)
 	a := Cached(c, "forecast_accuracy", []string{tableForecastAccuracy}, s.ForecastAccuracy)
-	r.Handle(fiber.MethodGet, "/forecasts", overwatch.AccessKey, Forecasts(f))
+	r.Handle(fiber.MethodGet, "/forecasts", overwatch.AccessKey, Forecasts(f, now))
 	r.Handle(fiber.MethodGet, "/forecasts/accuracy", overwatch.AccessKey, ForecastAccuracy(a))
 }
 
@@ -82,7 +82,7 @@ func NewForecastItem(f forecast.Forecast) ForecastItem {
 // limit (default 50, max 200, clamped by the plan). The forecast weekly
 // exports of the weeks after the last complete one, each with its 95%
 // prediction interval (docs/forecasts.md), by port, method and week.
-func Forecasts(q Query[ForecastsRequest, []forecast.Forecast]) fiber.Handler {
+func Forecasts(q Query[ForecastsRequest, []forecast.Forecast], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		port, err := portParam(c, "port", false)
 		if err != nil {
@@ -105,7 +105,7 @@ func Forecasts(q Query[ForecastsRequest, []forecast.Forecast]) fiber.Handler {
 			return err
 		}
 		if csv {
-			return sendCSV(c, "forecasts", rows, limit, NewForecastItem)
+			return sendCSV(c, "forecasts", now(), rows, limit, NewForecastItem)
 		}
 		out := make([]ForecastItem, len(rows))
 		for i, r := range rows {
@@ -126,14 +126,15 @@ func csvFormat(c *fiber.Ctx) (bool, error) {
 }
 
 // sendCSV answers with the CSV file of rows presented as records (at most
-// limit and the plan's CSV rows).
-func sendCSV[T, R any](c *fiber.Ctx, name string, rows []T, limit int, record func(T) R) error {
+// limit and the plan's CSV rows), named with the day of now (the
+// service's clock).
+func sendCSV[T, R any](c *fiber.Ctx, name string, now time.Time, rows []T, limit int, record func(T) R) error {
 	body, err := csvFile(rows, csvRows(overwatch.CallerFrom(c.UserContext()), limit), record)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")
-	c.Set(fiber.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="overwatch-%s-%s.csv"`, name, time.Now().UTC().Format("20060102")))
+	c.Set(fiber.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="overwatch-%s-%s.csv"`, name, now.UTC().Format("20060102")))
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.Send(body)
 }

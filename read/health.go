@@ -15,10 +15,10 @@ type HealthCounts struct {
 	PositionsLastHour uint64
 }
 
-// HealthStore counts positions and vessels, and says when each derived
-// table was last computed (zero: never).
+// HealthStore counts positions and vessels (positions of the hour before
+// now), and says when each derived table was last computed (zero: never).
 type HealthStore interface {
-	HealthCounts(ctx context.Context) (HealthCounts, error)
+	HealthCounts(ctx context.Context, now time.Time) (HealthCounts, error)
 	DerivedAges(ctx context.Context) (map[string]time.Time, error)
 }
 
@@ -47,13 +47,15 @@ type HealthBody struct {
 
 // Health serves GET /v1/health (public): 200 and status "ok" when both
 // stores answer, 503 and status "degraded" otherwise, with the check that
-// failed.
-func Health(store HealthStore, pg Pinger, log *slog.Logger) fiber.Handler {
+// failed. now is the service's clock (the last hour of positions); the
+// derived tables' ages are measured on the real clock they are stamped
+// with.
+func Health(store HealthStore, pg Pinger, log *slog.Logger, now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		ctx, cancel := context.WithTimeout(c.UserContext(), 3*time.Second)
 		defer cancel()
 		body := HealthBody{Status: "ok", Checks: map[string]string{"clickhouse": "ok", "postgres": "ok"}}
-		counts, err := store.HealthCounts(ctx)
+		counts, err := store.HealthCounts(ctx, now())
 		if err != nil {
 			log.Warn("health: clickhouse", "err", err)
 			body.Status, body.Checks["clickhouse"] = "degraded", "unreachable"

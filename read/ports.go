@@ -2,6 +2,7 @@ package read
 
 import (
 	"log/slog"
+	"time"
 
 	"overwatch/maritime/seaport"
 
@@ -47,9 +48,9 @@ func NewPortView(p seaport.Port, caller *overwatch.Caller) PortView {
 // portRoutes mounts the endpoints open to every caller of the keyed
 // surface (a key, when presented, sets the tier): the ports, the service's
 // health and the plans.
-func portRoutes(r Router, s HealthStore, pg Pinger, log *slog.Logger) {
+func portRoutes(r Router, s HealthStore, pg Pinger, log *slog.Logger, now func() time.Time) {
 	r.Handle(fiber.MethodGet, "/ports", overwatch.AccessOptionalKey, Ports())
-	r.Handle(fiber.MethodGet, "/health", overwatch.AccessOptionalKey, Health(s, pg, log))
+	r.Handle(fiber.MethodGet, "/health", overwatch.AccessOptionalKey, Health(s, pg, log, now))
 	r.Handle(fiber.MethodGet, "/billing/plans", overwatch.AccessOptionalKey, Plans())
 }
 

@@ -125,7 +125,7 @@ func RiverLevels(s RiverStore, now func() time.Time) fiber.Handler {
 			}
 		}
 		if csv {
-			return sendCSV(c, "river-levels", readings, len(readings), newRiverCSVRow)
+			return sendCSV(c, "river-levels", now(), readings, len(readings), newRiverCSVRow)
 		}
 		return c.JSON(fiber.Map{"readings": readings, "alerts": alerts, "count": len(readings),
 			"source": riverSource(log, newest, len(readings), t)})

@@ -79,7 +79,7 @@ type Deps struct {
 // routes beside their handlers.
 func Routes(r Router, d Deps) {
 	publicRoutes(r, d.Latest, d.Publisher, d.Now)
-	portRoutes(r, d.Analytics, d.Accounts, d.Log)
+	portRoutes(r, d.Analytics, d.Accounts, d.Log, d.Now)
 	vesselRoutes(r, d.Analytics, d.Now)
 	if d.Fleet != nil {
 		fleetRoutes(r, d.Fleet, d.Analytics, d.Cache, d.Now)
@@ -95,12 +95,12 @@ func Routes(r Router, d Deps) {
 	riskRoutes(r, d.Analytics, d.Cache, d.Now)
 	emissionsRoutes(r, d.Analytics, d.Cache, d.Now)
 	tradeRoutes(r, d.Analytics, d.Cache, d.Now)
-	forecastRoutes(r, d.Analytics, d.Cache)
+	forecastRoutes(r, d.Analytics, d.Cache, d.Now)
 	anomalyRoutes(r, d.Analytics, d.Cache, d.Now)
 	earningsRoutes(r, d.Analytics, d.Cache, d.Now)
 	marketRoutes(r, d.Analytics, d.Cache, d.Now)
 	sarRoutes(r, d.Analytics, d.SAR, d.Cache, d.Now)
-	cropRoutes(r, d.Analytics, d.Cache)
+	cropRoutes(r, d.Analytics, d.Cache, d.Now)
 	riverRoutes(r, d.Analytics, d.Now)
 	disruptionRoutes(r, d.Analytics, d.Now)
 	terminalRoutes(r, d.Analytics, d.Cache, d.Now)

@@ -55,7 +55,9 @@ type Deps struct {
 	Outbound  *outbound.Client                    // the client for user-supplied URLs
 	CheckURL  func(context.Context, string) error // refuses a webhook URL that may not be reached
 	PublicURL string                              // the service's own address (checkout's return pages)
-	Now       func() time.Time
+	// Now is the service's clock. The payment provider's signatures are
+	// checked against the real time, which the provider signs with.
+	Now func() time.Time
 	// EventLimit draws one verified event of the payment provider from
 	// the endpoint's own budget: nil, or the 429 to answer.
 	EventLimit func(*fiber.Ctx) error
@@ -64,7 +66,7 @@ type Deps struct {
 // Routes mounts every write route, area by area; each area's file lists its
 // routes beside their handlers.
 func Routes(r Router, d Deps) {
-	billingRoutes(r, d.Billing, d.Accounts, d.PublicURL, d.Now, d.EventLimit)
+	billingRoutes(r, d.Billing, d.Accounts, d.PublicURL, time.Now, d.EventLimit)
 	keyRoutes(r, d.Accounts, d.Now)
 	refreshRoutes(r, d.Refresher, d.Accounts, d.Now)
 	alertRoutes(r, d.Accounts, d.Now)

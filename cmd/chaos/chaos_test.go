@@ -12,6 +12,7 @@ import (
 
 	"overwatch"
 	"overwatch/postgres"
+	"overwatch/testclock"
 	"overwatch/write"
 )
 
@@ -64,7 +65,7 @@ func TestChaos(t *testing.T) {
 	pg := startPG(t)
 	t.Logf("private cluster in %s (ports +%d), PostgreSQL on :%d, set up in %v", tp.dir, offset, pg.port, time.Since(began).Round(time.Millisecond))
 
-	src := newSource(t, pl.copies, time.Now().Add(-2*time.Minute))
+	src := newSource(t, pl.copies, testclock.Now().Add(-2*time.Minute))
 	total := float64(len(src.parts[0]) + len(src.parts[1]))
 	feeds := [2]*feedServer{}
 	for i := range feeds {

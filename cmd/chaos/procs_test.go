@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"overwatch/testclock"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -65,6 +66,11 @@ func (ps *procs) start(t *testing.T, name, command string, extra map[string]stri
 	vars := map[string]string{}
 	for k, v := range ps.env {
 		vars[k] = v
+	}
+	// The processes run on the tests' clock, which the feed's messages
+	// are stamped on.
+	if testclock.Set() {
+		vars["OVERWATCH_CLOCK_START"] = testclock.Now().Format(time.RFC3339Nano)
 	}
 	for k, v := range extra {
 		vars[k] = v

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"overwatch"
+	"overwatch/testclock"
 	"overwatch/write/ais"
 	"overwatch/write/feed"
 	"overwatch/write/ingest"
@@ -70,11 +71,11 @@ func newSource(t *testing.T, copies int, end time.Time) *source {
 		s.parts[half] = append(s.parts[half], pending...)
 		pending = pending[:0]
 		if i < total/20 {
-			if r, ok := feed.FromAIS(&m, overwatch.SourceAISHub, time.Now()); ok && r.Type == 5 && r.Has&ingest.HasIMO != 0 && r.IMO.Valid() {
+			if r, ok := feed.FromAIS(&m, overwatch.SourceAISHub, testclock.Now()); ok && r.Type == 5 && r.Has&ingest.HasIMO != 0 && r.IMO.Valid() {
 				named[r.MMSI] = r.IMO
 			}
 		} else if imo, ok := named[m.MMSI]; ok && i < total/5 {
-			if r, ok := feed.FromAIS(&m, overwatch.SourceAISHub, time.Now()); ok && r.Has&ingest.HasPosition != 0 {
+			if r, ok := feed.FromAIS(&m, overwatch.SourceAISHub, testclock.Now()); ok && r.Has&ingest.HasPosition != 0 {
 				withPosition[imo] = true
 			}
 		}
@@ -88,7 +89,7 @@ func newSource(t *testing.T, copies int, end time.Time) *source {
 			if !ok {
 				continue
 			}
-			r, ok := feed.FromAIS(&m, overwatch.SourceAISHub, time.Now())
+			r, ok := feed.FromAIS(&m, overwatch.SourceAISHub, testclock.Now())
 			if !ok {
 				continue
 			}

@@ -188,7 +188,7 @@ func fillVoyages(ctx context.Context, chURL string, n int) error {
 	defer ch.Close()
 	rng := rand.New(rand.NewPCG(7, 7))
 	ports := seaport.All()
-	end := time.Now().UTC().Truncate(24 * time.Hour)
+	end := now().UTC().Truncate(24 * time.Hour)
 	types := []uint8{70, 71, 79, 80, 84, 89}
 	rows := make([]voyage.Record, n)
 	for i := range rows {

@@ -166,7 +166,7 @@ func seed(ctx context.Context, o options, out io.Writer) error {
 	if _, err := db.Migrate(ctx); err != nil {
 		return err
 	}
-	counts, err := db.HealthCounts(ctx)
+	counts, err := db.HealthCounts(ctx, now())
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func seed(ctx context.Context, o options, out io.Writer) error {
 		return fmt.Errorf("database %s holds %d vessels, not %d: drop it or pick another -database", o.database, counts.Vessels, o.vessels)
 	}
 	fmt.Fprintf(out, "seeding %d vessels x 4 sources into %s ...\n", o.vessels, o.database)
-	now := time.Now().UTC().Truncate(time.Second)
+	now := now().UTC().Truncate(time.Second)
 	const batch = 50000
 	rows := make([]ingest.LatestRow, 0, batch)
 	str := func(s string) *string { return &s }

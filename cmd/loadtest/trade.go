@@ -108,7 +108,7 @@ func runTrade(ctx context.Context, args []string, out io.Writer) error {
 		}
 		defer os.RemoveAll(spool)
 		env = append(env, "OVERWATCH_SPOOL_DIR="+spool)
-		end := time.Now().UTC().Truncate(24 * time.Hour)
+		end := now().UTC().Truncate(24 * time.Hour)
 		simArgs := append([]string{"simulate", "--seed", strconv.FormatUint(*seed, 10), "--vessels", strconv.Itoa(*vessels), "--days", strconv.Itoa(*days),
 			"--start", end.AddDate(0, 0, -*days).Format(time.RFC3339), "--truth", filepath.Join(spool, "truth.jsonl")}, strings.Fields(*simFlags)...)
 		summary, took, err := command(simArgs...)

@@ -15,6 +15,7 @@ import (
 	"overwatch/maritime/forecast"
 	"overwatch/maritime/river"
 	"overwatch/maritime/trade"
+	"overwatch/testclock"
 )
 
 // The dashboard's browser test, continued: what the charts hold against
@@ -291,7 +292,7 @@ func injectSignals(t *testing.T, env *pageEnv, port string) {
 			dests = append(dests, p.Slug)
 		}
 	}
-	now := time.Now().UTC()
+	now := testclock.Now().UTC()
 	monday := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC).AddDate(0, 0, -(int(now.Weekday())+6)%7)
 	weeks := []time.Time{monday.AddDate(0, 0, -14), monday.AddDate(0, 0, -7)}
 	flows := []trade.Flow{
@@ -323,7 +324,7 @@ func injectSignals(t *testing.T, env *pageEnv, port string) {
 // during the test do not replace them.
 func injectForecasts(t *testing.T, env *pageEnv, port string) {
 	t.Helper()
-	now := time.Now().UTC()
+	now := testclock.Now().UTC()
 	monday := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC).AddDate(0, 0, -(int(now.Weekday())+6)%7)
 	origin := monday.AddDate(0, 0, -7)
 	var fcs []forecast.Forecast

@@ -12,6 +12,7 @@ import (
 	"overwatch"
 	"overwatch/clickhouse/chtest"
 	"overwatch/maritime/geo"
+	"overwatch/testclock"
 	"overwatch/write/ingest"
 )
 
@@ -116,7 +117,7 @@ func TestMapBench(t *testing.T) {
 func benchFleet(n int) []ingest.Report {
 	rng := rand.New(rand.NewPCG(7, uint64(n)))
 	types := []uint8{70, 80, 60, 40, 30, 31, 50, 36, 20, 90}
-	now := time.Now().UTC().Truncate(time.Second)
+	now := testclock.Now().UTC().Truncate(time.Second)
 	out := make([]ingest.Report, 0, 2*n)
 	for i := range n {
 		lat, lon := 0.0, 0.0

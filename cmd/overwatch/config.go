@@ -63,6 +63,8 @@ type config struct {
 	// FreightMinContributors is k of the contributed freight rates'
 	// aggregates.
 	FreightMinContributors int
+	// Now is the service's clock (OVERWATCH_CLOCK_START; see clockFrom).
+	Now func() time.Time
 }
 
 // settings documents every environment variable with its default; the
@@ -95,6 +97,7 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_DEMO_DAYS", "500", "days of history the demo backfills on an empty store (with seasons and trade truths; only the last 3 days at the full cadence): 500 gives the 68 complete weeks every forecast method needs"},
 	{"OVERWATCH_DEMO_VESSELS", "400", "the demo fleet's size"},
 	{"OVERWATCH_LOG_LEVEL", "info", "debug, info, warn or error"},
+	{"OVERWATCH_CLOCK_START", "", "the instant (RFC 3339) the service's clock starts from, then running at real speed: the windows of the reads, the plans' history floors, the rate-limit days, the alerts, the receive time of ingested reports and the demo's history follow it (timeouts and the payment provider's signatures keep the real time); for tests and demos over past data; empty: the real time"},
 	{"OVERWATCH_SANCTIONS_URL", "", "base URL of the OFAC legacy SDN files (SDN.CSV, ALT.CSV, SDN_COMMENTS.CSV) the scheduler re-imports; empty: no refresh"},
 	{"OVERWATCH_SANCTIONS_REFRESH", "24h", "how often the sanctions list is re-imported from OVERWATCH_SANCTIONS_URL"},
 	{"OVERWATCH_SANCTIONS_LIST", "OFAC SDN", "the list_source the refreshed list is stored and matched under"},
@@ -207,6 +210,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 		Stripe: stripe.Config{SecretKey: strings.TrimSpace(getenv("STRIPE_SECRET_KEY")),
 			WebhookSecret: strings.TrimSpace(getenv("STRIPE_WEBHOOK_SECRET")), API: get("STRIPE_API_URL"),
 			Prices: map[overwatch.Plan]string{}},
+	}
+	if start, err := parseClockStart(getenv("OVERWATCH_CLOCK_START")); err != nil {
+		errs = append(errs, err.Error())
+	} else {
+		cfg.Now = clockFrom(start)
 	}
 	if cfg.Simulate != "auto" && cfg.Simulate != "true" && cfg.Simulate != "false" {
 		errs = append(errs, "OVERWATCH_SIMULATE must be auto, true or false")

@@ -54,3 +54,34 @@ func TestSettingsAreDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestClockStart: OVERWATCH_CLOCK_START starts the service's clock at an
+// instant, from which it runs at real speed; unset, it is the real time;
+// a malformed value is refused naming the variable.
+func TestClockStart(t *testing.T) {
+	start := time.Date(2028, 2, 29, 12, 0, 0, 0, time.UTC)
+	cfg, err := loadConfig(func(k string) string {
+		return map[string]string{"OVERWATCH_CLOCK_START": "2028-02-29T12:00:00Z"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := cfg.Now()
+	time.Sleep(20 * time.Millisecond)
+	second := cfg.Now()
+	if first.Before(start) || first.Sub(start) > time.Second || second.Sub(first) < 20*time.Millisecond || second.Location() != time.UTC {
+		t.Errorf("clock from %v: %v, then %v", start, first, second)
+	}
+	cfg, err = loadConfig(func(string) string { return "" })
+	if now := cfg.clock()(); err != nil || time.Since(now).Abs() > time.Second {
+		t.Errorf("unset: %v %v", now, err)
+	}
+	if (config{}).clock()().IsZero() {
+		t.Error("a config made by hand has no clock")
+	}
+	if _, err := loadConfig(func(k string) string {
+		return map[string]string{"OVERWATCH_CLOCK_START": "tomorrow"}[k]
+	}); err == nil || !strings.Contains(err.Error(), "OVERWATCH_CLOCK_START") {
+		t.Errorf("malformed: %v", err)
+	}
+}

@@ -28,7 +28,7 @@ import (
 // is a bar on progressOut (a terminal), or a log line every tenth when it
 // is nil.
 func runDemo(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.DB, p *ingest.Pipeline, stdout, progressOut io.Writer, backfilled func()) error {
-	now := time.Now().UTC()
+	now := cfg.clock()().UTC()
 	state, ok := loadSimState(cfg.DataDir)
 	if !ok {
 		state = simState{Seed: 1, Start: now.Add(-time.Duration(cfg.DemoDays) * 24 * time.Hour).Truncate(time.Hour), Vessels: cfg.DemoVessels, Downsample: 30,
@@ -54,7 +54,7 @@ func runDemo(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.D
 	if err != nil {
 		return err
 	}
-	d := newSimDelivery(p, s)
+	d := newSimDelivery(p, s, cfg.clock())
 	last, err := ch.LastPositionTime(ctx)
 	if err != nil {
 		return err
@@ -99,7 +99,7 @@ func runDemo(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.D
 	log.Info("demo: history ready; simulating in real time", "messages", s.Messages(), "elapsed", time.Since(started).Round(time.Second))
 	imo, _ := ch.FreshestIMO(ctx)
 	printDemo(stdout, cfg, imo, int(now.Sub(c.Start).Hours()/24+0.5))
-	err = s.Live(ctx, time.Second, d.deliver)
+	err = s.Live(ctx, time.Second, cfg.clock(), d.deliver)
 	d.flush()
 	return err
 }

@@ -15,6 +15,7 @@ import (
 	"overwatch/maritime/risk"
 	"overwatch/maritime/sanctions"
 	"overwatch/read"
+	"overwatch/testclock"
 )
 
 // riverSource is a test alert source of river readings (river gauges
@@ -60,7 +61,7 @@ func TestAlertsEndToEnd(t *testing.T) {
 	// Risk events of x (watched) and y (in the portfolio), and one of an
 	// unwatched vessel.
 	ctx := context.Background()
-	now := time.Now().UTC().Truncate(time.Second)
+	now := testclock.Now().UTC().Truncate(time.Second)
 	ix, iy, iz := mustIMO(t, x), mustIMO(t, y), nextIMO()
 	end := now.Add(-time.Hour)
 	events := []risk.Event{
@@ -82,7 +83,7 @@ func TestAlertsEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	river := riverSource{port: port, key: fmt.Sprintf("river/%s/%d", x, now.UnixNano())}
-	run := jobs.Alerts(s.pg, time.Now, jobs.RiskAlerts{Store: s.ch}, river)
+	run := jobs.Alerts(s.pg, testclock.Now, jobs.RiskAlerts{Store: s.ch}, river)
 	res, err := run(ctx, jobs.State{})
 	if err != nil {
 		t.Fatal(err)
@@ -175,14 +176,14 @@ func TestAlertsEndToEnd(t *testing.T) {
 	r = state(a, `{"alert_id":"`+sanctions+`","action":"snooze"}`)
 	var ans struct{ State overwatch.AlertTimes }
 	mustUnmarshal(t, r.body, &ans)
-	if r.StatusCode != 200 || ans.State.SnoozedUntil == nil || ans.State.SnoozedUntil.Sub(time.Now().Add(24*time.Hour)).Abs() > time.Minute {
+	if r.StatusCode != 200 || ans.State.SnoozedUntil == nil || ans.State.SnoozedUntil.Sub(testclock.Now().Add(24*time.Hour)).Abs() > time.Minute {
 		t.Errorf("default snooze: %d %s", r.StatusCode, r.body)
 	}
 	mustUnmarshal(t, do(a, "GET", "/v1/alerts/unified?state=snoozed", "").body, &f)
 	if f.Count != 1 || f.Alerts[0].AlertID != sanctions {
 		t.Errorf("snoozed: %+v", f)
 	}
-	until := time.Now().Add(2 * time.Hour).UTC().Format(time.RFC3339)
+	until := testclock.Now().Add(2 * time.Hour).UTC().Format(time.RFC3339)
 	expect(state(a, `{"alert_id":"`+sanctions+`","action":"snooze","snooze_until":"`+until+`"}`), 200, until)
 	for body, want := range map[string]string{
 		`{"alert_id":"` + sanctions + `","action":"snooze","snooze_until":"2020-01-01T00:00:00Z"}`: "ahead",
@@ -250,12 +251,12 @@ func raiseFor(t *testing.T, s *testServer, account int64, n int) []string {
 	stamp := time.Now().UnixNano()
 	for i := range n {
 		as = append(as, jobs.Alert{AccountID: account, Type: jobs.AlertDarkFleet, Severity: jobs.SeverityWarning, Title: "gap",
-			Message: "AIS off", IMO: "9074729", EventKey: fmt.Sprintf("e2e/%d/%d", stamp, i), EventAt: time.Now()})
+			Message: "AIS off", IMO: "9074729", EventKey: fmt.Sprintf("e2e/%d/%d", stamp, i), EventAt: testclock.Now()})
 	}
 	if got, err := s.pg.RaiseAlerts(ctx, as); err != nil || got != n {
 		t.Fatalf("raise: %d %v", got, err)
 	}
-	rows, err := s.pg.Alerts(ctx, account, read.AlertFilter{Now: time.Now(), Limit: n})
+	rows, err := s.pg.Alerts(ctx, account, read.AlertFilter{Now: testclock.Now(), Limit: n})
 	if err != nil || len(rows) != n {
 		t.Fatalf("alerts: %d %v", len(rows), err)
 	}

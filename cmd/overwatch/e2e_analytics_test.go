@@ -12,6 +12,7 @@ import (
 	"overwatch/clickhouse/chtest"
 	"overwatch/maritime/seaport"
 	"overwatch/read"
+	"overwatch/testclock"
 )
 
 // The analytics endpoints read the derived tables; these tests write them
@@ -32,7 +33,7 @@ type analyticsFixtures struct {
 
 func (s *testServer) writeAnalyticsFixtures(t *testing.T) analyticsFixtures {
 	t.Helper()
-	now := time.Now().UTC().Truncate(time.Second)
+	now := testclock.Now().UTC().Truncate(time.Second)
 	fx := analyticsFixtures{now: now, monday: mondayOf(now), waiting: nextIMO(), berthed: nextIMO(), gone: nextIMO(),
 		injected: `=HYPERLINK("http://evil.example","click")`}
 	gen := uint64(time.Now().UnixNano())
@@ -259,7 +260,7 @@ func TestAnalyticsExport(t *testing.T) {
 	}
 
 	r = s.do(t, request{path: "/v1/export?port=" + analyticsPort + "&limit=1000", ip: freshIP(), key: starter})
-	day := time.Now().UTC().Format("20060102")
+	day := testclock.Now().UTC().Format("20060102")
 	if r.StatusCode != 200 || r.Header.Get("Content-Type") != "text/csv; charset=utf-8" ||
 		r.Header.Get("Content-Disposition") != `attachment; filename="overwatch-visits-`+analyticsPort+`-`+day+`.csv"` {
 		t.Fatalf("Starter: %d %v\n%s", r.StatusCode, r.Header, r.body)

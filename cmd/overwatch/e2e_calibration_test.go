@@ -42,7 +42,7 @@ func TestCalibrationEndToEnd(t *testing.T) {
 	cli := func(args ...string) (string, error) {
 		t.Helper()
 		var out, errs strings.Builder
-		err := run(ctx, append([]string{"overwatch"}, args...), func(k string) string { return env[k] }, &out, &errs)
+		err := run(ctx, append([]string{"overwatch"}, args...), clockEnv(func(k string) string { return env[k] }), &out, &errs)
 		return out.String() + errs.String(), err
 	}
 	// A clean slate: earlier runs' overrides (the databases are kept).

@@ -17,6 +17,7 @@ import (
 	"overwatch/maritime/risk"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
+	"overwatch/testclock"
 	"overwatch/write"
 	"overwatch/write/ingest"
 )
@@ -29,9 +30,17 @@ import (
 // checks that the walk met arrays the bound cut (so that the data was
 // there to cut).
 func TestEveryKeyedArrayIsClampedForFree(t *testing.T) {
-	r := simulateRecent(t, "clamp", 17, 240, 8)
+	// The simulation's 8 days end on the Thursday of the tests' week, and
+	// the jobs and the server run at noon that day (OVERWATCH_CLOCK_START):
+	// the week in progress holds data whatever the weekday the suite runs
+	// on (just after Monday midnight, Free's 7 days held no week with
+	// estimates).
+	end := mondayOf(testclock.Now()).AddDate(0, 0, 3)
+	now := end.Add(12 * time.Hour)
+	r := simulateUntil(t, "clamp", 17, 240, 8, end)
+	r.env["OVERWATCH_CLOCK_START"] = now.Format(time.RFC3339)
 	r.command(t, io.Discard, "jobs", "--once")
-	s := startServer(t, map[string]string{"CLICKHOUSE_URL": r.chURL, "DATABASE_URL": r.pgURL})
+	s := startServer(t, map[string]string{"CLICKHOUSE_URL": r.chURL, "DATABASE_URL": r.pgURL, "OVERWATCH_CLOCK_START": now.Format(time.RFC3339)})
 	ctx := context.Background()
 	const bound = 20
 
@@ -55,7 +64,7 @@ func TestEveryKeyedArrayIsClampedForFree(t *testing.T) {
 		t.Fatalf("no IMO in /v1/risk/vessels")
 	}
 	port := busiestPort(t, s, pro)
-	writeClampFixtures(t, s, mustIMO(t, imo), port, bound+5)
+	writeClampFixtures(t, s, now, mustIMO(t, imo), port, bound+5)
 
 	// The account side: one Free account with 25 keys, portfolios,
 	// watched vessels and ports, and alerts.
@@ -209,11 +218,12 @@ func TestEveryKeyedArrayIsClampedForFree(t *testing.T) {
 // writeClampFixtures adds to the simulation n of what it has fewer of:
 // transfers, identity changes, mismatches, loitering and AIS gaps of the vessel imo
 // (today and yesterday, which they replace), active hotspots, identity
-// steps of imo, and latest positions in the port.
-func writeClampFixtures(t *testing.T, s *testServer, imo overwatch.IMO, port string, n int) {
+// steps of imo, and latest positions in the port, before now (the
+// server's clock).
+func writeClampFixtures(t *testing.T, s *testServer, now time.Time, imo overwatch.IMO, port string, n int) {
 	t.Helper()
 	ctx := context.Background()
-	now := time.Now().UTC().Truncate(time.Second)
+	now = now.UTC().Truncate(time.Second)
 	at := func(i int) time.Time { return now.Add(-time.Duration(i+1) * 10 * time.Minute) }
 	other := nextIMO()
 	identity := map[overwatch.IMO]vessel.Profile{imo: {IMO: imo, Name: "CLAMP", Flag: "PA", ShipType: 80},

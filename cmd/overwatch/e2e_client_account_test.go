@@ -10,6 +10,7 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
 	"overwatch/client"
+	"overwatch/testclock"
 )
 
 // callClientAccount calls the operations on what an account owns through
@@ -105,7 +106,7 @@ func callClientAccount(ctx context.Context, t *testing.T, c *client.ClientWithRe
 
 	// Freight-rate contributions.
 	sf, err := c.SubmitFreightRateWithResponse(ctx, client.SubmitFreightRateJSONRequestBody{
-		Date: openapi_types.Date{Time: time.Now().UTC().AddDate(0, 0, -1).Truncate(24 * time.Hour)}, Origin: port, Destination: "rotterdam",
+		Date: openapi_types.Date{Time: testclock.Now().UTC().AddDate(0, 0, -1).Truncate(24 * time.Hour)}, Origin: port, Destination: "rotterdam",
 		Rate: 42.5, Unit: client.UsdPerTonne, VesselType: client.FreightVesselTypePanamax})
 	if wantStatus(t, "submit freight rate", sf, err, 201) {
 		lf, err := c.ListFreightRatesWithResponse(ctx, &client.ListFreightRatesParams{})

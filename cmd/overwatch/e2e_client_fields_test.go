@@ -365,7 +365,7 @@ func arrangeCalibration(t *testing.T, r *evalRun) {
 func arrangeRecords(t *testing.T, s *testServer, imo overwatch.IMO, port string, account int64) {
 	t.Helper()
 	ctx := context.Background()
-	writeClampFixtures(t, s, imo, port, 1)
+	writeClampFixtures(t, s, testclock.Now(), imo, port, 1)
 	if err := s.ch.ReplaceSanctions(ctx, "OFAC SDN", []sanctions.Entry{{ListSource: "OFAC SDN", EntryID: "36001",
 		Name: "SPECIFICATION FIELDS CARRIER", IMO: imo, Program: "IRAN", Owner: "FIELDS HOLDINGS LTD"}}); err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"overwatch/maritime/crop"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
+	"overwatch/testclock"
 	cropfile "overwatch/write/crop"
 )
 
@@ -43,11 +44,11 @@ func TestCropEndToEnd(t *testing.T) {
 		t.Fatalf("samples: %v %v", files, err)
 	}
 	out := &syncWriter{}
-	if err := run(context.Background(), append([]string{"overwatch", "import", "crop"}, files...), getenv, out, io.Discard); err != nil {
+	if err := run(context.Background(), append([]string{"overwatch", "import", "crop"}, files...), clockEnv(getenv), out, io.Discard); err != nil {
 		t.Fatalf("import: %v\n%s", err, out)
 	}
 	t.Logf("imported:\n%s", out)
-	if err := run(context.Background(), []string{"overwatch", "import", "crop", "samples/README.md"}, getenv, io.Discard, io.Discard); err == nil {
+	if err := run(context.Background(), []string{"overwatch", "import", "crop", "samples/README.md"}, clockEnv(getenv), io.Discard, io.Discard); err == nil {
 		t.Error("a README imported as crop data")
 	}
 
@@ -281,7 +282,7 @@ func TestCropSamplesLoad(t *testing.T) {
 	if p2, w2, _ := db.CropRows(ctx); p2 != psd || w2 != wasde {
 		t.Errorf("loaded twice: %d, %d", p2, w2)
 	}
-	in, err := db.CropInputs(ctx, read.CropInputsRequest{ExportDays: 365})
+	in, err := db.CropInputs(ctx, read.CropInputsRequest{ExportDays: 365, Today: testclock.Today()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"overwatch/clickhouse/chtest"
 	"overwatch/maritime/chokepoint"
 	"overwatch/postgres/pgtest"
+	"overwatch/testclock"
 )
 
 // disruptionsAPI is the body of GET /v1/disruptions (validated against the
@@ -55,12 +56,12 @@ func TestDisruptionsEndToEnd(t *testing.T) {
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn", "OVERWATCH_GDELT_URL": "off"}
 	getenv := func(k string) string { return env[k] }
 	ctx := context.Background()
-	if err := run(ctx, []string{"overwatch", "migrate"}, getenv, io.Discard, io.Discard); err != nil {
+	if err := run(ctx, []string{"overwatch", "migrate"}, clockEnv(getenv), io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	// Positions crossing the Suez gate northbound, 8 vessels a day for 45
 	// days, then 1 a day for 15, up to now.
-	today := time.Now().UTC().Truncate(24 * time.Hour)
+	today := testclock.Now().UTC().Truncate(24 * time.Hour)
 	base := today.AddDate(0, 0, -60)
 	var rows [][]any
 	imo := uint32(9400000)
@@ -77,7 +78,7 @@ func TestDisruptionsEndToEnd(t *testing.T) {
 	}
 	chtest.Open(t, chURL).Insert(t, "positions", []string{"imo", "ts", "lat", "lon", "destination", "dedup_key"}, rows...)
 	out := &syncWriter{}
-	if err := run(ctx, []string{"overwatch", "jobs", "--job", "chokepoints"}, getenv, out, io.Discard); err != nil {
+	if err := run(ctx, []string{"overwatch", "jobs", "--job", "chokepoints"}, clockEnv(getenv), out, io.Discard); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	ch, err := clickhouse.Open(chURL)
@@ -87,7 +88,7 @@ func TestDisruptionsEndToEnd(t *testing.T) {
 	defer ch.Close()
 	news := func(url, title, port string, hoursAgo float64) chokepoint.Disruption {
 		return chokepoint.Disruption{Kind: chokepoint.KindNews, Source: chokepoint.SourceGDELT, Title: title, URL: url, SourceName: "example.com",
-			PublishedAt: time.Now().UTC().Add(-time.Duration(hoursAgo * float64(time.Hour))).Truncate(time.Second), Tone: math.NaN(), Port: port,
+			PublishedAt: testclock.Now().UTC().Add(-time.Duration(hoursAgo * float64(time.Hour))).Truncate(time.Second), Tone: math.NaN(), Port: port,
 			Language: "English", Country: "Brazil"}
 	}
 	if err := ch.InsertDisruptions(ctx, []chokepoint.Disruption{

@@ -14,6 +14,7 @@ import (
 	"overwatch/maritime/seaport"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
+	"overwatch/testclock"
 )
 
 // The earnings endpoints end to end: port calls and market rows (an ocean
@@ -22,7 +23,7 @@ import (
 // by s.do, their inputs and bounds, the tier clamps and the parameter
 // errors.
 func TestEarningsEndToEnd(t *testing.T) {
-	now := time.Now().UTC()
+	now := testclock.Now().UTC()
 	chURL, pgURL := chtest.URL(t, "earnings_e2e"), pgtest.URL(t, "earnings_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_SPOOL_DIR": t.TempDir(), "OVERWATCH_LOG_LEVEL": "warn"}
 	s := startServer(t, env) // migrates both stores
@@ -58,7 +59,7 @@ func TestEarningsEndToEnd(t *testing.T) {
 		"usd_per_tonne", "detail", "published", "fetched_at"},
 		[]any{"fred", "POILBREUSDM", "Global price of Brent Crude", "crude_oil", month, "monthly", 75.0, "usd_per_barrel", "USD", math.NaN(), "", month, now})
 	var out strings.Builder
-	if err := run(context.Background(), []string{"overwatch", "jobs", "--job", "earnings"}, func(k string) string { return env[k] }, &out, os.Stderr); err != nil {
+	if err := run(context.Background(), []string{"overwatch", "jobs", "--job", "earnings"}, clockEnv(func(k string) string { return env[k] }), &out, os.Stderr); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("jobs: %s", out.String())

@@ -26,6 +26,7 @@ import (
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
 	"overwatch/reports"
+	"overwatch/testclock"
 )
 
 // The PDF answer of /emissions/report is validated as a binary body.
@@ -38,8 +39,15 @@ var _ = func() bool {
 // midnight), so that the plans' history depths cut into the data.
 func simulateRecent(t *testing.T, name string, seed uint64, vessels, days int) *evalRun {
 	t.Helper()
+	return simulateUntil(t, name, seed, vessels, days, testclock.Today())
+}
+
+// simulateUntil is simulateForEval over the days up to end (a UTC
+// midnight).
+func simulateUntil(t *testing.T, name string, seed uint64, vessels, days int, end time.Time) *evalRun {
+	t.Helper()
 	r := &evalRun{chURL: chtest.URL(t, name), pgURL: pgtest.URL(t, name)}
-	r.end = time.Now().UTC().Truncate(24 * time.Hour)
+	r.end = end
 	r.start = r.end.Add(-time.Duration(days) * 24 * time.Hour)
 	r.truthPath = filepath.Join(t.TempDir(), "truth.jsonl")
 	r.env = map[string]string{"CLICKHOUSE_URL": r.chURL, "DATABASE_URL": r.pgURL, "OVERWATCH_SPOOL_DIR": t.TempDir(), "OVERWATCH_LOG_LEVEL": "warn"}
@@ -151,7 +159,7 @@ func TestEmissionsEndToEnd(t *testing.T) {
 
 	// Tiers: results per call and history depth.
 	fp := page(free, "/v1/emissions?limit=500")
-	floor := time.Now().Add(-7 * 24 * time.Hour)
+	floor := testclock.Now().Add(-7 * 24 * time.Hour)
 	lo, hi := 0, 0
 	for _, v := range all.Voyages {
 		if v.Arrival.After(floor.Add(time.Minute)) {
@@ -313,7 +321,7 @@ func TestEmissionsEndToEnd(t *testing.T) {
 	r.command(t, io.Discard, "jobs", "--job", "emissions")
 	// The new voyage arrives after every simulated one, even when the test
 	// runs just after midnight and the simulation ends at that midnight.
-	now := time.Now().UTC().Add(-2 * time.Minute).Truncate(time.Second)
+	now := testclock.Now().UTC().Add(-2 * time.Minute).Truncate(time.Second)
 	if latest := all.Voyages[0].Arrival.Add(time.Second); latest.After(now) {
 		now = latest
 	}

@@ -11,6 +11,7 @@ import (
 	"overwatch"
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
+	"overwatch/testclock"
 	"overwatch/write/ais"
 	"overwatch/write/feed"
 	"overwatch/write/ingest"
@@ -25,7 +26,7 @@ func TestReplaySurvivesClickHouseRestart(t *testing.T) {
 	}
 	private := chtest.StartPrivate(t)
 	chURL := private.URL + "/ow_fault"
-	base := time.Now().UTC().Truncate(time.Second).Add(-30 * 24 * time.Hour)
+	base := testclock.Now().UTC().Truncate(time.Second).Add(-30 * 24 * time.Hour)
 	_, lines := stampedCapture(t, base)
 	// Ten copies, each shifted by a day: 850,000 lines, every report unique.
 	var all []string
@@ -43,7 +44,7 @@ func TestReplaySurvivesClickHouseRestart(t *testing.T) {
 	dec := ais.NewDecoder(ais.Options{})
 	for _, l := range all {
 		if m, ok := dec.Decode([]byte(l)); ok {
-			if r, ok := feed.FromAIS(&m, overwatch.SourceSpire, time.Now()); ok {
+			if r, ok := feed.FromAIS(&m, overwatch.SourceSpire, testclock.Now()); ok {
 				if r.Has&ingest.HasPosition != 0 {
 					positions++
 				}
@@ -58,7 +59,7 @@ func TestReplaySurvivesClickHouseRestart(t *testing.T) {
 	done := make(chan error, 1)
 	var out strings.Builder
 	go func() {
-		done <- run(context.Background(), []string{"overwatch", "replay", "--source", "spire", path}, func(k string) string { return env[k] }, &out, os.Stderr)
+		done <- run(context.Background(), []string{"overwatch", "replay", "--source", "spire", path}, clockEnv(func(k string) string { return env[k] }), &out, os.Stderr)
 	}()
 
 	db, err := clickhouse.Open(chURL)

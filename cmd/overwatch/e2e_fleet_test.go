@@ -9,6 +9,7 @@ import (
 	"overwatch"
 	"overwatch/clickhouse/chtest"
 	"overwatch/maritime/seaport"
+	"overwatch/testclock"
 	"overwatch/write/ingest"
 )
 
@@ -20,7 +21,7 @@ func TestFleetPositionsEndToEnd(t *testing.T) {
 	s := startServer(t, map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "e2e_fleet")})
 	santos, _ := seaport.BySlug("santos")
 	anch := santos.Anchorages[0]
-	now := time.Now().UTC().Truncate(time.Second)
+	now := testclock.Now().UTC().Truncate(time.Second)
 	type ship struct {
 		imo      overwatch.IMO
 		shipType uint8

@@ -14,6 +14,7 @@ import (
 	"overwatch/maritime/seaport"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
+	"overwatch/testclock"
 )
 
 // fcPort is the port of the forecast fixtures.
@@ -35,10 +36,16 @@ func fcTonnes(i int) float64 {
 // filters, CSV (Starter and above) and the Free plan's clamps. Responses
 // are validated against the OpenAPI document by s.do.
 func TestForecastsEndToEnd(t *testing.T) {
-	env := map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "e2e_fc"), "DATABASE_URL": pgtest.URL(t, "e2e_fc"), "OVERWATCH_LOG_LEVEL": "warn"}
+	// The server and the jobs run at noon on the Wednesday of the tests'
+	// week (OVERWATCH_CLOCK_START): the pipeline's vessels have half a
+	// week to leave in, whatever the weekday and hour the suite runs at
+	// (late on a Saturday their chance of leaving within the week is
+	// near 0).
+	now := mondayOf(testclock.Now()).Add(60 * time.Hour)
+	env := map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "e2e_fc"), "DATABASE_URL": pgtest.URL(t, "e2e_fc"), "OVERWATCH_LOG_LEVEL": "warn",
+		"OVERWATCH_CLOCK_START": now.Format(time.RFC3339)}
 	s := startServer(t, env)
 	ctx := context.Background()
-	now := time.Now().UTC()
 	last := mondayOf(now).AddDate(0, 0, -7)
 	const n = 104 // complete weeks; week n is in progress
 	oldDrop, newDrop := n-13, n-1

@@ -16,6 +16,7 @@ import (
 	"overwatch/clickhouse/chtest"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
+	"overwatch/testclock"
 	"overwatch/write"
 	"overwatch/write/sim"
 )
@@ -48,7 +49,7 @@ func TestFreightRatesEndToEnd(t *testing.T) {
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
 	files := []string{"samples/agtransport_ehs5-yac3_ocean_grain_rates_gulf_pnw_japan_monthly.json",
 		"samples/agtransport_2n8s-739j_ukraine_black_sea_ocean_grain_rates_quarterly.json"}
-	if err := run(context.Background(), append([]string{"overwatch", "import", "transport"}, files...), func(k string) string { return env[k] },
+	if err := run(context.Background(), append([]string{"overwatch", "import", "transport"}, files...), clockEnv(func(k string) string { return env[k] }),
 		io.Discard, io.Discard); err != nil {
 		t.Fatalf("import: %v", err)
 	}
@@ -60,7 +61,7 @@ func TestFreightRatesEndToEnd(t *testing.T) {
 		k, _ := s.newKey(t, fmt.Sprintf("%s-c%d", uniqueEmail(t), i), overwatch.PlanPro)
 		others = append(others, k)
 	}
-	today := time.Now().UTC().Format(time.DateOnly)
+	today := testclock.Now().UTC().Format(time.DateOnly)
 	record := func(vt, origin, dest string, rate float64) string {
 		return fmt.Sprintf(`{"vessel_type":%q,"origin":%q,"destination":%q,"rate":%g,"unit":"usd_per_tonne","date":%q,"notes":"e2e"}`,
 			vt, origin, dest, rate, today)
@@ -97,8 +98,8 @@ func TestFreightRatesEndToEnd(t *testing.T) {
 		b, _ := json.Marshal(m)
 		return string(b)
 	}
-	future := time.Now().UTC().AddDate(0, 0, 2).Format(time.DateOnly)
-	old := time.Now().UTC().AddDate(-1, 0, -2).Format(time.DateOnly)
+	future := testclock.Now().UTC().AddDate(0, 0, 2).Format(time.DateOnly)
+	old := testclock.Now().UTC().AddDate(-1, 0, -2).Format(time.DateOnly)
 	for body, field := range map[string]string{
 		set("colour", `"red"`):                         "colour",
 		set("vessel_type", `"submarine"`):              "vessel_type",

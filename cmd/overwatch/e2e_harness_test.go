@@ -24,6 +24,7 @@ import (
 	"overwatch/clickhouse/chtest"
 	"overwatch/postgres"
 	"overwatch/postgres/pgtest"
+	"overwatch/testclock"
 	"overwatch/write"
 )
 
@@ -105,6 +106,11 @@ func startCommandOut(t *testing.T, command string, env map[string]string, stdout
 	}
 	for k, v := range offlineSources {
 		vars[k] = v
+	}
+	// The server runs on the tests' clock: the data a test lays out from
+	// testclock.Now() is as old to the server as to the test.
+	if testclock.Set() {
+		vars["OVERWATCH_CLOCK_START"] = testclock.Now().Format(time.RFC3339Nano)
 	}
 	for k, v := range env {
 		vars[k] = v
@@ -357,5 +363,23 @@ func expecter(t *testing.T) func(r response, status int, contains string) {
 		if r.StatusCode != status || !strings.Contains(string(r.body), contains) {
 			t.Errorf("got %d %s, want %d with %q", r.StatusCode, r.body, status, contains)
 		}
+	}
+}
+
+// clockEnv is the environment of a command a test runs in process (run):
+// get's variables, and the tests' clock as OVERWATCH_CLOCK_START when
+// OVERWATCH_TEST_NOW sets it and get does not, so that the command's
+// "now" (a simulation's default start, the receive time of replayed
+// messages, the jobs' windows) is the test's.
+func clockEnv(get func(string) string) func(string) string {
+	if !testclock.Set() {
+		return get
+	}
+	start := testclock.Now().Format(time.RFC3339Nano)
+	return func(k string) string {
+		if v := get(k); v != "" || k != "OVERWATCH_CLOCK_START" {
+			return v
+		}
+		return start
 	}
 }

@@ -90,7 +90,7 @@ func TestImportHistory(t *testing.T) {
 	importFiles := func(args ...string) string {
 		t.Helper()
 		var out, errs strings.Builder
-		if err := run(context.Background(), append([]string{"overwatch", "import", "history"}, args...), func(k string) string { return env[k] }, &out, &errs); err != nil {
+		if err := run(context.Background(), append([]string{"overwatch", "import", "history"}, args...), clockEnv(func(k string) string { return env[k] }), &out, &errs); err != nil {
 			t.Fatalf("import: %v\n%s%s", err, out.String(), errs.String())
 		}
 		return out.String()
@@ -176,7 +176,7 @@ func TestImportHistoryBrokenFile(t *testing.T) {
 	}
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "OVERWATCH_SPOOL_DIR": t.TempDir(), "OVERWATCH_LOG_LEVEL": "warn"}
 	var out, errs strings.Builder
-	err = run(context.Background(), []string{"overwatch", "import", "history", path}, func(k string) string { return env[k] }, &out, &errs)
+	err = run(context.Background(), []string{"overwatch", "import", "history", path}, clockEnv(func(k string) string { return env[k] }), &out, &errs)
 	if err == nil || !strings.Contains(err.Error(), path+": line ") || !strings.Contains(err.Error(), "unexpected EOF") {
 		t.Fatalf("error %v\n%s", err, out.String())
 	}
@@ -231,7 +231,7 @@ func TestReplayGroupedCapture(t *testing.T) {
 	}
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "OVERWATCH_SPOOL_DIR": t.TempDir(), "OVERWATCH_ATTRIBUTION_WINDOW": "48h", "OVERWATCH_LOG_LEVEL": "warn"}
 	var out, errs strings.Builder
-	if err := run(context.Background(), []string{"overwatch", "replay", "--source", "aishub", path}, func(k string) string { return env[k] }, &out, &errs); err != nil {
+	if err := run(context.Background(), []string{"overwatch", "replay", "--source", "aishub", path}, clockEnv(func(k string) string { return env[k] }), &out, &errs); err != nil {
 		t.Fatalf("replay: %v\n%s", err, errs.String())
 	}
 	if !strings.Contains(out.String(), " 0 invalid,") {

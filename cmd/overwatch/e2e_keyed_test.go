@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"overwatch/testclock"
 	"regexp"
 	"sort"
 	"strconv"
@@ -118,7 +119,7 @@ func TestKeyedDailyCapAndPlanChange(t *testing.T) {
 	if r.StatusCode != 429 || string(r.body) != `{"error":"rate limit exceeded"}` {
 		t.Fatalf("51st: %d %s", r.StatusCode, r.body)
 	}
-	now := time.Now().UTC()
+	now := testclock.Now().UTC()
 	untilMidnight := now.Truncate(24 * time.Hour).Add(24 * time.Hour).Sub(now).Seconds()
 	if retry, _ := strconv.Atoi(r.Header.Get("Retry-After")); math.Abs(float64(retry)-untilMidnight) > 3 {
 		t.Errorf("Retry-After %s, want about %.0f", r.Header.Get("Retry-After"), untilMidnight)
@@ -195,7 +196,7 @@ func TestPortsHealthPlans(t *testing.T) {
 	}
 
 	r = s.do(t, request{path: "/v1/health", ip: freshIP()})
-	counts, err := s.ch.HealthCounts(context.Background())
+	counts, err := s.ch.HealthCounts(context.Background(), testclock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +255,7 @@ func TestKeysCommand(t *testing.T) {
 	env := func(k string) string { return map[string]string{"DATABASE_URL": pgURL}[k] }
 	var stdout, stderr strings.Builder
 	email := uniqueEmail(t)
-	if err := run(context.Background(), []string{"overwatch", "keys", "create", "--email", email, "--plan", "pro", "--name", "ops"}, env, &stdout, &stderr); err != nil {
+	if err := run(context.Background(), []string{"overwatch", "keys", "create", "--email", email, "--plan", "pro", "--name", "ops"}, clockEnv(env), &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	key := strings.TrimSpace(stdout.String())
@@ -273,17 +274,17 @@ func TestKeysCommand(t *testing.T) {
 		{"keys", "rotate"},
 		{"frobnicate"},
 	} {
-		if err := run(context.Background(), append([]string{"overwatch"}, args...), env, io.Discard, io.Discard); err == nil {
+		if err := run(context.Background(), append([]string{"overwatch"}, args...), clockEnv(env), io.Discard, io.Discard); err == nil {
 			t.Errorf("%v succeeded", args)
 		}
 	}
-	if err := run(context.Background(), []string{"overwatch", "keys", "revoke", "--id", id}, env, io.Discard, io.Discard); err != nil {
+	if err := run(context.Background(), []string{"overwatch", "keys", "revoke", "--id", id}, clockEnv(env), io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	if r := s.do(t, request{path: "/v1/keys", ip: freshIP(), key: key}); r.StatusCode != 401 {
 		t.Errorf("revoked through the CLI, still %d", r.StatusCode)
 	}
-	if err := run(context.Background(), []string{"overwatch", "keys", "revoke", "--id", id}, env, io.Discard, io.Discard); err == nil {
+	if err := run(context.Background(), []string{"overwatch", "keys", "revoke", "--id", id}, clockEnv(env), io.Discard, io.Discard); err == nil {
 		t.Error("revoking twice succeeded")
 	}
 }

@@ -68,7 +68,7 @@ func TestMarketEveryRealFileThroughTheAPI(t *testing.T) {
 		{"constructed_agtransport_fxkn-2w9c_grain_truck_rates_layout.json", "transport", "/v1/transport-data?mode=truck", "fxkn-2w9c", "", "", 0, ""},
 	}
 	for _, c := range checks {
-		if err := run(context.Background(), []string{"overwatch", "import", c.kind, dir + c.file}, func(k string) string { return env[k] }, io.Discard, io.Discard); err != nil {
+		if err := run(context.Background(), []string{"overwatch", "import", c.kind, dir + c.file}, clockEnv(func(k string) string { return env[k] }), io.Discard, io.Discard); err != nil {
 			t.Fatalf("import %s %s: %v", c.kind, c.file, err)
 		}
 		// The read cache checks the tables' versions once a second.

@@ -45,12 +45,12 @@ func TestMarketEndToEnd(t *testing.T) {
 	}
 	out := &syncWriter{}
 	for _, args := range [][]string{append([]string{"import", "prices"}, prices...), append([]string{"import", "transport"}, transport...)} {
-		if err := run(context.Background(), append([]string{"overwatch"}, args...), getenv, out, io.Discard); err != nil {
+		if err := run(context.Background(), append([]string{"overwatch"}, args...), clockEnv(getenv), out, io.Discard); err != nil {
 			t.Fatalf("%v: %v\n%s", args, err, out)
 		}
 	}
 	t.Logf("imported:\n%s", out)
-	if err := run(context.Background(), []string{"overwatch", "import", "transport", prices[0]}, getenv, io.Discard, io.Discard); err == nil {
+	if err := run(context.Background(), []string{"overwatch", "import", "transport", prices[0]}, clockEnv(getenv), io.Discard, io.Discard); err == nil {
 		t.Error("a price file imported as transport data")
 	}
 

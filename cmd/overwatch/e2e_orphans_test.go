@@ -15,6 +15,7 @@ import (
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/tracktest"
 	"overwatch/postgres/pgtest"
+	"overwatch/testclock"
 	"overwatch/write/ais"
 )
 
@@ -37,7 +38,7 @@ func TestOrphanedPortCallClaimedLater(t *testing.T) {
 	sea := tracktest.Offset(berth, -30, 10)
 	const mmsi = 710012345
 	imo := overwatch.IMO(9074729)
-	t0 := time.Now().UTC().Truncate(time.Hour).Add(-12 * 24 * time.Hour)
+	t0 := testclock.Now().UTC().Truncate(time.Hour).Add(-12 * 24 * time.Hour)
 	var lines []string
 	add := func(m ais.Message, at time.Time) {
 		ls, err := ais.Encode(m, ais.EncodeOptions{TagBlock: true, Time: at})

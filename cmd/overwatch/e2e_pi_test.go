@@ -57,7 +57,7 @@ func TestPICoverageEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	if err := run(ctx, []string{"overwatch", "import", "pi-coverage", "--source", "e2e base", path}, func(k string) string { return env[k] }, &out, io.Discard); err != nil ||
+	if err := run(ctx, []string{"overwatch", "import", "pi-coverage", "--source", "e2e base", path}, clockEnv(func(k string) string { return env[k] }), &out, io.Discard); err != nil ||
 		!strings.Contains(out.String(), "2 stored in the shared base, 1 rejected") || !strings.Contains(out.String(), ":3: imo") {
 		t.Fatalf("import: %v\n%s", err, out.String())
 	}

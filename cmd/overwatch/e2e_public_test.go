@@ -16,6 +16,7 @@ import (
 
 	"overwatch"
 	"overwatch/clickhouse/chtest"
+	"overwatch/testclock"
 	"overwatch/write/ingest"
 )
 
@@ -63,7 +64,7 @@ func TestPublicLatestPosition(t *testing.T) {
 	s := startServer(t, map[string]string{"OVERWATCH_PUBLIC_LIMIT_PER_MINUTE": "100000", "OVERWATCH_PUBLIC_LIMIT_PER_DAY": "100000"})
 	ctx := context.Background()
 	imo, other := nextIMO(), nextIMO()
-	reported := time.Now().Add(-2 * time.Minute).UTC().Truncate(time.Second)
+	reported := testclock.Now().Add(-2 * time.Minute).UTC().Truncate(time.Second)
 	noCoords := latestRow(imo, overwatch.SourceSatellite, reported.Add(time.Minute), 0, 0)
 	noCoords.Lat, noCoords.Lon = nil, nil
 	bare := latestRow(other, overwatch.SourceNone, reported, -33.9, 18.4)
@@ -90,7 +91,7 @@ func TestPublicLatestPosition(t *testing.T) {
 		t.Fatal(err)
 	}
 	fresh := got["freshness_seconds"].(float64)
-	wantFresh := time.Since(reported).Seconds()
+	wantFresh := testclock.Since(reported).Seconds()
 	if fresh < wantFresh-3 || fresh > wantFresh+1 || fresh != math.Trunc(fresh) {
 		t.Errorf("freshness_seconds %v, want about %.0f", fresh, wantFresh)
 	}
@@ -281,7 +282,7 @@ func TestPublicDailyLimitRetryAfter(t *testing.T) {
 	if r.StatusCode != 429 || string(r.body) != `{"error":"rate limit exceeded","limit_per_minute":60,"limit_per_day":3}` {
 		t.Fatalf("4th: %d %s", r.StatusCode, r.body)
 	}
-	now := time.Now().UTC()
+	now := testclock.Now().UTC()
 	untilMidnight := now.Truncate(24 * time.Hour).Add(24 * time.Hour).Sub(now).Seconds()
 	retry, _ := strconv.Atoi(r.Header.Get("Retry-After"))
 	if math.Abs(float64(retry)-untilMidnight) > 3 {
@@ -323,7 +324,7 @@ func TestLookupFailsWhenClickHouseIsUnreachable(t *testing.T) {
 		"OVERWATCH_PUBLIC_LIMIT_PER_MINUTE": "100000",
 	})
 	imo := nextIMO()
-	if err := s.ch.InsertLatest(context.Background(), []ingest.LatestRow{latestRow(imo, overwatch.SourceAISHub, time.Now(), 1, 2)}); err != nil {
+	if err := s.ch.InsertLatest(context.Background(), []ingest.LatestRow{latestRow(imo, overwatch.SourceAISHub, testclock.Now(), 1, 2)}); err != nil {
 		t.Fatal(err)
 	}
 	s.waitVisible(t, imo, "aishub")

@@ -13,6 +13,7 @@ import (
 
 	"overwatch"
 	"overwatch/clickhouse/chtest"
+	"overwatch/testclock"
 	"overwatch/write/ais"
 	"overwatch/write/feed"
 	"overwatch/write/ingest"
@@ -55,7 +56,7 @@ func expectedLatest(t *testing.T, lines []string, src overwatch.Source) map[over
 		if !ok {
 			continue
 		}
-		if r, ok := feed.FromAIS(&m, src, time.Now()); ok {
+		if r, ok := feed.FromAIS(&m, src, testclock.Now()); ok {
 			reports = append(reports, r)
 		}
 	}
@@ -102,7 +103,7 @@ func latestOfReports(reports []ingest.Report) map[overwatch.IMO]ingest.Report {
 
 func TestReplayServesTheLastPositionOfEveryIMO(t *testing.T) {
 	chURL := chtest.URL(t, "e2e_replay")
-	base := time.Now().UTC().Truncate(time.Second).Add(-30 * time.Hour)
+	base := testclock.Now().UTC().Truncate(time.Second).Add(-30 * time.Hour)
 	path, lines := stampedCapture(t, base)
 	want := expectedLatest(t, lines, overwatch.SourceAISHub)
 	if len(want) < 500 {
@@ -111,7 +112,7 @@ func TestReplayServesTheLastPositionOfEveryIMO(t *testing.T) {
 
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "OVERWATCH_SPOOL_DIR": t.TempDir(), "OVERWATCH_ATTRIBUTION_WINDOW": "48h"}
 	var out, errs strings.Builder
-	if err := run(context.Background(), []string{"overwatch", "replay", "--source", "aishub", path}, func(k string) string { return env[k] }, &out, &errs); err != nil {
+	if err := run(context.Background(), []string{"overwatch", "replay", "--source", "aishub", path}, clockEnv(func(k string) string { return env[k] }), &out, &errs); err != nil {
 		t.Fatalf("replay: %v\n%s", err, errs.String())
 	}
 	t.Log(strings.TrimSpace(out.String()))
@@ -124,7 +125,7 @@ func TestReplayServesTheLastPositionOfEveryIMO(t *testing.T) {
 	ip := freshIP()
 	checkServesLatest(t, s, ip, want, "aishub")
 	t.Logf("all %d IMOs served their last decoded position, by provider and by any", len(want))
-	counts, err := s.ch.HealthCounts(context.Background())
+	counts, err := s.ch.HealthCounts(context.Background(), testclock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
 	"overwatch/read"
+	"overwatch/testclock"
 )
 
 // The /risk endpoints read the risk tables; these tests write them with
@@ -29,7 +30,7 @@ type riskAPIFixtures struct {
 func (s *testServer) writeRiskAPIFixtures(t *testing.T) riskAPIFixtures {
 	t.Helper()
 	ctx := context.Background()
-	now := time.Now().UTC().Truncate(time.Second)
+	now := testclock.Now().UTC().Truncate(time.Second)
 	fx := riskAPIFixtures{now: now, a: nextIMO(), b: nextIMO(), c: nextIMO()}
 	h := func(hours float64) time.Time { return now.Add(time.Duration(hours * float64(time.Hour))) }
 	tp := func(t time.Time) *time.Time { return &t }

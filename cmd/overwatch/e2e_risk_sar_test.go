@@ -14,6 +14,7 @@ import (
 	"overwatch/maritime/vessel"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
+	"overwatch/testclock"
 )
 
 // Out of the box (no catalogue: the bundled real samples stored), the AIS
@@ -31,7 +32,7 @@ func TestRiskGapVerificationEndToEnd(t *testing.T) {
 	ctx := context.Background()
 	loadSARSamples(ctx, s.ch, slog.New(slog.NewTextHandler(io.Discard, nil)))
 
-	now := time.Now().UTC().Truncate(time.Second)
+	now := testclock.Now().UTC().Truncate(time.Second)
 	known := time.Date(2021, 8, 9, 17, 39, 53, 0, time.UTC)
 	// The orbit's last predicted pass before now, at least 3 h ago.
 	pass := known.Add(now.Add(-3*time.Hour).Sub(known) / sarCycle * sarCycle)

@@ -339,7 +339,7 @@ func TestRiskSingleOnRealCaptures(t *testing.T) {
 		chURL := chtest.URL(t, "risk_real_"+strconv.Itoa(i))
 		env := map[string]string{"CLICKHOUSE_URL": chURL, "OVERWATCH_SPOOL_DIR": t.TempDir(), "OVERWATCH_ATTRIBUTION_WINDOW": "48h", "OVERWATCH_LOG_LEVEL": "warn"}
 		var out, errs strings.Builder
-		if err := run(context.Background(), []string{"overwatch", "replay", "--source", "aishub", f}, func(k string) string { return env[k] }, &out, &errs); err != nil {
+		if err := run(context.Background(), []string{"overwatch", "replay", "--source", "aishub", f}, clockEnv(func(k string) string { return env[k] }), &out, &errs); err != nil {
 			t.Fatalf("replay %s: %v\n%s", f, err, errs.String())
 		}
 		db, err := clickhouse.Open(chURL)

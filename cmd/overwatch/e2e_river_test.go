@@ -17,6 +17,7 @@ import (
 	"overwatch"
 	"overwatch/jobs"
 	"overwatch/read"
+	"overwatch/testclock"
 	"overwatch/write"
 	"overwatch/write/outbound"
 )
@@ -145,7 +146,7 @@ func TestRiverLevelsEndToEnd(t *testing.T) {
 	usgs := httptest.NewServer(stub)
 	defer usgs.Close()
 	job := refreshJob(t, jobs.Sources{RiverLevels: riverSources(riverConfig{URL: usgs.URL + "/nwis/iv/?format=json&parameterCd=00065,00060&period=P2D", Every: 15 * time.Minute}, s.ch)})
-	alerts := jobs.Alerts(s.pg, time.Now, jobs.RiverAlerts{Store: s.ch, Resolver: s.pg})
+	alerts := jobs.Alerts(s.pg, testclock.Now, jobs.RiverAlerts{Store: s.ch, Resolver: s.pg})
 	poster := webhookPoster{outbound.New(outbound.Options{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, AllowHTTP: true})}
 	step := func(levels []level) {
 		t.Helper()
@@ -169,7 +170,7 @@ func TestRiverLevelsEndToEnd(t *testing.T) {
 	}
 
 	// A day of normal levels at St. Louis, hourly, falling to 0.5 ft.
-	now := time.Now().UTC().Truncate(time.Minute)
+	now := testclock.Now().UTC().Truncate(time.Minute)
 	var levels []level
 	for h := 29; h >= 2; h-- {
 		levels = append(levels, level{now.Add(-time.Duration(h) * time.Hour), 0.5 + float64(h-2)*0.1})

@@ -18,6 +18,7 @@ import (
 	"overwatch/maritime/seaport"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
+	"overwatch/testclock"
 )
 
 // routeFixtures is what the trade-route fixtures hold, worked out by hand.
@@ -116,16 +117,21 @@ func writeRouteFixtures(t *testing.T, chURL string, now time.Time) routeFixtures
 // CSV) checked against the fixtures, validated against the OpenAPI
 // document by s.do, their parameter errors and the tier clamps.
 func TestTradeRoutesEndToEnd(t *testing.T) {
-	now := time.Now().UTC()
-	if now.Sub(mondayOf(now)) < 2*time.Hour {
-		t.Skip("too close to Monday midnight for the fixtures' weeks")
-	}
+	// The server and the job run at noon on the Wednesday of the tests'
+	// week (OVERWATCH_CLOCK_START): the fixtures' weeks are laid out from
+	// its Monday, and the vessels timed from now fall in the weeks meant
+	// for them whatever the weekday and hour the suite runs at (on a
+	// weekend, a departure 40 days before now fell in the week 5 weeks
+	// back; just after Monday midnight, the vessel loading in the current
+	// week was still in the future).
+	now := mondayOf(testclock.Now()).Add(60 * time.Hour)
 	chURL, pgURL := chtest.URL(t, "routes_e2e"), pgtest.URL(t, "routes_e2e")
-	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_SPOOL_DIR": t.TempDir(), "OVERWATCH_LOG_LEVEL": "warn"}
+	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_SPOOL_DIR": t.TempDir(), "OVERWATCH_LOG_LEVEL": "warn",
+		"OVERWATCH_CLOCK_START": now.Format(time.RFC3339)}
 	s := startServer(t, env) // migrates both stores
 	f := writeRouteFixtures(t, chURL, now)
 	var out strings.Builder
-	if err := run(context.Background(), []string{"overwatch", "jobs", "--job", "trade_routes"}, func(k string) string { return env[k] }, &out, os.Stderr); err != nil {
+	if err := run(context.Background(), []string{"overwatch", "jobs", "--job", "trade_routes"}, clockEnv(func(k string) string { return env[k] }), &out, os.Stderr); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("jobs: %s", out.String())

@@ -13,13 +13,14 @@ import (
 
 	"overwatch"
 	"overwatch/clickhouse/chtest"
+	"overwatch/testclock"
 )
 
 // `overwatch run` with a raw NMEA TCP feed: the capture goes through the
 // real feed protocol and pipeline, the public lookup serves it, and
 // /metrics counts it.
 func TestRunIngestsAFeedAndExposesMetrics(t *testing.T) {
-	base := time.Now().UTC().Truncate(time.Second).Add(-30 * time.Hour)
+	base := testclock.Now().UTC().Truncate(time.Second).Add(-30 * time.Hour)
 	_, lines := stampedCapture(t, base)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

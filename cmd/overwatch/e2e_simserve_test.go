@@ -24,7 +24,7 @@ func TestSimulatorServesIngestOverTCP(t *testing.T) {
 	simDone := make(chan error, 1)
 	simLog := &syncWriter{}
 	go func() {
-		simDone <- run(ctx, []string{"overwatch", "simulate", "--serve", "127.0.0.1:0", "--days", "1", "--vessels", "40", "--seed", "5"}, getenv, io.Discard, simLog)
+		simDone <- run(ctx, []string{"overwatch", "simulate", "--serve", "127.0.0.1:0", "--days", "1", "--vessels", "40", "--seed", "5"}, clockEnv(getenv), io.Discard, simLog)
 	}()
 	var feeds string
 	eventually(t, 30*time.Second, "the simulator's feeds", func() bool {

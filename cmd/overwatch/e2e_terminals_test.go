@@ -9,6 +9,7 @@ import (
 	"overwatch"
 	"overwatch/maritime/terminals"
 	"overwatch/read"
+	"overwatch/testclock"
 )
 
 // terminalDashboard is the JSON of GET /v1/lng and /v1/mining.
@@ -83,10 +84,10 @@ func TestTerminalsEndToEnd(t *testing.T) {
 	check := func(sector, path string) terminalDashboard {
 		t.Helper()
 		for attempt := 0; ; attempt++ {
-			before := read.Minute(time.Now().UTC())
+			before := read.Minute(testclock.Now().UTC())
 			var d terminalDashboard
 			mustUnmarshal(t, get(pro, path, 200), &d)
-			if read.Minute(time.Now().UTC()) != before && attempt < 3 {
+			if read.Minute(testclock.Now().UTC()) != before && attempt < 3 {
 				continue // the minute turned during the request
 			}
 			exp := expected(sector, before)

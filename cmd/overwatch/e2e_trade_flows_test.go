@@ -15,6 +15,7 @@ import (
 	"overwatch/maritime/sanctions"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
+	"overwatch/testclock"
 	"overwatch/write"
 )
 
@@ -42,13 +43,13 @@ func TestTradeFlowsEndToEnd(t *testing.T) {
 		t.Fatalf("samples: %v %v", files, err)
 	}
 	out := &syncWriter{}
-	if err := run(context.Background(), append([]string{"overwatch", "import", "trade"}, files...), func(k string) string { return env[k] }, out, io.Discard); err != nil {
+	if err := run(context.Background(), append([]string{"overwatch", "import", "trade"}, files...), clockEnv(func(k string) string { return env[k] }), out, io.Discard); err != nil {
 		t.Fatalf("import: %v\n%s", err, out)
 	}
 	if !strings.Contains(out.String(), "1 trade flows imported") {
 		t.Errorf("import output:\n%s", out)
 	}
-	if err := run(context.Background(), []string{"overwatch", "import", "trade", "samples/trade/README.md"}, func(k string) string { return env[k] }, io.Discard, io.Discard); err == nil {
+	if err := run(context.Background(), []string{"overwatch", "import", "trade", "samples/trade/README.md"}, clockEnv(func(k string) string { return env[k] }), io.Discard, io.Discard); err == nil {
 		t.Error("a README imported as trade data")
 	}
 
@@ -142,7 +143,7 @@ func TestTradeFlowsEndToEnd(t *testing.T) {
 		t.Errorf("sanctions %+v", sm)
 	}
 
-	arr := time.Now().UTC().Add(-72 * time.Hour).Truncate(time.Hour)
+	arr := testclock.Now().UTC().Add(-72 * time.Hour).Truncate(time.Hour)
 	dep := arr.Add(30 * time.Hour)
 	s.fx.InsertPortCalls(t, 1, chtest.PortCall{IMO: a, Port: "santos", Arrival: arr, Departure: &dep})
 	s.fx.RecordGeneration(t, "port_calls", arr.Truncate(24*time.Hour), 1)
@@ -150,7 +151,7 @@ func TestTradeFlowsEndToEnd(t *testing.T) {
 		[]any{arr.Truncate(24 * time.Hour), uint64(1), risk.EventGap, uint32(a), arr})
 	s.fx.RecordGeneration(t, "risk_events", arr.Truncate(24*time.Hour), 1)
 	if err := s.ch.WriteVesselRisk(ctx, 7, []risk.VesselScore{{IMO: a, Name: "SHADOW A", Flag: "LR", Score: 85, Tier: risk.TierCritical,
-		ComputedAt: time.Now().UTC()}}); err != nil {
+		ComputedAt: testclock.Now().UTC()}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.pg.ImportPICoverage(ctx, proID, []write.PICoverageRow{{Line: 2, IMO: a, ClubName: "Gard", ClubID: "gard", ClubKey: "gard",

@@ -10,6 +10,7 @@ import (
 
 	"overwatch"
 	"overwatch/maritime/seaport"
+	"overwatch/testclock"
 	"overwatch/write/ingest"
 )
 
@@ -39,7 +40,7 @@ func TestVesselsAndPortPositions(t *testing.T) {
 	s := startServer(t, nil)
 	port, _ := seaport.BySlug("santos")
 	anch := port.Anchorages[0]
-	now := time.Now().UTC().Truncate(time.Second)
+	now := testclock.Now().UTC().Truncate(time.Second)
 	mmsiBase := uint32(710000000) + uint32(now.Unix()%10000)*10 // Brazil, unique per run
 	var reports []ingest.Report
 	type vessel struct {

@@ -137,7 +137,7 @@ func TestWebhookDeliveryAcrossRestart(t *testing.T) {
 	atStop := f.count()
 	// Started again, it delivers the rest.
 	for round := 0; round < 10 && f.missing() > 0; round++ {
-		if err := run(ctx, []string{"overwatch", "jobs", "--job", "webhook_delivery"}, func(k string) string { return env[k] }, io.Discard, os.Stderr); err != nil {
+		if err := run(ctx, []string{"overwatch", "jobs", "--job", "webhook_delivery"}, clockEnv(func(k string) string { return env[k] }), io.Discard, os.Stderr); err != nil {
 			t.Fatal(err)
 		}
 	}

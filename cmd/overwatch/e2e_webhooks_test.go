@@ -17,6 +17,7 @@ import (
 	"overwatch"
 	"overwatch/jobs"
 	"overwatch/read"
+	"overwatch/testclock"
 	"overwatch/write"
 	"overwatch/write/outbound"
 )
@@ -167,7 +168,7 @@ func TestWebhooksEndToEnd(t *testing.T) {
 	// transaction that raises it.
 	key := fmt.Sprintf("webhook-e2e/%d", time.Now().UnixNano())
 	if n, err := s.pg.RaiseAlerts(ctx, []jobs.Alert{{AccountID: accountA, Type: jobs.AlertSanctions, Severity: jobs.SeverityCritical,
-		Title: "t", Message: "m", IMO: "9187629", EventKey: key, EventAt: time.Now()}}); err != nil || n != 1 {
+		Title: "t", Message: "m", IMO: "9187629", EventKey: key, EventAt: testclock.Now()}}); err != nil || n != 1 {
 		t.Fatalf("raise: %d %v", n, err)
 	}
 	mustUnmarshal(t, do(a, "GET", "/v1/webhooks/"+strconv.FormatInt(created.ID, 10)+"/deliveries", "").body, &log)

@@ -43,12 +43,15 @@ func simulateForEval(t *testing.T, name string, seed uint64, vessels, days int) 
 	return r
 }
 
-// getenv is the run's environment, the external sources off unless set.
+// getenv is the run's environment on the tests' clock (clockEnv), the
+// external sources off unless set.
 func (r *evalRun) getenv(k string) string {
-	if v, ok := r.env[k]; ok {
-		return v
-	}
-	return offlineSources[k]
+	return clockEnv(func(k string) string {
+		if v, ok := r.env[k]; ok {
+			return v
+		}
+		return offlineSources[k]
+	})(k)
 }
 
 // command runs an overwatch command on the run's databases.

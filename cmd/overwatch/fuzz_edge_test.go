@@ -28,6 +28,7 @@ import (
 	"overwatch/postgres"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
+	"overwatch/testclock"
 	"overwatch/write"
 	"overwatch/write/outbound"
 	"overwatch/write/stripe"
@@ -130,10 +131,10 @@ func newFuzzServer() (*fuzzServer, error, string) {
 	if err := latest.Sync(ctx); err != nil {
 		return nil, err, ""
 	}
-	lim := limits{store: unlimitedRates{}, now: time.Now, publicPerMinute: 1 << 30, publicPerDay: 1 << 30,
+	lim := limits{store: unlimitedRates{}, now: testclock.Now, publicPerMinute: 1 << 30, publicPerDay: 1 << 30,
 		keyedPerMinute: 1 << 30, eventsPerMinute: 1 << 30}
 	d := &deps{
-		log: log, now: time.Now, ch: ch, pg: pg, latest: latest, cache: read.NewCache(ch, read.CacheOptions{}),
+		log: log, now: testclock.Now, ch: ch, pg: pg, latest: latest, cache: read.NewCache(ch, read.CacheOptions{}),
 		limits: lim, publisher: read.Publisher{Name: "Overwatch Fuzz", URL: "https://overwatch.test"},
 		openapi: openapi, metrics: newMetrics(), refresh: fuzzRefresher{},
 		billing:   stripe.New(stripe.Config{WebhookSecret: "whsec_fuzz"}),
@@ -174,7 +175,7 @@ func newFuzzServer() (*fuzzServer, error, string) {
 // small simulated fleet and its derivations, so that the handlers have
 // rows to compute over.
 func seedFuzzData(ctx context.Context, ch *clickhouse.DB, chURL, pgURL string) error {
-	counts, err := ch.HealthCounts(ctx)
+	counts, err := ch.HealthCounts(ctx, testclock.Now())
 	if err != nil || counts.Vessels > 0 {
 		return err
 	}
@@ -190,11 +191,11 @@ func seedFuzzData(ctx context.Context, ch *clickhouse.DB, chURL, pgURL string) e
 		}
 		return offlineSources[k]
 	}
-	start := time.Now().UTC().Truncate(24 * time.Hour).Add(-4 * 24 * time.Hour).Format(time.RFC3339)
-	if err := run(ctx, []string{"overwatch", "simulate", "--seed", "5", "--vessels", "80", "--days", "4", "--start", start}, getenv, io.Discard, io.Discard); err != nil {
+	start := testclock.Today().Add(-4 * 24 * time.Hour).Format(time.RFC3339)
+	if err := run(ctx, []string{"overwatch", "simulate", "--seed", "5", "--vessels", "80", "--days", "4", "--start", start}, clockEnv(getenv), io.Discard, io.Discard); err != nil {
 		return err
 	}
-	return run(ctx, []string{"overwatch", "jobs", "--once"}, getenv, io.Discard, io.Discard)
+	return run(ctx, []string{"overwatch", "jobs", "--once"}, clockEnv(getenv), io.Discard, io.Discard)
 }
 
 // unlimitedRates admits every request: the fuzzers reach the handlers,

@@ -21,7 +21,7 @@ func TestImportSignals(t *testing.T) {
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
 	imp := func(args ...string) (string, error) {
 		var out strings.Builder
-		err := run(context.Background(), append([]string{"overwatch", "import"}, args...), func(k string) string { return env[k] }, &out, io.Discard)
+		err := run(context.Background(), append([]string{"overwatch", "import"}, args...), clockEnv(func(k string) string { return env[k] }), &out, io.Discard)
 		return out.String(), err
 	}
 	db, err := clickhouse.Open(chURL)

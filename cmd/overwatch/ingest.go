@@ -44,7 +44,7 @@ func startIngest(ctx context.Context, cfg config, log *slog.Logger, ch *clickhou
 	if demo != nil {
 		window = max(window, time.Hour) // the demo's static reports come every 30 minutes
 	}
-	p, err := ingest.New(ch, ingest.Options{SpoolDir: cfg.SpoolDir, AttributionWindow: window, Log: log})
+	p, err := ingest.New(ch, ingest.Options{SpoolDir: cfg.SpoolDir, AttributionWindow: window, Log: log, Now: cfg.clock()})
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func startIngest(ctx context.Context, cfg config, log *slog.Logger, ch *clickhou
 	if reg != nil {
 		registerIngest(reg, p)
 	}
-	feeds, err := feed.ParseAll(cfg.Feeds, p, log)
+	feeds, err := feed.ParseAll(cfg.Feeds, p, log, cfg.clock())
 	if err != nil {
 		p.Close(context.Background()) //nolint:errcheck
 		return nil, err
@@ -172,14 +172,14 @@ func replayCommand(ctx context.Context, cfg config, log *slog.Logger, args []str
 	if _, err := ch.Migrate(ctx); err != nil {
 		return err
 	}
-	p, err := ingest.New(ch, ingest.Options{SpoolDir: cfg.SpoolDir, AttributionWindow: cfg.AttributionWindow, Log: log})
+	p, err := ingest.New(ch, ingest.Options{SpoolDir: cfg.SpoolDir, AttributionWindow: cfg.AttributionWindow, Log: log, Now: cfg.clock()})
 	if err != nil {
 		return err
 	}
 	if err := p.Start(ctx); err != nil {
 		return err
 	}
-	files := &feed.Files{Paths: fs.Args(), Source: src, Sink: p}
+	files := &feed.Files{Paths: fs.Args(), Source: src, Sink: p, Now: cfg.clock()}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		bar := progressbar.DefaultBytes(-1, "replaying")
 		files.Progress = func(done, total int64) {

@@ -33,7 +33,7 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 		WebhookLease: cfg.WebhookLease,
 		Ports:        seaport.NewIndex(seaport.All()),
 		PurgeRateWindows: func(ctx context.Context) (int64, error) {
-			return pg.PurgeRateWindows(ctx, time.Now().Add(-time.Hour))
+			return pg.PurgeRateWindows(ctx, cfg.clock()().Add(-time.Hour)) // the limits' clock
 		},
 		Emissions:   ch,
 		Calibration: ch,
@@ -50,6 +50,7 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 		// River gauges out of normal raise river_level alerts.
 		AlertSources: []jobs.AlertSource{jobs.RiverAlerts{Store: ch, Resolver: pg}},
 		Sources:      sources(cfg, ch),
+		Now:          cfg.clock(),
 	}), pg, pg, log)
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http/httptest"
+	"overwatch/testclock"
 	"sync"
 	"testing"
 	"time"
@@ -94,7 +95,7 @@ func TestKeyGuardLookups(t *testing.T) {
 // The guard's memories stay bounded however many addresses and keys it
 // sees.
 func TestKeyGuardBounded(t *testing.T) {
-	now := time.Now()
+	now := testclock.Now()
 	m := map[int]time.Time{}
 	for i := 0; i < 3*maxEntries; i++ {
 		m[i] = now.Add(time.Minute)

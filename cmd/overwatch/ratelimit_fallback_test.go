@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"overwatch/testclock"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -72,7 +73,7 @@ func TestFallbackRatesEndedRequest(t *testing.T) {
 	f := newFallbackRates(shared, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := f.TakeRate(ctx, time.Now(), []overwatch.RateBucket{{Key: "k", Limit: 1, Period: overwatch.PerMinute}}); err == nil {
+	if _, _, err := f.TakeRate(ctx, testclock.Now(), []overwatch.RateBucket{{Key: "k", Limit: 1, Period: overwatch.PerMinute}}); err == nil {
 		t.Error("no error for an ended request")
 	}
 }

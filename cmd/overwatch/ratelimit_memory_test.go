@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"overwatch/testclock"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -42,7 +43,7 @@ func TestMemoryRatesExactUnderConcurrency(t *testing.T) {
 
 func TestMemoryRatesSweepsEndedWindows(t *testing.T) {
 	m := newMemoryRates()
-	now := time.Now()
+	now := testclock.Now()
 	for i := 0; i < 1000; i++ {
 		m.TakeRate(context.Background(), now, []overwatch.RateBucket{{Key: string(rune('a'+i%26)) + time.Duration(i).String(), Limit: 1, Period: overwatch.PerMinute}}) //nolint:errcheck
 	}

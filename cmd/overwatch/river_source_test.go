@@ -13,6 +13,7 @@ import (
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
 	"overwatch/maritime/river"
+	"overwatch/testclock"
 )
 
 // ogcAnswer is the real latest-continuous FeatureCollection of the OGC
@@ -39,7 +40,7 @@ func ogcAnswer(t *testing.T) []byte {
 func TestRiverJob(t *testing.T) {
 	db := chtest.DB(t, "river_jobs")
 	ctx := context.Background()
-	now := time.Now().UTC().Truncate(time.Minute)
+	now := testclock.Now().UTC().Truncate(time.Minute)
 	iv := riverIVAnswer(t, []level{{now.Add(-2 * time.Hour), -4.2}, {now.Add(-time.Hour), -4.5}})
 	empty, err := os.ReadFile("../../write/river/testdata/nwis_iv_empty_timeseries_mock.json")
 	if err != nil {

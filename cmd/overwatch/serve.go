@@ -119,7 +119,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 	lim := limits{
 		store:           rates,
 		ips:             clientIPs{trusted: cfg.TrustedProxies},
-		now:             time.Now,
+		now:             cfg.clock(),
 		publicPerMinute: cfg.PublicPerMinute,
 		publicPerDay:    cfg.PublicPerDay,
 		keyedPerMinute:  cfg.KeyedPerMinute,
@@ -127,7 +127,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 	}
 	app := newApp(&deps{
 		log:          log,
-		now:          time.Now,
+		now:          cfg.clock(),
 		ch:           ch,
 		pg:           pg,
 		latest:       latest,

@@ -78,7 +78,7 @@ func simulateCommand(ctx context.Context, cfg config, log *slog.Logger, args []s
 	if *days < 0 || *days > 3650 {
 		return errors.New("simulate: --days must be 0 to 3650")
 	}
-	now := time.Now().UTC().Truncate(time.Minute)
+	now := cfg.clock()().UTC().Truncate(time.Minute)
 	c.Start = now.Add(-time.Duration(*days) * 24 * time.Hour)
 	if *startText != "" {
 		t, err := time.Parse(time.RFC3339, *startText)
@@ -105,7 +105,7 @@ func simulateCommand(ctx context.Context, cfg config, log *slog.Logger, args []s
 		return err
 	}
 	if *serve != "" {
-		return serveSimulation(ctx, s, *serve, end, *live, log)
+		return serveSimulation(ctx, s, *serve, end, *live, cfg.clock(), log)
 	}
 	if *out != "" {
 		return writeSimulation(ctx, s, *out, end, stdout)
@@ -118,14 +118,14 @@ func simulateCommand(ctx context.Context, cfg config, log *slog.Logger, args []s
 	if _, err := ch.Migrate(ctx); err != nil {
 		return err
 	}
-	p, err := ingest.New(ch, ingest.Options{SpoolDir: cfg.SpoolDir, AttributionWindow: simAttribution(cfg, c), Log: log})
+	p, err := ingest.New(ch, ingest.Options{SpoolDir: cfg.SpoolDir, AttributionWindow: simAttribution(cfg, c), Log: log, Now: cfg.clock()})
 	if err != nil {
 		return err
 	}
 	if err := p.Start(ctx); err != nil {
 		return err
 	}
-	d := newSimDelivery(p, s)
+	d := newSimDelivery(p, s, cfg.clock())
 	started := time.Now()
 	err = s.EmitUntil(ctx, end, d.withProgress(stderr, c.Start, end))
 	if err == nil && !*live {
@@ -134,7 +134,7 @@ func simulateCommand(ctx context.Context, cfg config, log *slog.Logger, args []s
 	d.flush()
 	if err == nil && *live {
 		fmt.Fprintf(stdout, "backfill done at %s; simulating in real time (Ctrl-C to stop)\n", s.At().Format(time.RFC3339))
-		err = s.Live(ctx, time.Second, d.deliver)
+		err = s.Live(ctx, time.Second, cfg.clock(), d.deliver)
 		d.flush()
 	}
 	elapsed := time.Since(started)
@@ -166,10 +166,10 @@ type simDelivery struct {
 	lines uint64
 }
 
-func newSimDelivery(p *ingest.Pipeline, s *sim.Simulation) *simDelivery {
+func newSimDelivery(p *ingest.Pipeline, s *sim.Simulation, now func() time.Time) *simDelivery {
 	d := &simDelivery{feeds: map[overwatch.Source]*feed.Lines{}, ctx: context.Background()}
 	for _, src := range overwatch.Sources {
-		d.feeds[src] = feed.NewLines(src, p, time.Now)
+		d.feeds[src] = feed.NewLines(src, p, now)
 	}
 	return d
 }
@@ -242,7 +242,7 @@ func writeSimulation(ctx context.Context, s *sim.Simulation, path string, end ti
 // serveSimulation serves the simulated feed as raw NMEA over TCP, one port
 // per provider, waiting for a client on each before it starts; TCP's
 // back-pressure paces the backfill to what the client takes.
-func serveSimulation(ctx context.Context, s *sim.Simulation, addr string, end time.Time, live bool, log *slog.Logger) error {
+func serveSimulation(ctx context.Context, s *sim.Simulation, addr string, end time.Time, live bool, now func() time.Time, log *slog.Logger) error {
 	host, portText, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("simulate: --serve: %w", err)
@@ -282,7 +282,7 @@ func serveSimulation(ctx context.Context, s *sim.Simulation, addr string, end ti
 		o.flush()
 	}
 	if live {
-		return s.Live(ctx, time.Second, deliver)
+		return s.Live(ctx, time.Second, now, deliver)
 	}
 	s.Finish()
 	return nil

@@ -2,6 +2,7 @@ package sar
 
 import (
 	"math"
+	"overwatch/testclock"
 	"testing"
 	"time"
 )
@@ -106,7 +107,7 @@ func TestAreaAround(t *testing.T) {
 	if a.Key() != "64,66,-149,-146" || a.From() != a.Day.Add(-6*24*time.Hour) || a.WKT() != "POLYGON((-149 64,-146 64,-146 66,-149 66,-149 64))" {
 		t.Fatalf("%s %v %s", a.Key(), a.From(), a.WKT())
 	}
-	b := AreaAround(89.9, 10, 500, time.Now())
+	b := AreaAround(89.9, 10, 500, testclock.Now())
 	if b.MaxLat != 90 || b.MinLon < -180 || b.MaxLon > 180 {
 		t.Fatalf("%+v", b)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 
 	"overwatch"
+	"overwatch/testclock"
 	"overwatch/write/ingest"
 )
 
@@ -84,7 +85,7 @@ func aisstreamJSON(r ingest.Report) []byte {
 }
 
 func TestAISStreamFeed(t *testing.T) {
-	now := time.Now()
+	now := testclock.Now()
 	want := expected(t, captureLines(t), overwatch.SourceAISStream, now)
 	subscribed := make(chan aisstreamSubscription, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -102,13 +102,24 @@ func Parse(spec string, sink Sink, log *slog.Logger) (Feed, error) {
 	return nil, fmt.Errorf("feed %q: scheme must be tcp, udp, ws(s) or http(s)", spec)
 }
 
-// ParseAll reads a whitespace-separated list of feeds.
-func ParseAll(specs string, sink Sink, log *slog.Logger) ([]Feed, error) {
+// ParseAll reads a whitespace-separated list of feeds; now, when not nil,
+// is the clock their reports are received by (the service's).
+func ParseAll(specs string, sink Sink, log *slog.Logger, now func() time.Time) ([]Feed, error) {
 	var feeds []Feed
 	for _, spec := range strings.FieldsFunc(specs, func(r rune) bool { return r == ' ' || r == '\n' || r == '\t' }) {
 		f, err := Parse(spec, sink, log)
 		if err != nil {
 			return nil, err
+		}
+		switch f := f.(type) {
+		case *TCP:
+			f.Now = now
+		case *UDP:
+			f.Now = now
+		case *AISStream:
+			f.Now = now
+		case *AISHub:
+			f.Now = now
 		}
 		feeds = append(feeds, f)
 	}

@@ -11,7 +11,7 @@ import (
 func TestParseFeeds(t *testing.T) {
 	feeds, err := ParseAll(`aishub=tcp://153.44.253.27:5631
 		satellite=udp://:10110 aisstream=wss://stream.aisstream.io/v0/stream?key=K&bbox=-10,-20,30,40|50,60,70,80&mmsi=366999999,538001234
-		spire=https://data.aishub.net/ws.php?username=me&format=1&interval=5m`, &recorder{}, nil)
+		spire=https://data.aishub.net/ws.php?username=me&format=1&interval=5m`, &recorder{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"context"
 	"os"
+	"overwatch/testclock"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,7 +31,7 @@ func TestFilesReplayPlainAndGzip(t *testing.T) {
 	w.Close()
 	f.Close()
 
-	now := time.Now()
+	now := testclock.Now()
 	rec := &recorder{}
 	var last, total int64
 	files := &Files{Paths: []string{plain, gz}, Source: overwatch.SourceSatellite, Sink: rec, Now: func() time.Time { return now },

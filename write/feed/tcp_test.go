@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"overwatch/testclock"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -43,7 +44,7 @@ func TestTCPFeedReconnectsAndLosesNothing(t *testing.T) {
 		}
 	}()
 	rec := &recorder{}
-	now := time.Now()
+	now := testclock.Now()
 	f := &TCP{Addr: ln.Addr().String(), Source: overwatch.SourceSpire, Sink: rec, MinBackoff: 10 * time.Millisecond, Now: func() time.Time { return now }}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
@@ -98,7 +99,7 @@ func TestUDPFeed(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &recorder{}
-	now := time.Now()
+	now := testclock.Now()
 	f := &UDP{Conn: conn, Source: overwatch.SourceSatellite, Sink: rec, Now: func() time.Time { return now }}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)

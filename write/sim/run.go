@@ -127,12 +127,13 @@ func (s *Simulation) Finish() {
 	}
 }
 
-// Live keeps emitting in real time, checking every tick, until ctx ends.
-func (s *Simulation) Live(ctx context.Context, tick time.Duration, deliver Deliver) error {
+// Live keeps emitting in real time, checking every tick, until ctx ends;
+// now is the clock it follows (the service's).
+func (s *Simulation) Live(ctx context.Context, tick time.Duration, now func() time.Time, deliver Deliver) error {
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	for {
-		if err := s.EmitUntil(ctx, time.Now().UTC(), deliver); err != nil {
+		if err := s.EmitUntil(ctx, now().UTC(), deliver); err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
