@@ -310,7 +310,7 @@ func TestRiskAPIErrors(t *testing.T) {
 		"/v1/risk/loitering?type=drift":                      `type must be one of stationary, slow_roll`,
 		"/v1/risk/loitering?context=harbour":                 `context must be one of offshore, port_approach, anchorage, known_transfer_area`,
 		"/v1/risk/identity?field=imo":                        `field must be one of flag, name, mmsi`,
-		"/v1/risk/identity/history":                          `{"error":"vessel is required (a 7-digit IMO number)"}`,
+		"/v1/risk/identity/history":                          `{"error":"vessel is required (a 7-digit IMO number)","parameter":"vessel"}`,
 		"/v1/risk/identity/history?vessel=x":                 `vessel must be a 7-digit IMO number`,
 		"/v1/risk/identity/history?vessel=" + unknown:        `{"error":"no identity history for vessel ` + unknown + `","parameter":"vessel"}`,
 		"/v1/risk/mismatches?type=big":                       `type must be one of directional, magnitude, zero_change`,
