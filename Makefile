@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools web client test test-clock accuracy accuracy-trade bench-trade bench-market bench-map vet tidy lint-arch bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
+.PHONY: all build run services tools web client test test-clock accuracy accuracy-trade bench-trade bench-market bench-map vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
 
 all: build
 
@@ -108,6 +108,16 @@ tidy:
 lint-arch:
 	@.ci/lint-arch
 
+## lint-openapi: the OpenAPI document (client/openapi.json) through an
+## outside linter, Redocly CLI's recommended rules; errors fail, warnings
+## print (the CLI is an npm package, installed under .data/redocly)
+REDOCLY_VERSION := 2.77.0
+REDOCLY := .data/redocly/node_modules/.bin/redocly
+$(REDOCLY):
+	npm install --prefix .data/redocly --no-audit --no-fund --loglevel=error @redocly/cli@$(REDOCLY_VERSION)
+lint-openapi: $(REDOCLY)
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true $(REDOCLY) lint client/openapi.json --format=stylish 2>&1 | grep -v '[║╔╚]'; exit $${PIPESTATUS[0]}
+
 ## HTTP_FUZZ: the fuzz targets of the HTTP edge, which `make test` also runs
 ## for HTTP_FUZZTIME each (`make fuzz` runs them, like every target, longer)
 HTTP_FUZZ     := FuzzHTTPRead FuzzHTTPWrite FuzzHTTPHeaders FuzzHTTPRaw
@@ -116,7 +126,7 @@ HTTP_FUZZTIME ?= 10s
 ## tests (which run every fuzz target's corpus and a short load test), the
 ## HTTP edge's fuzz targets for HTTP_FUZZTIME each, then one iteration of
 ## every benchmark as a smoke run
-test: services tools $(STRIPE_MOCK) tidy vet lint-arch
+test: services tools $(STRIPE_MOCK) tidy vet lint-arch lint-openapi
 	$(GO) test -count=1 -timeout 20m ./...
 	OVERWATCH_ACCURACY_TRADE=smoke $(GO) test -count=1 -timeout 10m -run '^TestAccuracyTrade$$' ./cmd/overwatch
 	OVERWATCH_ACCURACY=smoke $(GO) test -count=1 -timeout 10m -run '^TestAccuracy$$' ./cmd/overwatch
