@@ -24,7 +24,7 @@ import (
 // FleetLatest is the latest-position replica as the fleet view reads it:
 // fn is called with the freshest row that has a position of every vessel.
 type FleetLatest interface {
-	EachLatest(ctx context.Context, fn func(LatestRow)) error
+	EachLatest(ctx context.Context, fn func(overwatch.LatestRow)) error
 }
 
 // FleetStore is what the fleet view reads besides the positions: the
@@ -137,7 +137,7 @@ func FleetPositions(latest FleetLatest, registry Query[VesselFilter, []VesselRow
 		}
 
 		var out []FleetPosition
-		err = latest.EachLatest(ctx, func(r LatestRow) {
+		err = latest.EachLatest(ctx, func(r overwatch.LatestRow) {
 			if r.TS.Before(floor) || r.Lat == nil || r.Lon == nil {
 				return
 			}

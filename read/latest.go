@@ -16,7 +16,7 @@ import (
 // LatestPositions finds the newest position of a vessel from one provider,
 // or across providers for "any".
 type LatestPositions interface {
-	Latest(ctx context.Context, imo overwatch.IMO, provider string) (LatestRow, bool, error)
+	Latest(ctx context.Context, imo overwatch.IMO, provider string) (overwatch.LatestRow, bool, error)
 }
 
 // Attribution is the citation block of every public position (spec §2.2).
@@ -100,7 +100,7 @@ func LatestPositionHandler(positions LatestPositions, pub Publisher, now func() 
 		}
 		// Seven digits whose check digit fails name no vessel: no position
 		// can be stored under them (spec: 400 only when not 7 digits).
-		var row LatestRow
+		var row overwatch.LatestRow
 		found := false
 		if err == nil {
 			row, found, err = positions.Latest(c.UserContext(), imo, provider)
@@ -117,7 +117,7 @@ func LatestPositionHandler(positions LatestPositions, pub Publisher, now func() 
 	}
 }
 
-func newLatestPosition(row LatestRow, imo string, pub Publisher, now time.Time) LatestPosition {
+func newLatestPosition(row overwatch.LatestRow, imo string, pub Publisher, now time.Time) LatestPosition {
 	ts := row.TS.UTC().Format(time.RFC3339)
 	fresh := int64(math.Max(0, math.Floor(now.Sub(row.TS).Seconds())))
 	var source *string

@@ -49,25 +49,6 @@ type StaticRow struct {
 	DedupKey    uint64
 }
 
-// LatestRow is one row of the latest-position store: the newest position of
-// one vessel from one source, with the vessel's identity at that time.
-type LatestRow struct {
-	IMO         overwatch.IMO
-	Source      overwatch.Source
-	TS          time.Time
-	MMSI        uint32
-	VesselName  *string
-	VesselType  *string
-	Flag        *string
-	Lat, Lon    *float64
-	SpeedKt     *float64
-	CourseDeg   *float64
-	DraftM      *float64
-	Destination *string
-	NavStatus   *string
-	ReceivedAt  time.Time
-}
-
 // VesselRow is the registry's state of one vessel (by IMO) after a change.
 type VesselRow struct {
 	IMO          overwatch.IMO
@@ -127,7 +108,7 @@ type Batch struct {
 	Positions  []PositionRow
 	InPort     []PortPositionRow
 	Statics    []StaticRow
-	Latest     []LatestRow
+	Latest     []overwatch.LatestRow
 	Vessels    []VesselRow
 	Identities []IdentityRow
 	// Reattributions are written after the batch's positions, whose
