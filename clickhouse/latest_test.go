@@ -64,7 +64,7 @@ func TestLatestReplicaFollowsStore(t *testing.T) {
 	if err := replica.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	expect := func(imo overwatch.IMO, provider string, found bool, lat float64) {
+	expect := func(imo overwatch.IMO, provider overwatch.Source, found bool, lat float64) {
 		t.Helper()
 		got, ok, err := replica.Latest(ctx, imo, provider)
 		if err != nil || ok != found {
@@ -234,7 +234,7 @@ func BenchmarkLatestReplicaLookup(b *testing.B) {
 	if err := replica.Sync(ctx); err != nil {
 		b.Fatal(err)
 	}
-	providers := []string{"aishub", "aisstream", "satellite", "spire", "any"}
+	providers := overwatch.Providers()
 	b.ReportAllocs()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {

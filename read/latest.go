@@ -13,10 +13,10 @@ import (
 	"overwatch"
 )
 
-// LatestPositions finds the newest position of a vessel from one provider,
-// or across providers for "any".
+// LatestPositions finds the newest position of a vessel from one source, or
+// across sources for overwatch.SourceAny.
 type LatestPositions interface {
-	Latest(ctx context.Context, imo overwatch.IMO, provider string) (overwatch.LatestRow, bool, error)
+	Latest(ctx context.Context, imo overwatch.IMO, src overwatch.Source) (overwatch.LatestRow, bool, error)
 }
 
 // Attribution is the citation block of every public position (spec §2.2).
@@ -69,15 +69,6 @@ type LatestPosition struct {
 	Attribution      Attribution `json:"attribution"`
 }
 
-func validProvider(p string) bool {
-	for _, allowed := range overwatch.Providers {
-		if p == allowed {
-			return true
-		}
-	}
-	return false
-}
-
 // publicRoutes mounts the public surface (spec §4.1): no key, limited per
 // client IP; its CORS preflight is the edge's.
 func publicRoutes(r Router, positions LatestPositions, pub Publisher, now func() time.Time) {
@@ -91,8 +82,9 @@ func LatestPositionHandler(positions LatestPositions, pub Publisher, now func() 
 	return func(c *fiber.Ctx) error {
 		provider := c.Params("provider")
 		imoText := c.Params("imo")
-		if !validProvider(provider) {
-			return overwatch.Errorf(overwatch.Invalid, "unknown provider '%s'", strings.Clone(provider)).With("allowed", overwatch.Providers)
+		src, ok := overwatch.ParseProvider(provider)
+		if !ok {
+			return overwatch.Errorf(overwatch.Invalid, "unknown provider '%s'", strings.Clone(provider)).With("allowed", overwatch.Providers())
 		}
 		imo, err := overwatch.ParseIMO(imoText)
 		if errors.Is(err, overwatch.ErrIMO) {
@@ -103,7 +95,7 @@ func LatestPositionHandler(positions LatestPositions, pub Publisher, now func() 
 		var row overwatch.LatestRow
 		found := false
 		if err == nil {
-			row, found, err = positions.Latest(c.UserContext(), imo, provider)
+			row, found, err = positions.Latest(c.UserContext(), imo, src)
 			if err != nil {
 				return overwatch.Wrap(overwatch.Internal, err, "lookup failed")
 			}

@@ -246,9 +246,9 @@ func (r *LatestReplica) Run(ctx context.Context, interval time.Duration) {
 }
 
 // Latest returns the newest row of the vessel from the source, or for
-// provider "any" the newest row across sources that has a position. It fails
-// with ErrStale while the store is unreachable.
-func (r *LatestReplica) Latest(_ context.Context, imo overwatch.IMO, provider string) (overwatch.LatestRow, bool, error) {
+// overwatch.SourceAny the newest row across sources that has a position. It
+// fails with ErrStale while the store is unreachable.
+func (r *LatestReplica) Latest(_ context.Context, imo overwatch.IMO, src overwatch.Source) (overwatch.LatestRow, bool, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if r.synced.IsZero() || r.now().Sub(r.synced) > r.maxStale {
@@ -259,12 +259,12 @@ func (r *LatestReplica) Latest(_ context.Context, imo overwatch.IMO, provider st
 		return overwatch.LatestRow{}, false, nil
 	}
 	slots := &r.slots[vi]
-	if provider != overwatch.ProviderAny {
-		src, ok := overwatch.ParseSource(provider)
-		if !ok || slots[sourceIndex(src)] == 0 {
+	if src != overwatch.SourceAny {
+		i := sourceIndex(src)
+		if i == 0 || slots[i] == 0 {
 			return overwatch.LatestRow{}, false, nil
 		}
-		return r.expand(imo, &r.entries[slots[sourceIndex(src)]-1]), true, nil
+		return r.expand(imo, &r.entries[slots[i]-1]), true, nil
 	}
 	var best *latestEntry
 	for _, idx := range slots {
