@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"overwatch/maritime/risk"
-
 	"overwatch"
+	"overwatch/maritime/risk"
+	"overwatch/route"
 )
 
 // fakeFleet is the replica, the registry and the scores of the fleet view.
@@ -76,7 +76,7 @@ func newFakeFleet() *fakeFleet {
 
 func fleetGet(t *testing.T, f *fakeFleet, plan overwatch.Plan, query string) (int, string, FleetPage) {
 	t.Helper()
-	h := mount(t, func(r Router) { fleetRoutes(r, f, f, nil, fixedNow) }).get("/vessels/positions")
+	h := mount(t, func(r route.Router) { fleetRoutes(r, f, f, nil, fixedNow) }).get("/vessels/positions")
 	status, body, _ := serve(t, plan, h, "/v1/vessels/positions?"+query)
 	var page FleetPage
 	if status == 200 {
@@ -164,7 +164,7 @@ func TestFleetPositions(t *testing.T) {
 // an empty fleet.
 func TestFleetPositionsErrors(t *testing.T) {
 	f := newFakeFleet()
-	h := mount(t, func(r Router) { fleetRoutes(r, f, f, nil, fixedNow) }).get("/vessels/positions")
+	h := mount(t, func(r route.Router) { fleetRoutes(r, f, f, nil, fixedNow) }).get("/vessels/positions")
 	expectErrors(t, h, "/v1/vessels/positions", map[string]errCase{
 		"type=boat":     {400, "type"},
 		"tier=extreme":  {400, "tier"},

@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/route"
 )
 
 // FreightVesselTypes are the vessel classes of GET /v1/freight-rates's
@@ -172,7 +173,7 @@ type FreightDatasetStore interface {
 // freightRoutes mounts GET /v1/freight-rates (POST and DELETE are the
 // write side's); minContributors is k of the aggregates (0:
 // FreightMinContributors).
-func freightRoutes(r Router, a FreightDatasetStore, s FreightRateQuery, c *Cache, now func() time.Time, minContributors int) {
+func freightRoutes(r route.Router, a FreightDatasetStore, s FreightRateQuery, c *Cache, now func() time.Time, minContributors int) {
 	datasets := Cached(c, "ocean_rates", []string{"transport_rates"}, a.OceanRates)
 	r.Handle(fiber.MethodGet, "/freight-rates", overwatch.AccessKey, FreightRates(datasets, s, now, FreightK(minContributors)))
 }

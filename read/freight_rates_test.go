@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"overwatch"
+	"overwatch/route"
 )
 
 // fakeFreight is a FreightRateQuery and a FreightDatasetStore.
@@ -92,7 +93,7 @@ func TestFreightClassOf(t *testing.T) {
 func TestFreightRatesParams(t *testing.T) {
 	t.Parallel()
 	f := &fakeFreight{}
-	routes := mount(t, func(r Router) { freightRoutes(r, f, f, nil, fixedNow, 0) })
+	routes := mount(t, func(r route.Router) { freightRoutes(r, f, f, nil, fixedNow, 0) })
 	if routes.access["GET /freight-rates"] != overwatch.AccessKey {
 		t.Error("GET /freight-rates is not keyed")
 	}
@@ -133,7 +134,7 @@ func TestFreightRatesCombined(t *testing.T) {
 				Frequency: "monthly", Rate: 33, Unit: "usd_per_tonne", USDPerTonne: math.NaN()}, // a spread, no route
 		},
 	}
-	routes := mount(t, func(r Router) { freightRoutes(r, f, f, nil, fixedNow, 0) })
+	routes := mount(t, func(r route.Router) { freightRoutes(r, f, f, nil, fixedNow, 0) })
 	h := routes.get("/freight-rates")
 
 	status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/freight-rates")

@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/route"
 )
 
 // LatestPositions finds the newest position of a vessel from one source, or
@@ -71,7 +72,7 @@ type LatestPosition struct {
 
 // publicRoutes mounts the public surface (spec §4.1): no key, limited per
 // client IP; its CORS preflight is the edge's.
-func publicRoutes(r Router, positions LatestPositions, pub Publisher, now func() time.Time) {
+func publicRoutes(r route.Router, positions LatestPositions, pub Publisher, now func() time.Time) {
 	r.Handle(fiber.MethodGet, "/ais/:provider/:imo/location/latest", overwatch.AccessPublic, LatestPositionHandler(positions, pub, now))
 }
 

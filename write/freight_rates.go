@@ -13,11 +13,11 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"overwatch/maritime/seaport"
-
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/maritime/seaport"
+	"overwatch/route"
 )
 
 // FreightVesselTypes are the vessel classes a freight rate is given for:
@@ -88,7 +88,7 @@ type FreightRateStore interface {
 
 // freightRoutes mounts submitting and deleting freight rates (any plan;
 // GET /v1/freight-rates is the read side's).
-func freightRoutes(r Router, s FreightRateStore, now func() time.Time) {
+func freightRoutes(r route.Router, s FreightRateStore, now func() time.Time) {
 	key := overwatch.AccessKey
 	r.Handle(fiber.MethodPost, "/freight-rates", key, CreateFreightRate(s, now))
 	r.Handle(fiber.MethodDelete, "/freight-rates/:id", key, DeleteFreightRate(s))

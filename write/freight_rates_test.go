@@ -16,6 +16,7 @@ import (
 
 	"overwatch"
 	"overwatch/maritime/seaport"
+	"overwatch/route"
 	"overwatch/write/sim"
 )
 
@@ -261,14 +262,14 @@ func TestFreightRateHandlers(t *testing.T) {
 	}
 }
 
-// routerFunc is a Router from a function.
+// routerFunc is a route.Router from a function.
 type routerFunc func(method, path string, h fiber.Handler)
 
 func (f routerFunc) Handle(method, path string, _ overwatch.Access, h fiber.Handler) {
 	f(method, path, h)
 }
 
-func (f routerFunc) HandleBody(method, path string, _ overwatch.Access, _ Body, h fiber.Handler) {
+func (f routerFunc) HandleBody(method, path string, _ overwatch.Access, _ route.Body, h fiber.Handler) {
 	f(method, path, h)
 }
 
