@@ -104,7 +104,7 @@ vet:
 tidy:
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy and commit"; exit 1; }
 
-## lint-arch: the import rules of ARCHITECTURE.md §2
+## lint-arch: the import rules of docs/architecture.md
 lint-arch:
 	@.ci/lint-arch
 

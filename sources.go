@@ -4,7 +4,7 @@ package overwatch
 // rows ingested before source attribution; it is served as null.
 type Source string
 
-// The AIS providers of the spec.
+// The AIS providers the service takes positions from.
 const (
 	SourceNone      Source = ""
 	SourceAISHub    Source = "aishub"

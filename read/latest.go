@@ -20,7 +20,8 @@ type LatestPositions interface {
 	Latest(ctx context.Context, imo overwatch.IMO, src overwatch.Source) (overwatch.LatestRow, bool, error)
 }
 
-// Attribution is the citation block of every public position (spec §2.2).
+// Attribution is the citation block of every public position: whom to
+// credit, and a sentence to copy verbatim.
 type Attribution struct {
 	Name    string `json:"name"`
 	URL     string `json:"url"`
@@ -49,7 +50,8 @@ func (p Publisher) cite(imo, timestamp string) Attribution {
 	}
 }
 
-// LatestPosition is the 200 body of the public lookup (spec §2.1).
+// LatestPosition is the 200 body of the public lookup: a schema.org
+// GeoCoordinates object, its fields sent in this order.
 type LatestPosition struct {
 	Context          string      `json:"@context"`
 	Type             string      `json:"@type"`
@@ -70,7 +72,7 @@ type LatestPosition struct {
 	Attribution      Attribution `json:"attribution"`
 }
 
-// publicRoutes mounts the public surface (spec §4.1): no key, limited per
+// publicRoutes mounts the public surface: no key, limited per
 // client IP; its CORS preflight is the edge's.
 func publicRoutes(r route.Router, positions LatestPositions, pub Publisher, now func() time.Time) {
 	r.Handle(fiber.MethodGet, "/ais/:provider/:imo/location/latest", overwatch.AccessPublic, LatestPositionHandler(positions, pub, now))
@@ -92,7 +94,7 @@ func LatestPositionHandler(positions LatestPositions, pub Publisher, now func() 
 			return overwatch.Errorf(overwatch.Invalid, "imo %v", err)
 		}
 		// Seven digits whose check digit fails name no vessel: no position
-		// can be stored under them (spec: 400 only when not 7 digits).
+		// can be stored under them (the 400 is only for an IMO that is not seven digits).
 		var row overwatch.LatestRow
 		found := false
 		if err == nil {

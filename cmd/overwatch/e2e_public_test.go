@@ -110,7 +110,7 @@ func TestPublicLatestPosition(t *testing.T) {
 		t.Errorf("body\n got %s\nwant %s", a, b)
 	}
 	if !strings.HasPrefix(string(r.body), `{"@context":"https://schema.org","@type":"GeoCoordinates","imo_number":`) {
-		t.Errorf("field order differs from the spec: %.80s", r.body)
+		t.Errorf("field order differs from the documented body: %.80s", r.body)
 	}
 	for h, v := range map[string]string{
 		"Cache-Control":                "public, max-age=60",
@@ -125,7 +125,7 @@ func TestPublicLatestPosition(t *testing.T) {
 		}
 	}
 	// Go's client canonicalises header names; read the wire to check that
-	// they are sent exactly as the spec spells them.
+	// they are sent exactly as the README spells them.
 	raw := rawGet(t, s.base, "/v1/ais/spire/"+imoText+"/location/latest", ip)
 	for _, h := range []string{"X-RateLimit-Limit-Minute: ", "X-RateLimit-Remaining-Minute: ", "X-RateLimit-Limit-Day: ", "X-RateLimit-Remaining-Day: ", "Cache-Control: public, max-age=60\r\n", "Access-Control-Allow-Origin: *\r\n"} {
 		if !strings.Contains(raw, "\r\n"+h) {
