@@ -18,7 +18,7 @@
 //	                  from scratch and then incrementally (`overwatch jobs
 //	                  --once`, -max-full 60s, -max-incremental 5s), then each
 //	                  analytics endpoint's latency (-max-p99 50ms)
-//	loadtest trade    the trade analytics of issue 18 on a simulated store
+//	loadtest trade    the trade analytics on a simulated store
 //	                  (-days 730 of -vessels 800 with seasons and trade
 //	                  truths, filled once): every trade derivation from
 //	                  scratch (-max-full 60s) and a daily incremental run
