@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"overwatch"
+	"overwatch/maritime/vessel"
 )
 
 // PositionRow is one stored position report. Has says which of SpeedKt
@@ -71,17 +72,12 @@ type VesselRow struct {
 }
 
 // IdentityRow records that a vessel's identity (MMSI, name, call sign, flag
-// or ship type) took new values at a time: the history identity-change
-// detection reads.
+// or ship type) took new values at a time, as the source reported it: one
+// row of the identity history that identity-change detection reads
+// (vessel.Identity).
 type IdentityRow struct {
-	IMO       overwatch.IMO
-	ValidFrom time.Time
-	MMSI      uint32
-	Name      string
-	CallSign  string
-	Flag      string
-	ShipType  uint8
-	Source    overwatch.Source
+	vessel.Identity
+	Source overwatch.Source
 }
 
 // Reattribution says that the class A positions of an MMSI stored without
