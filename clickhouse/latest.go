@@ -45,9 +45,7 @@ func (db *DB) LatestChanges(ctx context.Context, since time.Time, fn func(overwa
 			&r.Lat, &r.Lon, &r.SpeedKt, &r.CourseDeg, &r.DraftM, &r.Destination, &r.NavStatus, &r.IngestedAt); err != nil {
 			return asOf, fmt.Errorf("clickhouse: latest changes: %w", err)
 		}
-		if source != "none" {
-			r.Source = overwatch.Source(source)
-		}
+		r.Source = sourceOf(source)
 		if err := fn(r); err != nil {
 			return asOf, err
 		}
@@ -62,11 +60,7 @@ func (db *DB) LatestChanges(ctx context.Context, since time.Time, fn func(overwa
 func (db *DB) InsertLatest(ctx context.Context, rows []overwatch.LatestRow) error {
 	err := db.sendRetrying(ctx, "INSERT INTO latest_positions ("+latestColumns+", received_at)", func(batch sendBatch) error {
 		for _, r := range rows {
-			source := string(r.Source)
-			if r.Source == overwatch.SourceNone {
-				source = "none"
-			}
-			if err := batch.Append(r.IMO, source, r.TS.UTC(), r.MMSI, r.VesselName, r.VesselType, r.Flag,
+			if err := batch.Append(r.IMO, sourceName(r.Source), r.TS.UTC(), r.MMSI, r.VesselName, r.VesselType, r.Flag,
 				r.Lat, r.Lon, r.SpeedKt, r.CourseDeg, r.DraftM, r.Destination, r.NavStatus, receivedAt(r)); err != nil {
 				return err
 			}
