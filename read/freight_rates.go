@@ -52,19 +52,6 @@ const (
 	FreightSourceOwn           = "own"
 )
 
-// FreightRecord is one of the caller's own freight-rate records.
-type FreightRecord struct {
-	ID          int64
-	VesselType  string
-	Origin      string // port slug
-	Destination string // port slug
-	Rate        float64
-	Unit        string
-	Date        time.Time
-	Notes       string
-	CreatedAt   time.Time
-}
-
 // FreightContributions are the records submitted to one route (vessel
 // type, origin, destination, unit) in one ISO week, as publication pools
 // them: one value per contributing account, the median of its records
@@ -134,7 +121,7 @@ type FreightAggregateRequest struct {
 type FreightRateQuery interface {
 	// OwnFreightRates returns the account's records of one vessel type (""
 	// any), newest date first, at most limit.
-	OwnFreightRates(ctx context.Context, accountID int64, vesselType string, limit int) ([]FreightRecord, error)
+	OwnFreightRates(ctx context.Context, accountID int64, vesselType string, limit int) ([]overwatch.FreightRecord, error)
 	// PublishFreightWeeks publishes the aggregates of every week that has
 	// ended by now and is not published yet (PublishFreightAggregate with
 	// minContributors), each week once whoever asks first: the job or a
@@ -308,7 +295,7 @@ func aggregateRates(aggs []FreightAggregate) []FreightRate {
 }
 
 // ownRates presents the caller's records.
-func ownRates(recs []FreightRecord) []FreightRate {
+func ownRates(recs []overwatch.FreightRecord) []FreightRate {
 	out := make([]FreightRate, 0, len(recs))
 	for _, r := range recs {
 		id, notes, created := r.ID, r.Notes, r.CreatedAt.UTC()

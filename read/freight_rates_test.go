@@ -12,7 +12,7 @@ import (
 
 // fakeFreight is a FreightRateQuery and a FreightDatasetStore.
 type fakeFreight struct {
-	own       []FreightRecord
+	own       []overwatch.FreightRecord
 	aggs      []FreightAggregate
 	published []OceanRate
 
@@ -32,9 +32,9 @@ func (f *fakeFreight) PublishFreightWeeks(_ context.Context, now time.Time, minC
 	return 0, 0, nil
 }
 
-func (f *fakeFreight) OwnFreightRates(_ context.Context, _ int64, vesselType string, limit int) ([]FreightRecord, error) {
+func (f *fakeFreight) OwnFreightRates(_ context.Context, _ int64, vesselType string, limit int) ([]overwatch.FreightRecord, error) {
 	f.ownReqs.add(vesselType)
-	var out []FreightRecord
+	var out []overwatch.FreightRecord
 	for _, r := range f.own {
 		if vesselType == "" || r.VesselType == vesselType {
 			out = append(out, r)
@@ -115,7 +115,7 @@ func TestFreightRatesCombined(t *testing.T) {
 	t.Parallel()
 	created := testNow.Add(-time.Hour)
 	f := &fakeFreight{
-		own: []FreightRecord{{ID: 7, VesselType: "panamax", Origin: "new-orleans", Destination: "rotterdam", Rate: 45.5,
+		own: []overwatch.FreightRecord{{ID: 7, VesselType: "panamax", Origin: "new-orleans", Destination: "rotterdam", Rate: 45.5,
 			Unit: "usd_per_tonne", Date: day("2026-03-16"), Notes: "fixture", CreatedAt: created}},
 		aggs: []FreightAggregate{{VesselType: "panamax", Origin: "santos", Destination: "qingdao", Unit: "usd_per_tonne",
 			Week: day("2026-03-09"), Rate: 40.7, Count: 6, Contributors: 5},
