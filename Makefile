@@ -80,7 +80,7 @@ export STRIPE_MOCK_BIN := $(CURDIR)/$(STRIPE_MOCK)
 $(STRIPE_MOCK):
 	GOBIN=$(CURDIR)/.data/bin $(GO) install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
 
-## run: serve the API (and, as issues land, ingest and jobs) on :8080
+## run: serve the API, ingest and jobs on :8080
 run: services build
 	./$(BIN) run
 
@@ -104,7 +104,7 @@ vet:
 tidy:
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy and commit"; exit 1; }
 
-## lint-arch: the import rules of ARCHITECTURE.md §2
+## lint-arch: the import rules of docs/architecture.md
 lint-arch:
 	@.ci/lint-arch
 
@@ -156,8 +156,8 @@ test-clock: services tools $(STRIPE_MOCK)
 ## prints the precision/recall table and writes it as markdown to
 ## ACCURACY_OUT (bin/accuracy.md), for the table
 ## docs/risk-detectors.md keeps (make test runs the smoke run: one seed, a
-## small fleet); then accuracy-trade (the trade analytics of issue 18 and
-## the voyage earnings of issue 19) and the chokepoint signals of issue 20
+## small fleet); then accuracy-trade (the trade analytics and
+## the voyage earnings) and the chokepoint signals
 ACCURACY_OUT ?= bin/accuracy.md
 accuracy: services tools
 	@mkdir -p $(dir $(ACCURACY_OUT))
@@ -165,9 +165,9 @@ accuracy: services tools
 	$(MAKE) accuracy-trade
 	OVERWATCH_ACCURACY_CHOKEPOINT=full $(GO) test -count=1 -timeout 10m -v -run '^TestAccuracyChokepoint$$' ./cmd/overwatch
 
-## accuracy-trade: the trade analytics of issue 18 (route shifts,
+## accuracy-trade: the trade analytics (route shifts,
 ## deceptions, each anomaly type, flow tonnes, forecasts) and the voyage
-## earnings of issue 19 against the truths
+## earnings against the truths
 ## the simulator injects, through the API: 800 vessels over two simulated
 ## years with seasons, cheap older history and injected trade truths
 ## (OVERWATCH_ACCURACY_TRADE_VESSELS / _DAYS / _SEED change it), 7-10 min
@@ -200,14 +200,14 @@ bench-derive: build
 	$(GO) run ./cmd/loadtest derive -bin $(BIN)
 	OVERWATCH_EVAL_FULL=1 $(GO) test -count=1 -timeout 30m -run TestPortCallsAgainstGroundTruth -v ./cmd/overwatch | grep -v 'level=INFO'
 
-## bench-trade: the trade derivations of issue 18 from scratch and daily
+## bench-trade: the trade derivations from scratch and daily
 ## on a simulated store of two years of 800 vessels (filled once into
 ## overwatch_bench_trade), then each trade endpoint's p99 under load
 bench-trade: build
 	$(GO) run ./cmd/loadtest trade -bin $(BIN)
 
 ## bench-market: the market imports' memory on growing files (flat: they
-## stream) and each market endpoint's p99 under load (issue 19)
+## stream) and each market endpoint's p99 under load
 bench-market: build
 	$(GO) run ./cmd/loadtest market -bin $(BIN)
 

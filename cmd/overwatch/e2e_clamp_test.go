@@ -19,7 +19,6 @@ import (
 	"overwatch/maritime/vessel"
 	"overwatch/testclock"
 	"overwatch/write"
-	"overwatch/write/ingest"
 )
 
 // Every array of every keyed answer is held to the plan's results per
@@ -230,7 +229,7 @@ func writeClampFixtures(t *testing.T, s *testServer, now time.Time, imo overwatc
 		other: {IMO: other, Name: "OTHER", Flag: "LR", ShipType: 80}}
 	var events []risk.Event
 	var hotspots []risk.Hotspot
-	var latest []ingest.LatestRow
+	var latest []overwatch.LatestRow
 	p, _ := seaport.BySlug(port)
 	cols := []string{"imo", "valid_from", "mmsi", "name", "call_sign", "flag", "ship_type", "source"}
 	var steps [][]any
