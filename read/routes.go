@@ -46,6 +46,7 @@ type Analytics interface {
 	DisruptionStore
 	TerminalStore
 	TradeStore
+	TrackStore
 }
 
 // Accounts is what the read side asks of the account store (PostgreSQL).
@@ -81,6 +82,7 @@ func Routes(r Router, d Deps) {
 	publicRoutes(r, d.Latest, d.Publisher, d.Now)
 	portRoutes(r, d.Analytics, d.Accounts, d.Log, d.Now)
 	vesselRoutes(r, d.Analytics, d.Now)
+	trackRoutes(r, d.Analytics, d.Now)
 	if d.Fleet != nil {
 		fleetRoutes(r, d.Fleet, d.Analytics, d.Cache, d.Now)
 	}
