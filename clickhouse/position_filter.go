@@ -1,6 +1,8 @@
 package clickhouse
 
 import (
+	"strings"
+
 	"overwatch/maritime/geo"
 	"overwatch/read"
 
@@ -14,14 +16,18 @@ import (
 func positionFilter(f read.PositionFilter) *query {
 	q := &query{}
 	if len(f.IMOs) > 0 {
-		imos := make([]uint32, len(f.IMOs))
+		imos := make([]any, len(f.IMOs))
 		for i, imo := range f.IMOs {
 			imos[i] = uint32(imo)
 		}
-		q.add("imo IN ?", imos)
+		q.in("imo", imos)
 	}
 	if len(f.MMSIs) > 0 {
-		q.add("mmsi IN ?", f.MMSIs)
+		mmsis := make([]any, len(f.MMSIs))
+		for i, m := range f.MMSIs {
+			mmsis[i] = m
+		}
+		q.in("mmsi", mmsis)
 	}
 	if !f.Start.IsZero() {
 		q.add("ts >= ?", f.Start.UTC())
@@ -30,11 +36,11 @@ func positionFilter(f read.PositionFilter) *query {
 		q.add("ts <= ?", f.End.UTC())
 	}
 	if len(f.Sources) > 0 {
-		names := make([]string, len(f.Sources))
+		names := make([]any, len(f.Sources))
 		for i, s := range f.Sources {
 			names[i] = sourceName(s)
 		}
-		q.add("source IN ?", names)
+		q.in("source", names)
 	}
 	if f.Category != nil {
 		cond, args := "", []any{}
@@ -61,6 +67,12 @@ func positionFilter(f read.PositionFilter) *query {
 		q.add(cond+")", args...)
 	}
 	return q
+}
+
+// in adds column IN (?, ...) with a placeholder per value (a bound
+// array would be an Array to ClickHouse 18.16, not a set).
+func (q *query) in(column string, values []any) {
+	q.add(column+" IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(values)), ", ")+")", values...)
 }
 
 // bboxCondition adds the box; one that crosses the antimeridian holds the
