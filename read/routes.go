@@ -47,6 +47,7 @@ type Analytics interface {
 	TerminalStore
 	TradeStore
 	TrackStore
+	AreaStore
 }
 
 // Accounts is what the read side asks of the account store (PostgreSQL).
@@ -83,6 +84,7 @@ func Routes(r Router, d Deps) {
 	portRoutes(r, d.Analytics, d.Accounts, d.Log, d.Now)
 	vesselRoutes(r, d.Analytics, d.Now)
 	trackRoutes(r, d.Analytics, d.Now)
+	areaRoutes(r, d.Analytics, Cached(d.Cache, "fleet_registry", []string{"vessels"}, d.Analytics.Vessels), d.Now)
 	if d.Fleet != nil {
 		fleetRoutes(r, d.Fleet, d.Analytics, d.Cache, d.Now)
 	}

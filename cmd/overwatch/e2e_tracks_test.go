@@ -42,6 +42,9 @@ func layTrack(t *testing.T, s *testServer, name string, lat0, lon0 float64) trac
 		r := ingest.Report{Source: overwatch.SourceAISStream, MMSI: v.mmsi, Type: 1, TS: at, ReceivedAt: at.Add(time.Duration(i%5) * time.Second),
 			Has: ingest.HasPosition | ingest.HasSOG | ingest.HasCOG | ingest.HasHeading | ingest.HasNavStatus,
 			Lat: lat0 + float64(i)*0.01, Lon: lon0 + float64(i)*0.02, SOG: 11.5, COG: 63.4, Heading: 64, NavStatus: 0}
+		if r.Lon > 180 {
+			r.Lon -= 360 // east across the antimeridian
+		}
 		if i%2 == 1 {
 			r.Source, r.Station, r.Has = overwatch.SourceSpire, "rSTATION7", r.Has&^ingest.HasHeading
 		}
