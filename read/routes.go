@@ -48,6 +48,7 @@ type Analytics interface {
 	TradeStore
 	TrackStore
 	AreaStore
+	SearchStore
 }
 
 // Accounts is what the read side asks of the account store (PostgreSQL).
@@ -84,7 +85,9 @@ func Routes(r Router, d Deps) {
 	portRoutes(r, d.Analytics, d.Accounts, d.Log, d.Now)
 	vesselRoutes(r, d.Analytics, d.Now)
 	trackRoutes(r, d.Analytics, d.Now)
-	areaRoutes(r, d.Analytics, Cached(d.Cache, "fleet_registry", []string{"vessels"}, d.Analytics.Vessels), d.Now)
+	registry := Cached(d.Cache, "fleet_registry", []string{"vessels"}, d.Analytics.Vessels)
+	areaRoutes(r, d.Analytics, registry, d.Now)
+	searchRoutes(r, d.Analytics, registry, d.Cache, d.Now)
 	if d.Fleet != nil {
 		fleetRoutes(r, d.Fleet, d.Analytics, d.Cache, d.Now)
 	}
