@@ -23,9 +23,9 @@ type Fix struct {
 	IMO        overwatch.IMO
 	TS         time.Time
 	Lat, Lon   float64
-	SpeedKt    *float32
-	CourseDeg  *float32
-	Heading    *uint16
+	SpeedKt    float64 // knots; NaN when not reported
+	CourseDeg  float64 // degrees true; NaN when not reported
+	Heading    int32   // degrees true; -1 when not reported
 	NavStatus  uint8 // ITU-R M.1371 code; 15 when not reported
 	Source     overwatch.Source
 	Station    string    // the receiving station; "" when the feed named none

@@ -121,12 +121,12 @@ func appendFixJSON(buf []byte, f *Fix, seg int, exact bool) []byte {
 		buf = append(buf, `,"latitude":null,"longitude":null`...)
 	}
 	buf = append(buf, `,"speed_kt":`...)
-	buf = appendOptFloat32(buf, f.SpeedKt)
+	buf = appendOptFloat(buf, f.SpeedKt)
 	buf = append(buf, `,"course_deg":`...)
-	buf = appendOptFloat32(buf, f.CourseDeg)
+	buf = appendOptFloat(buf, f.CourseDeg)
 	buf = append(buf, `,"heading":`...)
-	if f.Heading != nil {
-		buf = strconv.AppendUint(buf, uint64(*f.Heading), 10)
+	if f.Heading >= 0 {
+		buf = strconv.AppendInt(buf, int64(f.Heading), 10)
 	} else {
 		buf = append(buf, "null"...)
 	}
@@ -152,11 +152,11 @@ func appendFixJSON(buf []byte, f *Fix, seg int, exact bool) []byte {
 // ageSeconds is how long after the fix its report was received.
 func ageSeconds(f *Fix) int64 { return int64(f.ReceivedAt.Sub(f.TS) / time.Second) }
 
-func appendOptFloat32(buf []byte, v *float32) []byte {
-	if v == nil {
+func appendOptFloat(buf []byte, v float64) []byte {
+	if math.IsNaN(v) {
 		return append(buf, "null"...)
 	}
-	return appendRounded(buf, float64(*v), 1)
+	return appendRounded(buf, v, 1)
 }
 
 func appendOptString(buf []byte, s string) []byte {

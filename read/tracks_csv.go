@@ -3,6 +3,7 @@ package read
 import (
 	"bufio"
 	"context"
+	"math"
 	"strconv"
 	"strings"
 
@@ -83,16 +84,16 @@ func appendFixCSV(buf []byte, f *Fix, seg int) []byte {
 	buf = append(buf, ',')
 	buf = appendRounded(buf, f.Lon, 5)
 	buf = append(buf, ',')
-	if f.SpeedKt != nil {
-		buf = appendRounded(buf, float64(*f.SpeedKt), 1)
+	if !math.IsNaN(f.SpeedKt) {
+		buf = appendRounded(buf, f.SpeedKt, 1)
 	}
 	buf = append(buf, ',')
-	if f.CourseDeg != nil {
-		buf = appendRounded(buf, float64(*f.CourseDeg), 1)
+	if !math.IsNaN(f.CourseDeg) {
+		buf = appendRounded(buf, f.CourseDeg, 1)
 	}
 	buf = append(buf, ',')
-	if f.Heading != nil {
-		buf = strconv.AppendUint(buf, uint64(*f.Heading), 10)
+	if f.Heading >= 0 {
+		buf = strconv.AppendInt(buf, int64(f.Heading), 10)
 	}
 	buf = append(buf, ',')
 	if f.NavStatus != overwatch.NavStatusUndefined {
