@@ -26,7 +26,7 @@ type Fix struct {
 	SpeedKt    float64 // knots; NaN when not reported
 	CourseDeg  float64 // degrees true; NaN when not reported
 	Heading    int32   // degrees true; -1 when not reported
-	NavStatus  uint8 // ITU-R M.1371 code; 15 when not reported
+	NavStatus  uint8   // ITU-R M.1371 code; 15 when not reported
 	Source     overwatch.Source
 	Station    string    // the receiving station; "" when the feed named none
 	ReceivedAt time.Time // when the service received the report

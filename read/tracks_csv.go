@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -74,11 +75,11 @@ func streamTrackCSV(c *fiber.Ctx, store TrackStore, r trackRequest) error {
 // appendFixCSV writes one fix as a CSV record (the columns of
 // trackCSVHeader); CSV answers are for plans with exact coordinates.
 func appendFixCSV(buf []byte, f *Fix, seg int) []byte {
-	buf = append(buf, f.IMO.String()...)
+	buf = appendIMO(buf, f.IMO)
 	buf = append(buf, ',')
 	buf = strconv.AppendInt(buf, int64(seg), 10)
 	buf = append(buf, ',')
-	buf = f.TS.UTC().AppendFormat(buf, "2006-01-02T15:04:05Z")
+	buf = f.TS.UTC().AppendFormat(buf, time.RFC3339)
 	buf = append(buf, ',')
 	buf = appendRounded(buf, f.Lat, 5)
 	buf = append(buf, ',')
@@ -104,7 +105,7 @@ func appendFixCSV(buf []byte, f *Fix, seg int) []byte {
 	buf = append(buf, ',')
 	buf = appendCSVText(buf, f.Station)
 	buf = append(buf, ',')
-	buf = f.ReceivedAt.UTC().AppendFormat(buf, "2006-01-02T15:04:05Z")
+	buf = f.ReceivedAt.UTC().AppendFormat(buf, time.RFC3339)
 	buf = append(buf, ',')
 	buf = strconv.AppendInt(buf, ageSeconds(f), 10)
 	return append(buf, '\n')
@@ -127,4 +128,13 @@ func appendCSVText(buf []byte, s string) []byte {
 	buf = append(buf, '"')
 	buf = append(buf, strings.ReplaceAll(s, `"`, `""`)...)
 	return append(buf, '"')
+}
+
+// appendIMO writes the IMO number's 7 digits.
+func appendIMO(buf []byte, imo overwatch.IMO) []byte {
+	var d [7]byte
+	for i, v := 6, uint32(imo); i >= 0; i, v = i-1, v/10 {
+		d[i] = byte('0' + v%10)
+	}
+	return append(buf, d[:]...)
 }
