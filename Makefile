@@ -180,7 +180,7 @@ accuracy-trade: services
 	OVERWATCH_ACCURACY_TRADE=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_TRADE_OUT)) $(GO) test -count=1 -timeout 60m -v -run '^TestAccuracyTrade$$' ./cmd/overwatch
 
 ## bench: Go benchmarks and the load tests (see docs/benchmarks.md)
-bench: services tools bench-go bench-load bench-ingest bench-history bench-sim bench-derive bench-trade bench-market bench-map
+bench: services tools bench-go bench-load bench-ingest bench-history bench-sim bench-derive bench-trade bench-market bench-map bench-tracks
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
@@ -215,6 +215,13 @@ bench-market: build
 ## render and frame times while panning (make test runs it with 300)
 bench-map:
 	OVERWATCH_MAP_BENCH_VESSELS=10000 $(GO) test -count=1 -timeout 15m -run '^TestMapBench$$' -v ./cmd/overwatch
+
+## bench-tracks: one vessel's year of fixes (100,000) through the real
+## server: the JSON track's p50 and p99, the streamed CSV's rows per second
+## (targets: p99 under 100 ms, 1,000,000 rows/s), and the store's read rate
+bench-tracks:
+	OVERWATCH_TRACK_BENCH_FIXES=100000 $(GO) test -count=1 -timeout 15m -run '^TestFixesReadRate$$' -v ./clickhouse
+	OVERWATCH_TRACK_BENCH_FIXES=100000 $(GO) test -count=1 -timeout 15m -run '^TestTrackBench$$' -v ./cmd/overwatch
 
 ## bench-ingest: replay 10 million AIS messages into ClickHouse (messages/s, peak RSS)
 bench-ingest: build

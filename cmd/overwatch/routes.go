@@ -66,8 +66,10 @@ type edge struct {
 }
 
 // unclamped are the keyed routes whose arrays are reference data, not
-// results: the ports and the plans.
-var unclamped = map[string]bool{"/ports": true, "/billing/plans": true}
+// results: the ports and the plans; and the tracks, time series bounded
+// by their time range and the plan's history floor, whose every fix in
+// range is the answer.
+var unclamped = map[string]bool{"/ports": true, "/billing/plans": true, "/vessels/:imo/track": true, "/tracks": true}
 
 // HandleBody implements route.Router: Handle, the route's body bounded
 // by body instead of the default.
