@@ -65,9 +65,12 @@ const (
 // while deeper than MismatchFactor (1.5) times the design draught
 // estimate or differing from the draught before it by more than
 // MismatchJumpShare (0.7) of it (more than the range from ballast to design
-// of any hull). Such a draught entered less than MismatchSustained before
-// the end of the track is pending: neither magnitude nor directional until
-// a later run sees whether it lasts. Start and End are when it was first
+// of any hull). Held counts only the time the vessel was heard: a silence
+// of GapOffOn or more does not hold it (the correction may have come in
+// it, the positions after it carrying the stale report). Such a draught
+// heard for less than MismatchSustained up to the end of the track is
+// pending: neither magnitude nor directional until a later run sees
+// whether it lasts. Start and End are when it was first
 // and last in force (End nil when it still is). Detail expected: "at most
 // X m". Severity low: most are entry errors.
 //
@@ -165,6 +168,27 @@ func (m *mmDetector) held(r *mmRun) time.Duration {
 	return end.Sub(m.track[r.first].TS)
 }
 
+// heard is how long the draught of run r was heard in force: the time
+// from its first position to the next run's (its last, while it lasts),
+// less the silences of GapOffOn or more within it. The draught may have
+// changed in such a silence, and the positions after it carry the last
+// static report received before it until the next one comes through: an
+// impossible draught corrected while the vessel was silent would look
+// held across the silence.
+func (m *mmDetector) heard(r *mmRun) time.Duration {
+	end := r.last
+	if r.next >= 0 {
+		end = r.next
+	}
+	var d time.Duration
+	for i := r.first + 1; i <= end; i++ {
+		if step := m.track[i].TS.Sub(m.track[i-1].TS); step < GapOffOn {
+			d += step
+		}
+	}
+	return d
+}
+
 // callAt is the call whose time, widened by grace, contains t, or nil.
 func (m *mmDetector) callAt(t time.Time, grace time.Duration) *portcall.Call {
 	for _, c := range m.calls {
@@ -209,9 +233,9 @@ func (m *mmDetector) magnitude(imo overwatch.IMO) []Event {
 		case r.value > MismatchMaxDraftM:
 			r.magnitude = true
 		case implausible && r.next >= 0:
-			r.magnitude = m.held(r) < MismatchSustained
+			r.magnitude = m.heard(r) < MismatchSustained
 		case implausible:
-			r.pending = m.held(r) < MismatchSustained
+			r.pending = m.heard(r) < MismatchSustained
 		}
 		if !r.magnitude {
 			continue
