@@ -195,11 +195,29 @@ func (m *mmDetector) callAt(t time.Time, grace time.Duration) *portcall.Call {
 		if t.Before(c.Arrival.Add(-grace)) {
 			continue
 		}
-		if c.Departure == nil || !t.After(c.Departure.Add(grace)) {
+		if c.Departure == nil || !t.After(m.departed(c, grace).Add(grace)) {
 			return c
 		}
 	}
 	return nil
+}
+
+// departed is when the grace after call c's departure starts: the
+// departure, or when the vessel was first heard after it if it was silent
+// then, for less than MismatchGap (the new draught reaches us with the
+// first static report received once the vessel is heard again; after a
+// longer silence the change is across a gap). With no grace, the
+// departure.
+func (m *mmDetector) departed(c *portcall.Call, grace time.Duration) time.Time {
+	dep := *c.Departure
+	if grace <= 0 {
+		return dep
+	}
+	i := sort.Search(len(m.track), func(j int) bool { return !m.track[j].TS.Before(dep) })
+	if i < len(m.track) && m.track[i].TS.Sub(dep) < MismatchGap {
+		return m.track[i].TS
+	}
+	return dep
 }
 
 // reference is the design draught estimate leaving run k out: the deepest
@@ -420,7 +438,7 @@ func (m *mmDetector) zeroChange(imo overwatch.IMO) []Event {
 // new draught may still come through, and an unchanged one is no zero
 // change yet.
 func (m *mmDetector) settled(i int) bool {
-	at := m.calls[i].Departure.Add(m.grace)
+	at := m.departed(m.calls[i], m.grace).Add(m.grace)
 	if i+1 < len(m.calls) && m.calls[i+1].Arrival.Before(at) {
 		at = m.calls[i+1].Arrival
 	}
@@ -432,7 +450,7 @@ func (m *mmDetector) settled(i int) bool {
 // it covers that time, else the call's own.
 func (m *mmDetector) draughtAfter(i int) float64 {
 	c := m.calls[i]
-	at := c.Departure.Add(m.grace)
+	at := m.departed(c, m.grace).Add(m.grace)
 	if i+1 < len(m.calls) && m.calls[i+1].Arrival.Before(at) {
 		at = m.calls[i+1].Arrival
 	}

@@ -223,3 +223,29 @@ func TestMismatchMagnitudeAcrossSilence(t *testing.T) {
 		t.Errorf("heard in force for 13 h: %+v", mag)
 	}
 }
+
+// A vessel unheard across its departure: the new draught reaches us with
+// the first static report received once it is heard again, so the call's
+// grace after departure runs from then (the accuracy run with the rates
+// doubled, seed 33: a grain call at Rosario, last heard at the berth,
+// heard again 4.3 hours after, the loaded draught 17 minutes later,
+// reported as a zero change at the call and a directional change at
+// sea). Heard again after MismatchGap or more, the change is across a
+// gap: the grace runs from the departure as before.
+func TestMismatchSilentDeparture(t *testing.T) {
+	t.Parallel()
+	calls := []portcall.Call{mmCall(48, 72, 6.1, 6.1)}
+	track := (&mmTrack{}).add(0, 48, 10*time.Minute, 12, 6.1).add(48, 71.7, 30*time.Minute, 0, 6.1).
+		add(76, 76.3, 5*time.Minute, 12, 6.1).add(76.3, 100, 5*time.Minute, 12, 10.4).pts
+	if ev := DetectMismatches(31, track, calls, 0); len(ev) != 0 {
+		t.Errorf("the loaded draught 17 min after the vessel was heard again: %+v", ev)
+	}
+	// Heard again, then the draught unchanged past the grace: a zero change
+	// at the call, and the later change at sea directional.
+	track = (&mmTrack{}).add(0, 48, 10*time.Minute, 12, 6.1).add(48, 71.7, 30*time.Minute, 0, 6.1).
+		add(76, 80, 5*time.Minute, 12, 6.1).add(80, 100, 5*time.Minute, 12, 10.4).pts
+	ev := DetectMismatches(31, track, calls, 0)
+	if len(mmEvents(ev, MismatchZeroChange)) != 1 || len(mmEvents(ev, MismatchDirectional)) != 1 {
+		t.Errorf("the draught changed 4 h after the vessel was heard again: %+v", ev)
+	}
+}
