@@ -159,6 +159,7 @@ func accuracyRun(t *testing.T, st accSetting, seed uint64, vessels, days int) []
 		(time.Since(began) - simulated - derived).Round(time.Second))
 	if os.Getenv("EVAL_DEBUG") != "" { // every miss of every row, logged
 		for _, row := range rows {
+			t.Logf("%s, seed %d: %s: %s", st.name, seed, row.name, row.cell())
 			for _, m := range row.misses {
 				t.Logf("%s: %s", row.name, m)
 			}
