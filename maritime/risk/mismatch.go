@@ -24,7 +24,9 @@ import (
 // it falls within the call's grace: MismatchCallGrace, or DraughtReports
 // static-report intervals of the vessel when it reports less often (crews
 // enter the new draught around arrival and departure, and it reaches us
-// with the next static report received); it is across an AIS gap when it
+// with the next static report received: after a silence across the
+// departure, the grace after it runs from when the vessel is heard again);
+// it is across an AIS gap when it
 // is first seen within MismatchGapSettle of the end of a silence longer
 // than MismatchGap (positions carry the draught of the last static report
 // received, and after a silence the next may take hours to come through:
