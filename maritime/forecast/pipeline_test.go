@@ -164,3 +164,52 @@ func TestPipelineHistoryAndCalibration(t *testing.T) {
 		t.Errorf("uncalibrated: %v %v", tonnes, lo)
 	}
 }
+
+// TestPipelineCombinedWithTrailingMean: the pipeline is combined with the
+// port's trailing mean by their errors over the calibration weeks. A port
+// whose exports are steady while its pipeline swings (vessels that load
+// without declaring the port, calls that do not load) is forecast near
+// its usual week; a port whose pipeline foresees its swinging exports
+// exactly keeps the pipeline alone.
+func TestPipelineCombinedWithTrailingMean(t *testing.T) {
+	pipelineMAE := func(rows []Week, h map[time.Time]Expected) float64 {
+		for _, a := range Backtest(NewSeries("santos", rows), h) {
+			if a.Method == MethodPipeline && a.Horizon == 1 && a.Forecasts > 0 {
+				return a.MAE
+			}
+		}
+		t.Fatal("no pipeline backtest row")
+		return 0
+	}
+	var steady, swinging []Week
+	noisy, exact := map[time.Time]Expected{}, map[time.Time]Expected{}
+	for i := range 80 {
+		start := monday.Add(time.Duration(i) * week)
+		model := 50000.0
+		if i%2 == 1 {
+			model = 150000
+		}
+		steady = append(steady, Week{Start: start, Tonnes: 100000, Vessels: 2})
+		noisy[start] = Expected{Vessels: 2, Tonnes: model}
+		swinging = append(swinging, Week{Start: start, Tonnes: model, Vessels: 2})
+		exact[start] = Expected{Vessels: 2, Tonnes: model}
+	}
+	// The pipeline alone is 50,000 t off every week; the mean is exact.
+	if mae := pipelineMAE(steady, noisy); mae > 1000 {
+		t.Errorf("steady exports, swinging pipeline: MAE %.0f t, want the trailing mean's (about 0)", mae)
+	}
+	// The pipeline is exact; the mean is 50,000 t off every week.
+	if mae := pipelineMAE(swinging, exact); mae > 1e-6 {
+		t.Errorf("exact pipeline: MAE %.0f t, want 0", mae)
+	}
+	c := Calibrate(NewSeries("santos", steady), noisy, 40)
+	if c.Weeks != PipelineCalibrationWeeks || math.Abs(c.Prior-100000) > 1e-6 || c.PriorWeight < 0.99 || c.RelSD > 0.01 {
+		t.Errorf("steady exports: %+v", c)
+	}
+	// Mid-week, what already left counts against the mean's week.
+	tonnes, lo, _, _ := Pipeline(Expected{Tonnes: 40000, Vessels: 1, DepartedTonnes: 30000, DepartedVessels: 1},
+		Calibration{Factor: 1, Weeks: 10, Prior: 100000, PriorWeight: 0.5})
+	if math.Abs(tonnes-(30000+0.5*40000+0.5*70000)) > 1e-6 || lo != tonnes {
+		t.Errorf("mid-week: %v (lower %v)", tonnes, lo)
+	}
+}
