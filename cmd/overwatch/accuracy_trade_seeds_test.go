@@ -100,6 +100,15 @@ func tradeSummary(runs []tradeSeedRun) []tradeSummaryRow {
 		}
 	}
 	var out []tradeSummaryRow
+	var stopped []string
+	scoredRuns := 0
+	for _, r := range runs {
+		if len(r.rows) == 0 {
+			stopped = append(stopped, fmt.Sprint(r.seed))
+		} else {
+			scoredRuns++
+		}
+	}
 	for _, name := range names {
 		var missed, empty []string
 		for _, sr := range bySeed[name] {
@@ -117,11 +126,17 @@ func tradeSummary(runs []tradeSeedRun) []tradeSummaryRow {
 			s.verdict = "MISSED on " + strings.Join(missed, "; ")
 		case scored == len(runs):
 			s.verdict = fmt.Sprintf("met on all %d seeds", len(runs))
+		case scored == scoredRuns:
+			s.verdict = fmt.Sprintf("met on the %d seeds scored", scored)
 		default:
 			s.verdict = fmt.Sprintf("met on the %d seeds with something in scope", scored)
 		}
 		if len(empty) > 0 {
 			s.verdict += "; nothing in scope on seed " + strings.Join(empty, ", ")
+		}
+		if len(stopped) > 0 {
+			s.met = false
+			s.verdict += "; NOT SCORED on seed " + strings.Join(stopped, ", ") + " (the run stopped)"
 		}
 		out = append(out, s)
 	}
@@ -188,6 +203,10 @@ func TestTradeScoreSeeds(t *testing.T) {
 	runs[0].rows[1].met = true
 	if s := tradeSummary(runs)[1]; !s.met || s.verdict != "met on all 3 seeds" {
 		t.Errorf("trailing met everywhere: %+v", s)
+	}
+	stopped := append(runs[:2:2], tradeSeedRun{seed: 2718, head: "stopped"})
+	if s := tradeSummary(stopped)[1]; s.met || s.verdict != "met on the 2 seeds scored; NOT SCORED on seed 2718 (the run stopped)" {
+		t.Errorf("a seed whose run stopped: %+v", s)
 	}
 	md := tradeSeedsMarkdown(runs)
 	for _, want := range []string{"Seeds 977, 1201, 2718.", "### Seed 977", "### Seed 2718", "| trailing | ≥ 0.90 | met on all 3 seeds |"} {

@@ -83,9 +83,13 @@ func TestAccuracyTrade(t *testing.T) {
 	seeds := tradeSeeds(t, mode)
 	for _, seed := range seeds {
 		p.seed, p.seeds = seed, len(seeds)
+		n := len(runs)
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 			runs = append(runs, runTradeSeed(t, p, mode, flags))
 		})
+		if len(runs) == n { // stopped before its rows: the summary says so
+			runs = append(runs, tradeSeedRun{seed: seed, head: "The run stopped before it was scored (see the test's log)."})
+		}
 	}
 	if out := os.Getenv("OVERWATCH_ACCURACY_OUT"); out != "" && mode == "full" && len(runs) > 0 {
 		if err := os.WriteFile(out, []byte(tradeSeedsMarkdown(runs)), 0o644); err != nil {
