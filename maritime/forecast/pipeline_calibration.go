@@ -60,14 +60,11 @@ func PipelineHistory(calls []portcall.Call, weeks []time.Time) map[string]map[ti
 // Calibration is a port's pipeline calibration at an origin: Factor
 // scales the model's tonnes (1 when fewer than PipelineMinCalibration
 // weeks could be fitted), RelSD is the root mean square of the relative
-// errors of the calibrated forecast over those weeks, Weeks how many there
-// were. Prior is the mean of the TrailingWeeks weeks before the origin
-// and PriorWeight its share in the forecast (0: the pipeline alone): see
-// Calibrate.
+// errors of the calibrated model over those weeks, Weeks how many there
+// were.
 type Calibration struct {
-	Factor, RelSD      float64
-	Weeks              int
-	Prior, PriorWeight float64
+	Factor, RelSD float64
+	Weeks         int
 }
 
 // Calibrate fits the calibration at origin o of the series (index of
@@ -78,26 +75,14 @@ type Calibration struct {
 // or more (Poisson: under a 2% chance) is the port stopping (a closure, a
 // strike), which no pipeline foresees: it is left out, lest it pull the
 // ordinary weeks' factor down.
-//
-// The calibrated pipeline is then combined with the port's trailing mean
-// (the TrailingWeeks weeks before), each weighted by the inverse of its
-// squared error over the same weeks (Bates and Granger's combination):
-// the pipeline sees this week's vessels but not those that load without
-// having declared the port, the mean sees the port's usual week but not
-// this one's vessels, and their errors are far from perfectly
-// correlated. A port whose pipeline has been exact keeps it alone; one
-// whose vessels mostly come to discharge (an import port) leans on its
-// mean. The weights need PipelineMinCalibration weeks with a trailing
-// mean (else the pipeline stands alone).
 func Calibrate(s Series, hist map[time.Time]Expected, o int) Calibration {
-	var model, actual, prior []float64
+	var model, actual []float64
 	for k := max(0, o-PipelineCalibrationWeeks); k < o && k < len(s.Weeks); k++ {
 		e, ok := hist[s.Weeks[k].Start]
 		if !ok || !(e.Tonnes > 0) || math.IsInf(e.Tonnes, 0) || e.Vessels >= PipelineStoppedVessels && !(s.Weeks[k].Vessels > 0) {
 			continue
 		}
 		model, actual = append(model, e.Tonnes), append(actual, finite(s.Weeks[k].Tonnes))
-		prior = append(prior, trailingMean(s, k))
 	}
 	c := Calibration{Factor: 1, Weeks: len(model)}
 	if c.Weeks < PipelineMinCalibration {
@@ -108,59 +93,23 @@ func Calibrate(s Series, hist map[time.Time]Expected, o int) Calibration {
 		sm, sa = sm+model[i], sa+actual[i]
 	}
 	c.Factor = math.Min(math.Max(sa/sm, pipelineFactorMin), pipelineFactorMax)
-	var pipeSq, priorSq float64
-	n := 0
-	for i := range model {
-		if math.IsNaN(prior[i]) {
-			continue
-		}
-		dp, dm := actual[i]-c.Factor*model[i], actual[i]-prior[i]
-		pipeSq, priorSq, n = pipeSq+dp*dp, priorSq+dm*dm, n+1
-	}
-	if now := trailingMean(s, o); n >= PipelineMinCalibration && !math.IsNaN(now) && pipeSq+priorSq > 0 {
-		c.Prior, c.PriorWeight = now, pipeSq/(pipeSq+priorSq)
-	}
 	var sq float64
 	for i := range model {
-		f := c.Factor * model[i]
-		if c.PriorWeight > 0 && !math.IsNaN(prior[i]) {
-			f = (1-c.PriorWeight)*f + c.PriorWeight*prior[i]
-		}
-		if f > 0 {
-			r := actual[i]/f - 1
-			sq += r * r
-		}
+		r := actual[i]/(c.Factor*model[i]) - 1
+		sq += r * r
 	}
 	c.RelSD = math.Sqrt(sq / float64(len(model)))
 	return c
 }
 
-// trailingMean is the mean exports of the TrailingWeeks weeks before week
-// k of the series (NaN when fewer precede it).
-func trailingMean(s Series, k int) float64 {
-	if k < TrailingWeeks || k > len(s.Weeks) {
-		return math.NaN()
-	}
-	var sum float64
-	for _, w := range s.Weeks[k-TrailingWeeks : k] {
-		sum += finite(w.Tonnes)
-	}
-	return sum / TrailingWeeks
-}
-
 // Pipeline forecasts the week from its pipeline: the tonnes already gone
-// plus the calibrated expectation of the rest, combined with what is left
-// of the port's trailing mean week (the prior less what already left) by
-// the calibration's weights. Its 95% interval is ±1.96·RelSD around the
-// forecast's part still to come; without a calibration, the vessels are
-// treated as Poisson (±1.96·√vessels at their mean cargo). The lower bound
-// is at least the tonnes already gone.
+// plus the calibrated expectation of the rest. Its 95% interval is
+// ±1.96·RelSD around the calibrated expectation; without a calibration,
+// the vessels are treated as Poisson (±1.96·√vessels at their mean
+// cargo). The lower bound is at least the tonnes already gone.
 func Pipeline(e Expected, c Calibration) (tonnes, lower, upper, vessels float64) {
 	rest := nonNegative(e.Tonnes) * nonNegative(c.Factor)
 	done := nonNegative(e.DepartedTonnes)
-	if w := c.PriorWeight; w > 0 && w <= 1 {
-		rest = (1-w)*rest + w*math.Max(0, nonNegative(c.Prior)-done)
-	}
 	var half float64
 	switch v := nonNegative(e.Vessels); {
 	case c.Weeks >= PipelineMinCalibration:
