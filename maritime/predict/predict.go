@@ -2,6 +2,8 @@ package predict
 
 import (
 	"math"
+
+	"overwatch"
 	"sort"
 	"time"
 
@@ -35,14 +37,16 @@ type Input struct {
 
 // NextPort is one predicted next port.
 type NextPort struct {
-	Port        string
-	Probability float64
+	Port        string  `json:"port"`
+	Probability float64 `json:"probability"`
 	// ETA is the predicted entry into the port area, with its 80% interval.
-	ETA, ETALow, ETAHigh time.Time
+	ETA     time.Time `json:"eta"`
+	ETALow  time.Time `json:"eta_low"`
+	ETAHigh time.Time `json:"eta_high"`
 	// BerthETA is ETA plus the port's current median wait at anchor, nil
 	// when the wait is not known.
-	BerthETA   *time.Time
-	DistanceNM float64 // remaining along the sea lanes
+	BerthETA   *time.Time `json:"berth_eta"`
+	DistanceNM float64    `json:"distance_nm"` // remaining along the sea lanes
 }
 
 // Evidence is what a prediction was made from.
@@ -63,6 +67,8 @@ type Evidence struct {
 
 // Prediction is a vessel's predicted next ports as of an instant.
 type Prediction struct {
+	IMO      overwatch.IMO
+	Category string // the vessel's ship type category, "" when unknown
 	AsOf     time.Time
 	Next     []NextPort // best first, at most three
 	Evidence Evidence
@@ -303,24 +309,6 @@ func historyPrior(own, kind map[string]map[string]int, from, to string) float64 
 		w += 0.4
 	}
 	return p / w
-}
-
-// Transitions counts, over many vessels' calls (each vessel's in arrival
-// order, vessel after vessel), the calls at each next port after each port:
-// the lanes a kind of vessel uses.
-func Transitions(calls []portcall.Call) map[string]map[string]int {
-	out := map[string]map[string]int{}
-	for i := 1; i < len(calls); i++ {
-		if calls[i].IMO != calls[i-1].IMO {
-			continue
-		}
-		a, b := calls[i-1].Port, calls[i].Port
-		if out[a] == nil {
-			out[a] = map[string]int{}
-		}
-		out[a][b]++
-	}
-	return out
 }
 
 func greatCircleNM(lat1, lon1, lat2, lon2 float64) float64 {
