@@ -46,6 +46,7 @@ type Analytics interface {
 	DisruptionStore
 	TerminalStore
 	TradeStore
+	PredictionStore
 }
 
 // Accounts is what the read side asks of the account store (PostgreSQL).
@@ -104,6 +105,7 @@ func Routes(r Router, d Deps) {
 	riverRoutes(r, d.Analytics, d.Now)
 	disruptionRoutes(r, d.Analytics, d.Now)
 	terminalRoutes(r, d.Analytics, d.Cache, d.Now)
+	predictionRoutes(r, d.Analytics, d.Analytics, d.Cache)
 	tradeFlowRoutes(r, d.Analytics, d.Accounts, d.Cache)
 	freightRoutes(r, d.Analytics, d.Accounts, d.Cache, d.Now, d.FreightMinContributors)
 	piRoutes(r, d.Accounts, d.Now)

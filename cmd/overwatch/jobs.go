@@ -42,6 +42,7 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 		Anomalies:   ch,
 		Earnings:    ch,
 		Chokepoints: ch,
+		Predictions: ch,
 
 		// The contributed freight rates' weekly aggregates.
 		Freight:                pg,
