@@ -147,3 +147,22 @@ func (db *DB) Predictions(ctx context.Context, f read.PredictionFilter) ([]predi
 	})
 	return out, err
 }
+
+// PredictionRefreshes implements jobs.PredictionRefreshes: the newest
+// refresh's time and rows, and the rows of the refresh before it.
+func (db *DB) PredictionRefreshes(ctx context.Context) (time.Time, []predict.Prediction, []predict.Prediction, error) {
+	var n uint64
+	var newest time.Time
+	if err := db.conn.QueryRow(ctx, `SELECT count(), max(computed_at) FROM predictions`).Scan(&n, &newest); err != nil {
+		return time.Time{}, nil, nil, fmt.Errorf("clickhouse: prediction refreshes: %w", err)
+	}
+	if n == 0 {
+		return time.Time{}, nil, nil, nil
+	}
+	cur, err := db.Predictions(ctx, read.PredictionFilter{Before: newest.Add(time.Second)})
+	if err != nil {
+		return time.Time{}, nil, nil, err
+	}
+	prev, err := db.Predictions(ctx, read.PredictionFilter{Before: newest})
+	return newest.UTC(), cur, prev, err
+}
