@@ -64,9 +64,9 @@ func TestAccuracyPredictions(t *testing.T) {
 		t.Run(st.name, func(t *testing.T) {
 			sc := predictionAccuracyRun(t, st, 41, p.vessels, p.days)
 			text := sc.table()
-			t.Logf("predictions against the truth, %s sampling, %d vessels over %d days, as of %s:\n%s",
+			t.Logf("predictions against the truth, %s sampling, %d vessels over %d days, as of 3 and 7 days before the end (%s):\n%s",
 				st.name, p.vessels, p.days, sc.asOf.Format(time.RFC3339), text)
-			fmt.Fprintf(&md, "### %s sampling (%d vessels, %d days, as of 3 days before the end)\n\n%s\n", st.name, p.vessels, p.days, sc.markdown())
+			fmt.Fprintf(&md, "### %s sampling (%d vessels, %d days, as of 3 and 7 days before the end)\n\n%s\n", st.name, p.vessels, p.days, sc.markdown())
 			for _, miss := range sc.misses(p.strict) {
 				t.Error(miss)
 			}
@@ -86,10 +86,17 @@ func predictionAccuracyRun(t *testing.T, st accSetting, seed uint64, vessels, da
 	r.command(t, io.Discard, "jobs", "--job", "port_calls")
 	s := startServer(t, map[string]string{"CLICKHOUSE_URL": r.chURL, "DATABASE_URL": r.pgURL})
 	key, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
-	asOf := r.end.Add(-72 * time.Hour)
-	preds := fetchPredictions(t, s, key, "as_of="+url.QueryEscape(asOf.Format(time.RFC3339)))
+	truth := readTruth(t, r.truthPath)
+	// as of three days before the end (the arrivals within 72 hours), and
+	// seven days before it for the arrivals of the 7-day horizon
+	var sc *predScore
+	for _, back := range []time.Duration{72 * time.Hour, 7 * 24 * time.Hour} {
+		asOf := r.end.Add(-back)
+		preds := fetchPredictions(t, s, key, "as_of="+url.QueryEscape(asOf.Format(time.RFC3339)))
+		sc = scorePredictions(t, sc, truth, preds, r.start, asOf, r.end)
+	}
 	s.stop()
-	return scorePredictions(readTruth(t, r.truthPath), preds, r.start, asOf, r.end)
+	return sc
 }
 
 // fetchPredictions reads every page of GET /v1/predictions with the query.
@@ -174,9 +181,14 @@ func (p *predTally) add(hs []time.Duration, asOf time.Time, truth sim.PortCall, 
 	}
 }
 
-func scorePredictions(truth []sim.Truth, preds []read.Prediction, start, asOf, end time.Time) *predScore {
+// scorePredictions adds the predictions as of asOf to sc (nil: a new
+// score).
+func scorePredictions(t *testing.T, sc *predScore, truth []sim.Truth, preds []read.Prediction, start, asOf, end time.Time) *predScore {
 	hs := []time.Duration{24 * time.Hour, 48 * time.Hour, 72 * time.Hour, 7 * 24 * time.Hour}
-	sc := &predScore{asOf: asOf, horizons: hs, pred: newTally(len(hs)), declared: newTally(len(hs)), freq: newTally(len(hs))}
+	if sc == nil {
+		sc = &predScore{asOf: asOf, horizons: hs, pred: newTally(len(hs)), declared: newTally(len(hs)), freq: newTally(len(hs))}
+	}
+	debug := os.Getenv("EVAL_DEBUG") != ""
 	calls := map[overwatch.IMO][]sim.PortCall{}
 	for _, tr := range truth {
 		if tr.Type == "port_call" && tr.Call != nil {
@@ -223,6 +235,10 @@ func scorePredictions(truth []sim.Truth, preds []read.Prediction, start, asOf, e
 		} else {
 			sc.predicted++
 			n := p.NextPorts[0]
+			if debug && n.Port != next.Port {
+				t.Logf("miss %s as of %s: predicted %+v, true %s at %s (declared %q, last %s, on lanes %v, reliability %v)", imo, asOf.Format(time.RFC3339),
+					p.NextPorts, next.Port, next.Arrival.Format(time.RFC3339), p.Evidence.Declared, p.Evidence.LastPort, p.Evidence.OnLaneTo, p.Evidence.Reliability)
+			}
 			sc.pred.add(hs, asOf, *next, n.Port, ts(n.ETA), ts(n.ETALow), ts(n.ETAHigh))
 		}
 		// the declared baseline, from the evidence the API returned
