@@ -126,7 +126,35 @@ func Predict(in Input) (Prediction, bool) {
 	var onLane []string
 	pos := in.Track[len(in.Track)-1]
 	prev, hasPrev := earlier(in.Track, 6*time.Hour)
-	for _, p := range seaport.All() {
+	// The lanes from the last port; when it is unknown (no call in the
+	// history) or the vessel is on none of them (a call missed), the lanes
+	// from any port.
+	fits := make([]fit, len(seaport.All()))
+	anyOrigin := last == ""
+	if !anyOrigin {
+		best := math.Inf(1)
+		for i, p := range seaport.All() {
+			fits[i] = fitLane(laneOf(last, p.Slug), pos, prev, hasPrev)
+			if fits[i].ok {
+				best = math.Min(best, fits[i].cross)
+			}
+		}
+		anyOrigin = best > 3*laneSigmaNM
+	}
+	if anyOrigin {
+		for i, p := range seaport.All() {
+			fits[i] = fit{}
+			for _, o := range seaport.All() {
+				if o.Slug == p.Slug {
+					continue
+				}
+				if f := fitLane(laneOf(o.Slug, p.Slug), pos, prev, hasPrev); f.ok && (!fits[i].ok || f.score() > fits[i].score()) {
+					fits[i] = f
+				}
+			}
+		}
+	}
+	for i, p := range seaport.All() {
 		if p.Slug == last {
 			continue
 		}
@@ -138,19 +166,13 @@ func Predict(in Input) (Prediction, bool) {
 			}
 			prior = rel*d + (1-rel)*prior
 		}
+		f := fits[i]
 		like, remaining := 1.0, 0.0
-		if l := laneOf(last, p.Slug); l != nil {
-			along, cross := l.project(pos.Lat, pos.Lon)
-			like = math.Max(math.Exp(-cross*cross/(2*laneSigmaNM*laneSigmaNM)), laneFloor)
-			if cross < 2*laneSigmaNM {
+		if f.ok {
+			like, remaining = f.score(), f.remaining
+			if f.cross < 2*laneSigmaNM {
 				onLane = append(onLane, p.Slug)
 			}
-			if hasPrev {
-				if a0, _ := l.project(prev.Lat, prev.Lon); a0 > along+5 {
-					like *= awayFactor
-				}
-			}
-			remaining = math.Max(l.entry-along, 0)
 		} else {
 			remaining = greatCircleNM(pos.Lat, pos.Lon, p.Area.Lat, p.Area.Lon) * 1.15
 			if hasPrev {
@@ -183,6 +205,39 @@ func Predict(in Input) (Prediction, bool) {
 		out.Next = append(out.Next, np)
 	}
 	return out, len(out.Next) > 0
+}
+
+// fit is how a vessel lies on a lane: its cross-track distance, whether it
+// sails away from the lane's port, and the distance left to the port area.
+type fit struct {
+	ok               bool
+	cross, remaining float64
+	away             bool
+}
+
+// score is the likelihood of the vessel's positions on the lane.
+func (f fit) score() float64 {
+	like := math.Max(math.Exp(-f.cross*f.cross/(2*laneSigmaNM*laneSigmaNM)), laneFloor)
+	if f.away {
+		like *= awayFactor
+	}
+	return like
+}
+
+// fitLane places the vessel's newest position (and the one some hours
+// before it) on the lane; not ok without a lane.
+func fitLane(l *lane, pos, prev vessel.TrackPoint, hasPrev bool) fit {
+	if l == nil {
+		return fit{}
+	}
+	along, cross := l.project(pos.Lat, pos.Lon)
+	f := fit{ok: true, cross: cross, remaining: math.Max(l.entry-along, 0)}
+	if hasPrev {
+		if a0, _ := l.project(prev.Lat, prev.Lon); a0 > along+5 {
+			f.away = true
+		}
+	}
+	return f
 }
 
 // eta is the arrival at the port area from the remaining distance at the

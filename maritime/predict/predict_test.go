@@ -151,3 +151,24 @@ func TestBacktestScoresAgainstTheCallsThatFollowed(t *testing.T) {
 		t.Fatalf("7-day horizon %+v", week)
 	}
 }
+
+func TestPredictWithoutCallsUsesLanesFromAnyPort(t *testing.T) {
+	in, _, _ := voyage(t, 250)
+	in.Calls = nil // the data began while it was at sea
+	in.Declared = "NEW ORLEANS"
+	in.Reliability = math.NaN()
+	p, ok := Predict(in)
+	if !ok {
+		t.Fatal("no prediction for a vessel at sea without calls")
+	}
+	if p.Next[0].Port == "new-orleans" || len(p.Evidence.OnLaneTo) == 0 {
+		t.Fatalf("a vessel on the South Atlantic lane declaring New Orleans: %+v, on lanes %v", p.Next, p.Evidence.OnLaneTo)
+	}
+	found := false
+	for _, port := range p.Evidence.OnLaneTo {
+		found = found || port == "santos"
+	}
+	if !found || p.Evidence.LastPort != "" {
+		t.Fatalf("evidence %+v", p.Evidence)
+	}
+}
