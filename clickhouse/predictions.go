@@ -42,16 +42,18 @@ func (db *DB) Declarations(ctx context.Context, from, to time.Time, only []overw
 		filter = " AND imo IN (" + uintList(only) + ")"
 	}
 	out := map[overwatch.IMO]predict.Declaration{}
-	err := db.scanAll(ctx, "declarations", `SELECT imo, argMax(destination, ts), argMax(eta, ts)
+	// the ETA as seconds, 0 for none: argMax skips NULLs, which would give a
+	// newer destination an older report's ETA
+	err := db.scanAll(ctx, "declarations", `SELECT imo, argMax(destination, ts), argMax(ifNull(toUInt32(eta), 0), ts)
 		FROM static_reports WHERE imo != 0 AND destination != '' AND ts >= ? AND ts < ?`+filter+`
 		GROUP BY imo`, []any{from.UTC(), to.UTC()}, func(rows interface{ Scan(...any) error }) error {
-		var imo uint32
+		var imo, eta uint32
 		var d predict.Declaration
-		if err := rows.Scan(&imo, &d.Destination, &d.ETA); err != nil {
+		if err := rows.Scan(&imo, &d.Destination, &eta); err != nil {
 			return err
 		}
-		if d.ETA != nil {
-			t := d.ETA.UTC()
+		if eta != 0 {
+			t := time.Unix(int64(eta), 0).UTC()
 			d.ETA = &t
 		}
 		out[overwatch.IMO(imo)] = d
