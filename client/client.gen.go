@@ -2337,6 +2337,7 @@ func (e ListAlertsParamsSeverity) Valid() bool {
 // Defines values for ListAlertsParamsType.
 const (
 	ListAlertsParamsTypeDarkFleet       ListAlertsParamsType = "dark_fleet"
+	ListAlertsParamsTypeEtaChanged      ListAlertsParamsType = "eta_changed"
 	ListAlertsParamsTypeRiverLevel      ListAlertsParamsType = "river_level"
 	ListAlertsParamsTypeSanctionsMatch  ListAlertsParamsType = "sanctions_match"
 	ListAlertsParamsTypeWebhookDisabled ListAlertsParamsType = "webhook_disabled"
@@ -2346,6 +2347,8 @@ const (
 func (e ListAlertsParamsType) Valid() bool {
 	switch e {
 	case ListAlertsParamsTypeDarkFleet:
+		return true
+	case ListAlertsParamsTypeEtaChanged:
 		return true
 	case ListAlertsParamsTypeRiverLevel:
 		return true
@@ -3795,6 +3798,7 @@ func (e ListFleetPositionsParamsTier) Valid() bool {
 // Defines values for CreateWebhookJSONBodyEventTypes.
 const (
 	CreateWebhookJSONBodyEventTypesDarkFleet      CreateWebhookJSONBodyEventTypes = "dark_fleet"
+	CreateWebhookJSONBodyEventTypesEtaChanged     CreateWebhookJSONBodyEventTypes = "eta_changed"
 	CreateWebhookJSONBodyEventTypesRiverLevel     CreateWebhookJSONBodyEventTypes = "river_level"
 	CreateWebhookJSONBodyEventTypesSanctionsMatch CreateWebhookJSONBodyEventTypes = "sanctions_match"
 	CreateWebhookJSONBodyEventTypesTest           CreateWebhookJSONBodyEventTypes = "test"
@@ -3804,6 +3808,8 @@ const (
 func (e CreateWebhookJSONBodyEventTypes) Valid() bool {
 	switch e {
 	case CreateWebhookJSONBodyEventTypesDarkFleet:
+		return true
+	case CreateWebhookJSONBodyEventTypesEtaChanged:
 		return true
 	case CreateWebhookJSONBodyEventTypesRiverLevel:
 		return true
@@ -8661,7 +8667,7 @@ type ClientInterface interface {
 	// refused), and a host name must resolve now, and only to public addresses
 	// (loopback, private, link-local, multicast and metadata addresses are
 	// refused, here and again at every connection); `event_types` among
-	// sanctions_match, dark_fleet, river_level, test. The signing secret
+	// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
 	// (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 	// most 10 webhooks per account. Deliveries: docs/webhooks.md.
 	//
@@ -8678,7 +8684,7 @@ type ClientInterface interface {
 	// refused), and a host name must resolve now, and only to public addresses
 	// (loopback, private, link-local, multicast and metadata addresses are
 	// refused, here and again at every connection); `event_types` among
-	// sanctions_match, dark_fleet, river_level, test. The signing secret
+	// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
 	// (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 	// most 10 webhooks per account. Deliveries: docs/webhooks.md.
 	//
@@ -10976,7 +10982,7 @@ func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn
 // refused), and a host name must resolve now, and only to public addresses
 // (loopback, private, link-local, multicast and metadata addresses are
 // refused, here and again at every connection); `event_types` among
-// sanctions_match, dark_fleet, river_level, test. The signing secret
+// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
 // (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 // most 10 webhooks per account. Deliveries: docs/webhooks.md.
 //
@@ -11003,7 +11009,7 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 // refused), and a host name must resolve now, and only to public addresses
 // (loopback, private, link-local, multicast and metadata addresses are
 // refused, here and again at every connection); `event_types` among
-// sanctions_match, dark_fleet, river_level, test. The signing secret
+// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
 // (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 // most 10 webhooks per account. Deliveries: docs/webhooks.md.
 //
@@ -18101,7 +18107,7 @@ type ClientWithResponsesInterface interface {
 	// refused), and a host name must resolve now, and only to public addresses
 	// (loopback, private, link-local, multicast and metadata addresses are
 	// refused, here and again at every connection); `event_types` among
-	// sanctions_match, dark_fleet, river_level, test. The signing secret
+	// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
 	// (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 	// most 10 webhooks per account. Deliveries: docs/webhooks.md.
 	//
@@ -18118,7 +18124,7 @@ type ClientWithResponsesInterface interface {
 	// refused), and a host name must resolve now, and only to public addresses
 	// (loopback, private, link-local, multicast and metadata addresses are
 	// refused, here and again at every connection); `event_types` among
-	// sanctions_match, dark_fleet, river_level, test. The signing secret
+	// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
 	// (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 	// most 10 webhooks per account. Deliveries: docs/webhooks.md.
 	//
@@ -27802,7 +27808,7 @@ func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqE
 // refused), and a host name must resolve now, and only to public addresses
 // (loopback, private, link-local, multicast and metadata addresses are
 // refused, here and again at every connection); `event_types` among
-// sanctions_match, dark_fleet, river_level, test. The signing secret
+// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
 // (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 // most 10 webhooks per account. Deliveries: docs/webhooks.md.
 //
@@ -27825,7 +27831,7 @@ func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Cont
 // refused), and a host name must resolve now, and only to public addresses
 // (loopback, private, link-local, multicast and metadata addresses are
 // refused, here and again at every connection); `event_types` among
-// sanctions_match, dark_fleet, river_level, test. The signing secret
+// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
 // (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 // most 10 webhooks per account. Deliveries: docs/webhooks.md.
 //
