@@ -76,11 +76,12 @@ type Prediction struct {
 
 // Tuning of the predictor (docs/predictions.md says how each was chosen).
 const (
-	maxStale      = 48 * time.Hour // a vessel unheard of longer is not predicted
-	laneSigmaNM   = 25.0           // cross-track spread of a vessel on its lane
-	laneFloor     = 0.002          // the likelihood of a port whose lane the vessel is off
-	awayFactor    = 0.05           // a port the vessel sails away from along its lane
-	unknownReliab = 0.85           // reliability of a vessel with no record
+	maxStale      = 48 * time.Hour  // a vessel unheard of longer is not predicted
+	laneSigmaNM   = 25.0            // cross-track spread of a vessel on its lane
+	laneFloor     = 0.002           // the likelihood of a port whose lane the vessel is off
+	awayFactor    = 0.05            // a port the vessel sails away from along its lane
+	farNM         = 4 * laneSigmaNM // the cross-track distance taken for a lane the vessel is nowhere near
+	unknownReliab = 0.85            // reliability of a vessel with no record
 	defaultKn     = 12.0
 	// the ETA's spread: a fixed part and a share of the hours to go
 	etaSigmaBase = 1.0
@@ -230,7 +231,14 @@ func fitLane(l *lane, pos, prev vessel.TrackPoint, hasPrev bool) fit {
 	if l == nil {
 		return fit{}
 	}
-	along, cross := l.project(pos.Lat, pos.Lon)
+	along, cross := math.NaN(), math.Inf(1)
+	if l.near(pos.Lat, pos.Lon) {
+		along, cross = l.project(pos.Lat, pos.Lon)
+	}
+	if cross > farNM {
+		end := l.pts[len(l.pts)-1]
+		return fit{ok: true, cross: farNM, remaining: greatCircleNM(pos.Lat, pos.Lon, end[0], end[1]) * 1.15}
+	}
 	f := fit{ok: true, cross: cross, remaining: math.Max(l.entry-along, 0)}
 	if hasPrev {
 		if a0, _ := l.project(prev.Lat, prev.Lon); a0 > along+5 {

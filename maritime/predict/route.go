@@ -17,6 +17,24 @@ type lane struct {
 	pts   [][2]float64
 	cum   []float64 // nautical miles from the start to each point
 	entry float64   // nautical miles from the start to the port area
+	// cells are the 1° cells within one cell of a point of the lane: a
+	// position outside them is farther than about 50 nm from the lane, and
+	// is not projected on it (a vessel is tested against every lane)
+	cells map[int32]struct{}
+}
+
+// cellOf is the 1° cell of a point.
+func cellOf(lat, lon float64) (r, c int32) {
+	r = int32(math.Floor(lat)) + 90
+	c = (int32(math.Floor(lon))%360 + 540) % 360
+	return r, c
+}
+
+// near reports whether the point lies in the lane's cells.
+func (l *lane) near(lat, lon float64) bool {
+	r, c := cellOf(lat, lon)
+	_, ok := l.cells[r*360+c]
+	return ok
 }
 
 var (
@@ -44,6 +62,15 @@ func laneOf(from, to string) *lane {
 			l.cum[i] = l.cum[i-1] + geo.DistanceKM(a[0], a[1], b[0], b[1])/kmPerNM
 		}
 		l.entry = l.cum[len(l.cum)-1]
+		l.cells = map[int32]struct{}{}
+		for _, pt := range r.Points {
+			r0, c0 := cellOf(pt[0], pt[1])
+			for dr := int32(-1); dr <= 1; dr++ {
+				for dc := int32(-1); dc <= 1; dc++ {
+					l.cells[(r0+dr)*360+(c0+dc+360)%360] = struct{}{}
+				}
+			}
+		}
 		if p, ok := seaport.BySlug(to); ok {
 			for i, pt := range r.Points {
 				if p.Area.Contains(pt[0], pt[1]) {
@@ -63,9 +90,14 @@ func laneOf(from, to string) *lane {
 // 25 km spacing of the lane points.
 func (l *lane) project(lat, lon float64) (along, cross float64) {
 	cross = math.Inf(1)
+	k := math.Cos(lat * math.Pi / 180)
 	for i := 1; i < len(l.pts); i++ {
 		a, b := l.pts[i-1], l.pts[i]
-		k := math.Cos(lat * math.Pi / 180)
+		// segments (at most 25 km long) more than 1.5° of latitude away
+		// cannot be the nearest of a lane within the cells
+		if math.Min(math.Abs(a[0]-lat), math.Abs(b[0]-lat)) > 1.5 {
+			continue
+		}
 		ax, ay := dlon(a[1], lon)*k, a[0]-lat
 		bx, by := dlon(b[1], lon)*k, b[0]-lat
 		dx, dy := bx-ax, by-ay
