@@ -84,8 +84,8 @@ const (
 	unknownReliab = 0.85            // reliability of a vessel with no record
 	defaultKn     = 12.0
 	// the ETA's spread: a fixed part and a share of the hours to go
-	etaSigmaBase = 0.5
-	etaSigmaRate = 0.02
+	etaSigmaBase = 0.2
+	etaSigmaRate = 0.005
 	z80          = 1.2816
 	lateSkew     = 1.6 // delays (loitering, weather) make late arrivals likelier than early ones
 )
