@@ -346,7 +346,7 @@ func (sc *predScore) markdown() string {
 // baselines); otherwise floors that catch a broken predictor.
 func (sc *predScore) misses(strict bool) []string {
 	var out []string
-	top, med72, med7d, covLo, covHi := 0.7, 8.0, 24.0, 0.6, 0.95
+	top, med72, med7d, covLo, covHi := 0.7, 8.0, 24.0, 0.6, 0.995
 	if strict {
 		top, med72, med7d, covLo, covHi = 0.85, 4, 12, 0.75, 0.85
 	}
