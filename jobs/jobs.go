@@ -53,6 +53,9 @@ type Deps struct {
 	// Chokepoints is the store of the chokepoints job (the same analytics
 	// store).
 	Chokepoints ChokepointStore
+	// Predictions is the store of the predictions job (the same analytics
+	// store).
+	Predictions PredictionStore
 
 	// Sources are the external sources of the refresh jobs.
 	Sources Sources
@@ -138,6 +141,7 @@ type Sources struct {
 //	forecasts                every port's forecasts and backtest, from the whole weekly history
 //	anomalies                every port's weekly anomalies and history maturity, whole history
 //	destination_reliability  the whole history
+//	predictions              every vessel under way, as of the newest position (next ports and ETAs)
 //	trade_routes             weeks of departure from 77 days, of arrival from 21 days before the watermark; the shifts whole
 //	earnings                 weeks of departure from 77 days before the watermark (voyage TCE, port revenue)
 //	risk_events              whole days from 3 days before the watermark
@@ -212,6 +216,7 @@ func All(d Deps) []Job {
 		derive("forecasts", time.Hour, Forecasts(d.Forecasts, d.Now), "forecasts", "forecast_accuracy"),
 		derive("anomalies", time.Hour, Anomalies(d.Anomalies, d.Now), "anomalies", "forecast_maturity"),
 		derive("destination_reliability", time.Hour, DestinationReliability(d.Store), "destination_reliability"),
+		derive("predictions", 10*time.Minute, Predictions(d.Predictions, d.Now), "predictions"),
 		derive("trade_routes", time.Hour, TradeRoutes(d.Trade), "route_flows_weekly", "route_deceptions", "route_shifts"),
 		derive("earnings", time.Hour, Earnings(d.Earnings), "voyage_earnings", "port_revenue_weekly"),
 		derive("risk_events", 30*time.Minute, RiskEvents(d.Risk, d.Ports), "risk_events"),

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"math"
 	"net/netip"
 	"net/url"
 	"strconv"
@@ -63,6 +64,8 @@ type config struct {
 	// FreightMinContributors is k of the contributed freight rates'
 	// aggregates.
 	FreightMinContributors int
+	// ETAAlertHours is the ETA move that raises eta_changed.
+	ETAAlertHours float64
 	// Now is the service's clock (OVERWATCH_CLOCK_START; see clockFrom).
 	Now func() time.Time
 }
@@ -130,6 +133,7 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_PORTWATCH_URL", "", "IMF PortWatch's Daily_Chokepoints_Data query URL (https://services9.arcgis.com/weJ1QsnbMYJlCHdG/arcgis/rest/services/Daily_Chokepoints_Data/FeatureServer/0/query), fetched by the portwatch_refresh job; empty or off (the default): not fetched, as IMF's terms do not allow redistributing its data: set it only where your use is allowed"},
 	{"OVERWATCH_PORTWATCH_REFRESH", "24h", "how often IMF PortWatch is fetched (it updates weekly); a failed fetch keeps the counts last stored"},
 	{"OVERWATCH_OUTBOUND_ALLOW", "", "TESTS ONLY: comma-separated CIDRs that webhook deliveries and the chat test may reach although private or loopback (and over http); never set in production"},
+	{"OVERWATCH_ETA_ALERT_HOURS", "6", "the move of a watched vessel's predicted ETA, in hours, that raises an eta_changed alert (and its webhook); a change of its predicted next port always does"},
 	{"OVERWATCH_FREIGHT_MIN_CONTRIBUTORS", "5", "GET /v1/freight-rates publishes the aggregate of a route and week of submission only when at least this many accounts contributed, the reader's included (at least 4: a mean of k accounts, published once, leaves any k-2 of them only the sum of two others)"},
 	{"OVERWATCH_WEBHOOK_LEASE", "1m", "how long a delivery worker holds a claimed webhook delivery: a crashed worker's deliveries are sent again after it; keep it above the 15 s attempt timeout"},
 	{"STRIPE_SECRET_KEY", "", "Stripe secret API key for Checkout Sessions; empty: /v1/billing/checkout answers 503"},
@@ -157,6 +161,13 @@ func loadConfig(getenv func(string) string) (config, error) {
 			errs = append(errs, fmt.Sprintf("%s must be a positive integer", name))
 		}
 		return n
+	}
+	positiveFloat := func(name string) float64 {
+		v, err := strconv.ParseFloat(get(name), 64)
+		if err != nil || !(v > 0) || math.IsInf(v, 0) {
+			errs = append(errs, fmt.Sprintf("%s must be a positive number of hours", name))
+		}
+		return v
 	}
 	duration := func(name string) time.Duration {
 		d, err := time.ParseDuration(get(name))
@@ -197,6 +208,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		GrainInspectionsRefresh: duration("OVERWATCH_GRAIN_INSPECTIONS_REFRESH"),
 		WebhookLease:            duration("OVERWATCH_WEBHOOK_LEASE"),
 		FreightMinContributors:  positive("OVERWATCH_FREIGHT_MIN_CONTRIBUTORS"),
+		ETAAlertHours:           positiveFloat("OVERWATCH_ETA_ALERT_HOURS"),
 		Market: marketConfig{FREDURL: sourceURL(get("OVERWATCH_FRED_URL")), FREDSeries: list(get("OVERWATCH_FRED_SERIES")),
 			WorldBankURL: sourceURL(get("OVERWATCH_WORLDBANK_URL")), AMSURL: sourceURL(get("OVERWATCH_AMS_URL")),
 			AMSKey: strings.TrimSpace(getenv("OVERWATCH_AMS_API_KEY")), AgTransportURL: sourceURL(get("OVERWATCH_AGTRANSPORT_URL")),

@@ -42,13 +42,15 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 		Anomalies:   ch,
 		Earnings:    ch,
 		Chokepoints: ch,
+		Predictions: ch,
 
 		// The contributed freight rates' weekly aggregates.
 		Freight:                pg,
 		FreightMinContributors: cfg.FreightMinContributors,
 
-		// River gauges out of normal raise river_level alerts.
-		AlertSources: []jobs.AlertSource{jobs.RiverAlerts{Store: ch, Resolver: pg}},
+		// River gauges out of normal raise river_level alerts, predicted
+		// ETAs that move eta_changed.
+		AlertSources: []jobs.AlertSource{jobs.RiverAlerts{Store: ch, Resolver: pg}, jobs.PredictionAlerts{Store: ch, Hours: cfg.ETAAlertHours}},
 		Sources:      sources(cfg, ch),
 		Now:          cfg.clock(),
 	}), pg, pg, log)
