@@ -13,6 +13,7 @@ import (
 
 	"overwatch/jobs"
 	"overwatch/maritime/crop"
+	"overwatch/sources"
 	cropfile "overwatch/write/crop"
 )
 
@@ -77,10 +78,10 @@ type CropStore interface {
 // sample of a configured region) keeps the series last stored and fails
 // the run, counted on /metrics as
 // overwatch_job_failures_total{job="crop_ndvi_refresh"}.
-func cropNDVISource(store CropStore, cfg cropConfig) jobs.Source {
-	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
-		res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
-		body, err := fetchSource(ctx, cfg.NDVIURL, fetchOptions{})
+func cropNDVISource(store CropStore, cfg cropConfig) sources.Refresh {
+	return sources.Refresh(func(ctx context.Context) (sources.Result, error) {
+		res := sources.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
+		body, err := sources.Get(ctx, nil, "", cfg.NDVIURL, sources.Options{})
 		if err != nil {
 			return res, err
 		}
@@ -109,7 +110,7 @@ func cropNDVISource(store CropStore, cfg cropConfig) jobs.Source {
 func cropSources(cfg cropConfig, store CropStore) jobs.SourceRefresh {
 	r := jobs.SourceRefresh{Every: cfg.NDVIEvery, Setting: "OVERWATCH_CROP_NDVI_URL"}
 	if cfg.NDVIURL != "" {
-		r.Source = cropNDVISource(store, cfg)
+		r.Refresh = cropNDVISource(store, cfg)
 	}
 	return r
 }

@@ -256,13 +256,13 @@ func TestCropNDVIJob(t *testing.T) {
 	}
 	srv.set("ok")
 	unmapped := cropNDVISource(db, cropConfig{NDVIURL: cfg.NDVIURL, NDVIEvery: time.Hour})
-	if _, err := unmapped.Refresh(ctx, jobs.State{}); err == nil || !strings.Contains(err.Error(), "OVERWATCH_CROP_NDVI_REGIONS") {
+	if _, err := unmapped(ctx); err == nil || !strings.Contains(err.Error(), "OVERWATCH_CROP_NDVI_REGIONS") {
 		t.Errorf("unmapped categories: %v", err)
 	}
 	if _, err := parseCropRegions("x=atlantis"); err == nil {
 		t.Error("an unknown region slug accepted")
 	}
-	if cropSources(cropConfig{}, db).Source != nil {
+	if cropSources(cropConfig{}, db).Refresh != nil {
 		t.Error("NDVI job on without a URL")
 	}
 }

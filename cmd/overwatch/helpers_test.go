@@ -78,5 +78,5 @@ func newsJobs(cfg newsConfig, store newsStore) []jobs.Job {
 // newsJob is the GDELT refresh of the table, asking base for subjects at
 // most once per interval.
 func newsJob(t testing.TB, store NewsWriter, base string, subjects []gdelt.Subject, interval time.Duration) jobs.Job {
-	return refreshJob(t, jobs.Sources{News: jobs.SourceRefresh{Source: newsSource(store, gdeltClient{base: base}, subjects, interval), Every: time.Hour}})
+	return refreshJob(t, jobs.Sources{News: jobs.SourceRefresh{Refresh: newsSource(store, gdeltClient{base: base}, subjects, interval), Every: time.Hour}})
 }

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"overwatch/jobs"
 	"overwatch/maritime/sanctions"
+	"overwatch/sources"
 	"overwatch/write"
 )
 
@@ -169,14 +169,14 @@ func refreshSanctions(ctx context.Context, store write.SanctionsStore, url, list
 
 // sanctionsSource is the scheduled refresh of the list from the base URL
 // (OVERWATCH_SANCTIONS_URL): a fetch that fails replaces nothing.
-func sanctionsSource(store write.SanctionsStore, url, list string) jobs.Source {
-	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+func sanctionsSource(store write.SanctionsStore, url, list string) sources.Refresh {
+	return sources.Refresh(func(ctx context.Context) (sources.Result, error) {
 		if url == "" {
-			return jobs.Result{}, errors.New("sanctions_refresh: no OVERWATCH_SANCTIONS_URL")
+			return sources.Result{}, errors.New("sanctions_refresh: no OVERWATCH_SANCTIONS_URL")
 		}
 		n, err := refreshSanctions(ctx, store, url, list)
 		now := time.Now().UTC()
-		return jobs.Result{Rows: n, Watermark: now, Detail: map[string]any{"list": list}}, err
+		return sources.Result{Rows: n, Watermark: now, Detail: map[string]any{"list": list}}, err
 	})
 }
 

@@ -81,7 +81,7 @@ func TestFetchSanctions(t *testing.T) {
 	if e := store.entries[0]; e.IMO != 9187629 || e.Aliases[0] != "ABADAN" || !strings.HasSuffix(e.Remarks, "COMPANY.") {
 		t.Errorf("refreshed %+v", e)
 	}
-	job := refreshJob(t, jobs.Sources{Sanctions: jobs.SourceRefresh{Source: sanctionsSource(store, srv.URL+"/exports/", "OFAC SDN"), Every: time.Hour}})
+	job := refreshJob(t, jobs.Sources{Sanctions: jobs.SourceRefresh{Refresh: sanctionsSource(store, srv.URL+"/exports/", "OFAC SDN"), Every: time.Hour}})
 	if res, err := job.Run(ctx, jobs.State{}); err != nil || res.Rows != 1 || job.Name != "sanctions_refresh" {
 		t.Errorf("job: %+v %v", res, err)
 	}

@@ -8,7 +8,7 @@ import (
 	"io"
 	"time"
 
-	"overwatch/jobs"
+	"overwatch/sources"
 	"overwatch/write"
 )
 
@@ -30,7 +30,7 @@ func printDropped(w io.Writer, path string, rows []write.ActualRow, dropped []wr
 // it: a body that is not a whole report (a truncated download:
 // write.ParseGrainInspections) is an error too.
 func fetchGrainInspections(ctx context.Context, url string) ([]write.ActualRow, error) {
-	body, err := fetchSource(ctx, url, fetchOptions{maxBytes: write.MaxInspectionsBytes})
+	body, err := sources.Get(ctx, nil, "", url, sources.Options{MaxBytes: write.MaxInspectionsBytes})
 	if err != nil {
 		return nil, fmt.Errorf("grain inspections: %w", err)
 	}
@@ -49,19 +49,19 @@ func fetchGrainInspections(ctx context.Context, url string) ([]write.ActualRow, 
 // from OVERWATCH_GRAIN_INSPECTIONS_URL: a failed fetch writes nothing, so
 // the figures last imported stay, and counts as a failed run
 // (overwatch_job_failures_total{job="grain_inspections"}).
-func grainInspectionsSource(store write.ActualsStore, url string) jobs.Source {
-	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+func grainInspectionsSource(store write.ActualsStore, url string) sources.Refresh {
+	return sources.Refresh(func(ctx context.Context) (sources.Result, error) {
 		if url == "" {
-			return jobs.Result{}, errors.New("grain_inspections: no OVERWATCH_GRAIN_INSPECTIONS_URL")
+			return sources.Result{}, errors.New("grain_inspections: no OVERWATCH_GRAIN_INSPECTIONS_URL")
 		}
 		rows, err := fetchGrainInspections(ctx, url)
 		if err != nil {
-			return jobs.Result{}, err
+			return sources.Result{}, err
 		}
 		if err := store.InsertActuals(ctx, rows); err != nil {
-			return jobs.Result{}, err
+			return sources.Result{}, err
 		}
-		res := jobs.Result{Rows: len(rows), Watermark: time.Now().UTC()}
+		res := sources.Result{Rows: len(rows), Watermark: time.Now().UTC()}
 		if len(rows) > 0 {
 			res.From, res.To = rows[0].Week, rows[0].Week.AddDate(0, 0, 7)
 			res.Detail = map[string]any{"published": rows[0].Published.Format(time.DateOnly), "source": rows[0].Source}

@@ -75,7 +75,7 @@ func TestGrainInspectionsJob(t *testing.T) {
 	}))
 	defer srv.Close()
 	store := &fakeActuals{}
-	job := refreshJob(t, jobs.Sources{GrainInspections: jobs.SourceRefresh{Source: grainInspectionsSource(store, srv.URL+"/mnreports/wa_gr101.txt"), Every: time.Hour}})
+	job := refreshJob(t, jobs.Sources{GrainInspections: jobs.SourceRefresh{Refresh: grainInspectionsSource(store, srv.URL+"/mnreports/wa_gr101.txt"), Every: time.Hour}})
 	if job.Name != "grain_inspections" || job.Writes[0] != "export_actuals" {
 		t.Fatalf("job %+v", job)
 	}
@@ -126,7 +126,7 @@ func TestGrainInspectionsJob(t *testing.T) {
 	if _, err := fetchGrainInspections(ctx, "file:///etc/passwd"); err == nil || !strings.Contains(err.Error(), "http") {
 		t.Errorf("a file URL: %v", err)
 	}
-	if _, err := grainInspectionsSource(store, "").Refresh(ctx, jobs.State{}); err == nil {
+	if _, err := grainInspectionsSource(store, "")(ctx); err == nil {
 		t.Error("no URL: the run succeeded")
 	}
 }

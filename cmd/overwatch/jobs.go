@@ -49,14 +49,14 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 
 		// River gauges out of normal raise river_level alerts.
 		AlertSources: []jobs.AlertSource{jobs.RiverAlerts{Store: ch, Resolver: pg}},
-		Sources:      sources(cfg, ch),
+		Sources:      sourceRefreshes(cfg, ch),
 		Now:          cfg.clock(),
 	}), pg, pg, log)
 }
 
-// sources are the external sources of the job table's refreshes, each
+// sourceRefreshes are the external sources of the job table's refreshes, each
 // with its client where the configuration turns it on.
-func sources(cfg config, ch *clickhouse.DB) jobs.Sources {
+func sourceRefreshes(cfg config, ch *clickhouse.DB) jobs.Sources {
 	var s jobs.Sources
 	s.Prices, s.Transport = marketSources(cfg.Market, ch, ch)
 	s.RiverLevels = riverSources(cfg.River, ch)
@@ -65,11 +65,11 @@ func sources(cfg config, ch *clickhouse.DB) jobs.Sources {
 	s.News, s.PortWatch = newsSources(cfg.News, ch)
 	s.Sanctions = jobs.SourceRefresh{Every: cfg.SanctionsRefresh, Setting: "OVERWATCH_SANCTIONS_URL"}
 	if cfg.SanctionsURL != "" {
-		s.Sanctions.Source = sanctionsSource(ch, cfg.SanctionsURL, cfg.SanctionsList)
+		s.Sanctions.Refresh = sanctionsSource(ch, cfg.SanctionsURL, cfg.SanctionsList)
 	}
 	s.GrainInspections = jobs.SourceRefresh{Every: cfg.GrainInspectionsRefresh, Setting: "OVERWATCH_GRAIN_INSPECTIONS_URL"}
 	if cfg.GrainInspectionsURL != "" {
-		s.GrainInspections.Source = grainInspectionsSource(ch, cfg.GrainInspectionsURL)
+		s.GrainInspections.Refresh = grainInspectionsSource(ch, cfg.GrainInspectionsURL)
 	}
 	return s
 }

@@ -11,6 +11,7 @@ import (
 
 	"overwatch/jobs"
 	"overwatch/maritime/market"
+	"overwatch/sources"
 	marketfile "overwatch/write/market"
 )
 
@@ -60,7 +61,7 @@ type RateWriter interface {
 // fetchParsed fetches one file of a source and parses it whole: nothing
 // of a file that fails is kept.
 func fetchParsed(ctx context.Context, name, rawURL, user, dataset string) (marketfile.Result, error) {
-	body, err := fetchSource(ctx, rawURL, fetchOptions{user: user})
+	body, err := sources.Get(ctx, nil, "", rawURL, sources.Options{User: user})
 	if err != nil {
 		return marketfile.Result{}, err
 	}
@@ -74,7 +75,7 @@ func fetchParsed(ctx context.Context, name, rawURL, user, dataset string) (marke
 // observations last stored, and the run fails, counted on /metrics as
 // overwatch_job_failures_total{job="prices_refresh"}, after the other
 // files are stored.
-func pricesSource(store PriceWriter, cfg marketConfig) jobs.Source {
+func pricesSource(store PriceWriter, cfg marketConfig) sources.Refresh {
 	type file struct{ name, url, user string }
 	var files []file
 	if cfg.FREDURL != "" {
@@ -92,9 +93,9 @@ func pricesSource(store PriceWriter, cfg marketConfig) jobs.Source {
 	if cfg.AMSURL != "" && cfg.AMSKey != "" {
 		files = append(files, file{"AMS report.json", cfg.AMSURL, cfg.AMSKey})
 	}
-	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+	return sources.Refresh(func(ctx context.Context) (sources.Result, error) {
 		var errs []error
-		res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
+		res := sources.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
 		for _, f := range files {
 			parsed, err := fetchParsed(ctx, f.name, f.url, f.user, "")
 			if err == nil && len(parsed.Prices) == 0 {
@@ -117,10 +118,10 @@ func pricesSource(store PriceWriter, cfg marketConfig) jobs.Source {
 // transportSource is the scheduled refresh of the AgTransport datasets,
 // one file per dataset, failing as pricesSource does
 // (overwatch_job_failures_total{job="transport_refresh"}).
-func transportSource(store RateWriter, cfg marketConfig) jobs.Source {
-	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+func transportSource(store RateWriter, cfg marketConfig) sources.Refresh {
+	return sources.Refresh(func(ctx context.Context) (sources.Result, error) {
 		var errs []error
-		res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
+		res := sources.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
 		for _, id := range cfg.AgTransportDatasets {
 			u := strings.TrimRight(cfg.AgTransportURL, "/") + "/" + url.PathEscape(id) + ".json?$limit=5000"
 			parsed, err := fetchParsed(ctx, id+".json", u, "", id)
@@ -146,11 +147,11 @@ func transportSource(store RateWriter, cfg marketConfig) jobs.Source {
 func marketSources(cfg marketConfig, prices PriceWriter, rates RateWriter) (p, t jobs.SourceRefresh) {
 	p = jobs.SourceRefresh{Every: cfg.PricesEvery, Setting: "OVERWATCH_FRED_URL, OVERWATCH_WORLDBANK_URL or OVERWATCH_AMS_API_KEY"}
 	if cfg.FREDURL != "" || cfg.WorldBankURL != "" || (cfg.AMSURL != "" && cfg.AMSKey != "") {
-		p.Source = pricesSource(prices, cfg)
+		p.Refresh = pricesSource(prices, cfg)
 	}
 	t = jobs.SourceRefresh{Every: cfg.TransportEvery, Setting: "OVERWATCH_AGTRANSPORT_URL"}
 	if cfg.AgTransportURL != "" && len(cfg.AgTransportDatasets) > 0 {
-		t.Source = transportSource(rates, cfg)
+		t.Refresh = transportSource(rates, cfg)
 	}
 	return p, t
 }

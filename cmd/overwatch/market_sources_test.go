@@ -16,6 +16,7 @@ import (
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
 	"overwatch/read"
+	"overwatch/sources"
 )
 
 // sample is a bundled real market file (cmd/overwatch/samples).
@@ -176,7 +177,7 @@ func TestMarketRefreshJobs(t *testing.T) {
 			t.Errorf("overwatch_job_failures_total{job=%q} = %v, want %d", j.Name, n, len(failures))
 		}
 	}
-	if _, err := fetchSource(ctx, "file:///etc/passwd", fetchOptions{}); err == nil {
+	if _, err := sources.Get(ctx, nil, "", "file:///etc/passwd", sources.Options{}); err == nil {
 		t.Error("a file URL was fetched")
 	}
 	if got := marketJobs(marketConfig{AMSURL: "https://example.org"}, db, db); len(got) != 0 {

@@ -13,6 +13,7 @@ import (
 	"overwatch/jobs"
 	"overwatch/maritime/chokepoint"
 	"overwatch/maritime/seaport"
+	"overwatch/sources"
 	"overwatch/write/gdelt"
 	"overwatch/write/portwatch"
 )
@@ -83,9 +84,9 @@ type gdeltClient struct {
 
 // get asks one request.
 func (g gdeltClient) get(ctx context.Context, rawURL string) ([]byte, error) {
-	body, err := fetchSource(ctx, rawURL, fetchOptions{maxBytes: gdelt.MaxBytes, allowHTML: true, timeout: g.timeout})
-	var ra errRetryAfter
-	if errors.As(err, &ra) && ra.code == http.StatusTooManyRequests {
+	body, err := sources.Get(ctx, nil, "", rawURL, sources.Options{MaxBytes: gdelt.MaxBytes, AllowHTML: true, Timeout: g.timeout})
+	var ra sources.StatusError
+	if errors.As(err, &ra) && ra.Code == http.StatusTooManyRequests {
 		return nil, fmt.Errorf("%w: %w", gdelt.ErrRateLimited, err)
 	}
 	return body, err
@@ -132,7 +133,7 @@ func (g gdeltClient) Tones(ctx context.Context, query string) (map[string]float6
 // the run, and the next run resumes with the subject not answered.
 // Whatever fails, the signals stored stay, and a run with a failure counts
 // on /metrics as overwatch_job_failures_total{job="news_refresh"}.
-func newsSource(store NewsWriter, client gdeltClient, subjects []gdelt.Subject, interval time.Duration) jobs.Source {
+func newsSource(store NewsWriter, client gdeltClient, subjects []gdelt.Subject, interval time.Duration) sources.Refresh {
 	var mu sync.Mutex
 	next := 0
 	var last time.Time
@@ -151,13 +152,13 @@ func newsSource(store NewsWriter, client gdeltClient, subjects []gdelt.Subject, 
 	// stops reports an answer that ends the run: GDELT asks to be asked
 	// later, or did not answer.
 	stops := func(err error) bool {
-		var unreachable errUnreachable
+		var unreachable sources.UnreachableError
 		return errors.Is(err, gdelt.ErrRateLimited) || errors.As(err, &unreachable) || errors.Is(err, context.DeadlineExceeded)
 	}
-	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+	return sources.Refresh(func(ctx context.Context) (sources.Result, error) {
 		mu.Lock()
 		defer mu.Unlock()
-		res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
+		res := sources.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
 		var errs []error
 		for n := 0; n < len(subjects); n++ {
 			s := subjects[next]
@@ -258,11 +259,11 @@ type newsStore interface {
 func newsSources(cfg newsConfig, store newsStore) (news, portwatch jobs.SourceRefresh) {
 	news = jobs.SourceRefresh{Every: cfg.Every, Setting: "OVERWATCH_GDELT_URL"}
 	if cfg.URL != "" {
-		news.Source = newsSource(store, gdeltClient{base: cfg.URL}, newsSubjects(), max(cfg.MinInterval, gdeltMinInterval))
+		news.Refresh = newsSource(store, gdeltClient{base: cfg.URL}, newsSubjects(), max(cfg.MinInterval, gdeltMinInterval))
 	}
 	portwatch = jobs.SourceRefresh{Every: cfg.PortWatchEvery, Setting: "OVERWATCH_PORTWATCH_URL"}
 	if cfg.PortWatchURL != "" {
-		portwatch.Source = portwatchSource(store, cfg.PortWatchURL)
+		portwatch.Refresh = portwatchSource(store, cfg.PortWatchURL)
 	}
 	return news, portwatch
 }
@@ -283,18 +284,18 @@ const portwatchQuery = "where=1%3D1&outFields=*&orderByFields=date%20DESC&result
 // fails (any status but 200, an HTML page, an {"error": ...} answer sent
 // with 200, a truncated body, no row of a watched chokepoint) keeps what
 // is stored and counts in overwatch_job_failures_total{job="portwatch_refresh"}.
-func portwatchSource(store PortWatchWriter, rawURL string) jobs.Source {
+func portwatchSource(store PortWatchWriter, rawURL string) sources.Refresh {
 	if !strings.Contains(rawURL, "?") {
 		rawURL += "?" + portwatchQuery
 	}
-	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
-		body, err := fetchSource(ctx, rawURL, fetchOptions{})
+	return sources.Refresh(func(ctx context.Context) (sources.Result, error) {
+		body, err := sources.Get(ctx, nil, "", rawURL, sources.Options{})
 		if err != nil {
-			return jobs.Result{}, err
+			return sources.Result{}, err
 		}
 		days, _, err := portwatch.Parse(body)
 		if err != nil {
-			return jobs.Result{}, err
+			return sources.Result{}, err
 		}
 		var rows []chokepoint.PortWatchDay
 		for _, d := range days {
@@ -304,11 +305,11 @@ func portwatchSource(store PortWatchWriter, rawURL string) jobs.Source {
 			}
 		}
 		if len(rows) == 0 {
-			return jobs.Result{}, errors.New("portwatch: no row of a watched chokepoint in the answer")
+			return sources.Result{}, errors.New("portwatch: no row of a watched chokepoint in the answer")
 		}
 		if err := store.InsertPortWatch(ctx, rows); err != nil {
-			return jobs.Result{}, err
+			return sources.Result{}, err
 		}
-		return jobs.Result{Rows: len(rows), Watermark: time.Now().UTC()}, nil
+		return sources.Result{Rows: len(rows), Watermark: time.Now().UTC()}, nil
 	})
 }

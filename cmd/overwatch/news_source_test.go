@@ -17,6 +17,7 @@ import (
 	"overwatch/jobs"
 	"overwatch/maritime/chokepoint"
 	"overwatch/read"
+	"overwatch/sources"
 	"overwatch/write/gdelt"
 )
 
@@ -270,7 +271,7 @@ func TestGDELTClient(t *testing.T) {
 		_, terr := client.Tones(ctx, `"Suez Canal"`)
 		_, aerr := client.Articles(ctx, `"Suez Canal"`)
 		for _, err := range []error{terr, aerr} {
-			var unreachable errUnreachable
+			var unreachable sources.UnreachableError
 			stops := errors.Is(err, gdelt.ErrRateLimited) || errors.As(err, &unreachable) || errors.Is(err, context.DeadlineExceeded)
 			if err == nil || stops != c.stops {
 				t.Errorf("%s: %v (stops the run %v, want %v)", c.mode, err, stops, c.stops)

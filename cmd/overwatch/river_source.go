@@ -10,6 +10,7 @@ import (
 
 	"overwatch/jobs"
 	"overwatch/maritime/river"
+	"overwatch/sources"
 	riverfile "overwatch/write/river"
 )
 
@@ -71,7 +72,7 @@ func fetchRiver(ctx context.Context, base string) ([]river.Reading, error) {
 	}
 	var out []river.Reading
 	for _, u := range urls {
-		body, err := fetchSource(ctx, u, fetchOptions{})
+		body, err := sources.Get(ctx, nil, "", u, sources.Options{})
 		if err != nil {
 			return nil, err
 		}
@@ -97,12 +98,12 @@ func fetchRiver(ctx context.Context, base string) ([]river.Reading, error) {
 // (timeout, 429, 5xx, an HTML page, a truncated or malformed answer, an
 // empty series) keeps the readings last stored and is counted on /metrics
 // as overwatch_job_failures_total{job="river_levels"}.
-func riverLevelsSource(store RiverWriter, cfg riverConfig) jobs.Source {
+func riverLevelsSource(store RiverWriter, cfg riverConfig) sources.Refresh {
 	shown := cfg.URL
 	if u, err := url.Parse(cfg.URL); err == nil {
 		shown = u.Redacted()
 	}
-	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
+	return sources.Refresh(func(ctx context.Context) (sources.Result, error) {
 		at := time.Now().UTC()
 		rows, err := fetchRiver(ctx, cfg.URL)
 		if err == nil {
@@ -119,9 +120,9 @@ func riverLevelsSource(store RiverWriter, cfg riverConfig) jobs.Source {
 			err = errors.Join(err, lerr)
 		}
 		if err != nil {
-			return jobs.Result{}, fmt.Errorf("river levels: %w", err)
+			return sources.Result{}, fmt.Errorf("river levels: %w", err)
 		}
-		return jobs.Result{From: at, To: at, Rows: len(rows), Watermark: at}, nil
+		return sources.Result{From: at, To: at, Rows: len(rows), Watermark: at}, nil
 	})
 }
 
@@ -130,7 +131,7 @@ func riverLevelsSource(store RiverWriter, cfg riverConfig) jobs.Source {
 func riverSources(cfg riverConfig, store RiverWriter) jobs.SourceRefresh {
 	r := jobs.SourceRefresh{Every: cfg.Every, Setting: "OVERWATCH_RIVER_URL"}
 	if cfg.URL != "" {
-		r.Source = riverLevelsSource(store, cfg)
+		r.Refresh = riverLevelsSource(store, cfg)
 	}
 	return r
 }

@@ -130,7 +130,7 @@ func TestRiverJob(t *testing.T) {
 	if _, err := riverURLs("file:///etc/passwd"); err == nil {
 		t.Error("a file URL accepted")
 	}
-	if got := riverSources(riverConfig{}, db); got.Source != nil {
+	if got := riverSources(riverConfig{}, db); got.Refresh != nil {
 		t.Errorf("a job without a URL: %+v", got)
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"overwatch/maritime/sar"
 	"overwatch/read"
+	"overwatch/sources"
 	sarfile "overwatch/write/sar"
 )
 
@@ -228,12 +229,12 @@ func (c *sarCatalogue) get(ctx context.Context, u string) ([]byte, error) {
 			return nil, ctx.Err()
 		}
 	}
-	body, err := fetchSource(ctx, u, fetchOptions{})
+	body, err := sources.Get(ctx, nil, "", u, sources.Options{})
 	c.mu.Lock()
 	c.next = c.now().Add(c.cfg.MinInterval)
-	var ra errRetryAfter
-	if errors.As(err, &ra) && ra.throttled() {
-		c.next = c.now().Add(retryAfter(ra.wait, c.now()))
+	var ra sources.StatusError
+	if errors.As(err, &ra) && ra.Throttled() {
+		c.next = c.now().Add(retryAfter(ra.Wait, c.now()))
 	}
 	c.mu.Unlock()
 	return body, err

@@ -15,6 +15,7 @@ import (
 	"overwatch/clickhouse"
 	"overwatch/jobs"
 	"overwatch/maritime/tradestats"
+	"overwatch/sources"
 	"overwatch/write/comtrade"
 )
 
@@ -49,7 +50,7 @@ const comtradeKeyHeader = "Ocp-Apim-Subscription-Key"
 // fetchTrade downloads one Comtrade answer (fetchSource), the API key in
 // its header: never in an error or a log.
 func fetchTrade(ctx context.Context, rawURL, key string) ([]byte, error) {
-	return fetchSource(ctx, rawURL, fetchOptions{header: [2]string{comtradeKeyHeader, key}, maxBytes: comtrade.MaxBytes})
+	return sources.Get(ctx, nil, "", rawURL, sources.Options{Header: [2]string{comtradeKeyHeader, key}, MaxBytes: comtrade.MaxBytes})
 }
 
 // tradeSource is the scheduled refresh of the trade statistics: each URL's
@@ -59,9 +60,9 @@ func fetchTrade(ctx context.Context, rawURL, key string) ([]byte, error) {
 // /metrics as overwatch_job_failures_total{job="trade_flows_refresh"},
 // after the other URLs are stored. An empty answer ("count":0) is no
 // failure.
-func tradeSource(store TradeWriter, cfg tradeFlowsConfig) jobs.Source {
-	return jobs.SourceFunc(func(ctx context.Context, _ jobs.State) (jobs.Result, error) {
-		res := jobs.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
+func tradeSource(store TradeWriter, cfg tradeFlowsConfig) sources.Refresh {
+	return sources.Refresh(func(ctx context.Context) (sources.Result, error) {
+		res := sources.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
 		var errs []error
 		failed := 0
 		for i, u := range cfg.URLs {
@@ -90,7 +91,7 @@ func tradeSource(store TradeWriter, cfg tradeFlowsConfig) jobs.Source {
 func tradeSources(cfg tradeFlowsConfig, store TradeWriter) jobs.SourceRefresh {
 	r := jobs.SourceRefresh{Every: cfg.Every, Setting: "OVERWATCH_COMTRADE_URL"}
 	if len(cfg.URLs) > 0 {
-		r.Source = tradeSource(store, cfg)
+		r.Refresh = tradeSource(store, cfg)
 	}
 	return r
 }

@@ -65,7 +65,7 @@ func TestTradeJob(t *testing.T) {
 	db := chtest.DB(t, "trade_job")
 	ctx := context.Background()
 	cfg := tradeFlowsConfig{URLs: parseTradeURLs(srv.URL + "/data/v1/get/C/A/HS?reporterCode=76&cmdCode=1201,1507 " + srv.URL + "/empty"), Key: key}
-	if len(cfg.URLs) != 2 || len(parseTradeURLs("off")) != 0 || tradeSources(tradeFlowsConfig{}, db).Source != nil {
+	if len(cfg.URLs) != 2 || len(parseTradeURLs("off")) != 0 || tradeSources(tradeFlowsConfig{}, db).Refresh != nil {
 		t.Fatalf("urls %v", cfg.URLs)
 	}
 	cfg.Every = time.Hour
