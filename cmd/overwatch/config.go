@@ -12,6 +12,7 @@ import (
 	"overwatch"
 	"overwatch/clickhouse"
 	"overwatch/read"
+	marketsource "overwatch/sources/market"
 	"overwatch/write/stripe"
 )
 
@@ -51,7 +52,7 @@ type config struct {
 	// scheduled import), fetched every GrainInspectionsRefresh.
 	GrainInspectionsURL     string
 	GrainInspectionsRefresh time.Duration
-	Market                  marketConfig
+	Market                  marketsource.Config
 	River                   riverConfig
 	Crop                    cropConfig
 	Trade                   tradeFlowsConfig
@@ -197,7 +198,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		GrainInspectionsRefresh: duration("OVERWATCH_GRAIN_INSPECTIONS_REFRESH"),
 		WebhookLease:            duration("OVERWATCH_WEBHOOK_LEASE"),
 		FreightMinContributors:  positive("OVERWATCH_FREIGHT_MIN_CONTRIBUTORS"),
-		Market: marketConfig{FREDURL: sourceURL(get("OVERWATCH_FRED_URL")), FREDSeries: list(get("OVERWATCH_FRED_SERIES")),
+		Market: marketsource.Config{FREDURL: sourceURL(get("OVERWATCH_FRED_URL")), FREDSeries: list(get("OVERWATCH_FRED_SERIES")),
 			WorldBankURL: sourceURL(get("OVERWATCH_WORLDBANK_URL")), AMSURL: sourceURL(get("OVERWATCH_AMS_URL")),
 			AMSKey: strings.TrimSpace(getenv("OVERWATCH_AMS_API_KEY")), AgTransportURL: sourceURL(get("OVERWATCH_AGTRANSPORT_URL")),
 			AgTransportDatasets: list(get("OVERWATCH_AGTRANSPORT_DATASETS")),

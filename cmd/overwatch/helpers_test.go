@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"overwatch/jobs"
+	marketsource "overwatch/sources/market"
 	"overwatch/write/gdelt"
 )
 
@@ -63,7 +64,7 @@ func refreshJob(t testing.TB, s jobs.Sources) jobs.Job {
 
 // marketJobs are the market refreshes of the table that the configuration
 // turns on.
-func marketJobs(cfg marketConfig, prices PriceWriter, rates RateWriter) []jobs.Job {
+func marketJobs(cfg marketsource.Config, prices marketsource.PriceWriter, rates marketsource.RateWriter) []jobs.Job {
 	p, tr := marketSources(cfg, prices, rates)
 	return sourceJobs(jobs.Sources{Prices: p, Transport: tr})
 }

@@ -49,29 +49,9 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 
 		// River gauges out of normal raise river_level alerts.
 		AlertSources: []jobs.AlertSource{jobs.RiverAlerts{Store: ch, Resolver: pg}},
-		Sources:      sourceRefreshes(cfg, ch),
+		Sources:      sourceRefreshes(cfg, ch, nil),
 		Now:          cfg.clock(),
 	}), pg, pg, log)
-}
-
-// sourceRefreshes are the external sources of the job table's refreshes, each
-// with its client where the configuration turns it on.
-func sourceRefreshes(cfg config, ch *clickhouse.DB) jobs.Sources {
-	var s jobs.Sources
-	s.Prices, s.Transport = marketSources(cfg.Market, ch, ch)
-	s.RiverLevels = riverSources(cfg.River, ch)
-	s.CropNDVI = cropSources(cfg.Crop, ch)
-	s.TradeFlows = tradeSources(cfg.Trade, ch)
-	s.News, s.PortWatch = newsSources(cfg.News, ch)
-	s.Sanctions = jobs.SourceRefresh{Every: cfg.SanctionsRefresh, Setting: "OVERWATCH_SANCTIONS_URL"}
-	if cfg.SanctionsURL != "" {
-		s.Sanctions.Refresh = sanctionsSource(ch, cfg.SanctionsURL, cfg.SanctionsList)
-	}
-	s.GrainInspections = jobs.SourceRefresh{Every: cfg.GrainInspectionsRefresh, Setting: "OVERWATCH_GRAIN_INSPECTIONS_URL"}
-	if cfg.GrainInspectionsURL != "" {
-		s.GrainInspections.Refresh = grainInspectionsSource(ch, cfg.GrainInspectionsURL)
-	}
-	return s
 }
 
 // runJob runs the job now and says what it recomputed.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"overwatch/clickhouse"
-	marketfile "overwatch/write/market"
+	marketsource "overwatch/sources/market"
 )
 
 // marketSamples are real files of each market source (copied byte for byte
@@ -49,7 +49,7 @@ func loadMarketSamples(ctx context.Context, ch *clickhouse.DB, log *slog.Logger)
 		if err != nil {
 			continue
 		}
-		res, err := marketfile.Parse(e.Name(), f, "", samplePublished[e.Name()])
+		res, err := marketsource.Parse(e.Name(), f, "", samplePublished[e.Name()])
 		f.Close()
 		if err != nil {
 			log.Warn("market samples: not loaded", "file", e.Name(), "err", err)

@@ -17,6 +17,7 @@ import (
 	"overwatch/jobs"
 	"overwatch/read"
 	"overwatch/sources"
+	marketsource "overwatch/sources/market"
 )
 
 // sample is a bundled real market file (cmd/overwatch/samples).
@@ -105,7 +106,7 @@ func TestMarketRefreshJobs(t *testing.T) {
 		"/resource/2n8s-739j.json":          sample(t, "agtransport_2n8s-739j_ukraine_black_sea_ocean_grain_rates_quarterly.json"),
 		"/resource/7spn-fbua.json":          sample(t, "agtransport_7spn-fbua_barge_rates_usd_per_ton_2026w32-w33.json"),
 	})
-	cfg := marketConfig{FREDURL: srv.URL + "/fredgraph.csv", FREDSeries: []string{"PWHEAMTUSDM", "DCOILBRENTEU"},
+	cfg := marketsource.Config{FREDURL: srv.URL + "/fredgraph.csv", FREDSeries: []string{"PWHEAMTUSDM", "DCOILBRENTEU"},
 		WorldBankURL: srv.URL + "/CMO-Historical-Data-Monthly.xlsx", AMSURL: srv.URL + "/services/v1.2/reports/3147", AMSKey: "secret-key",
 		AgTransportURL: srv.URL + "/resource", AgTransportDatasets: []string{"deqi-uken", "ehs5-yac3", "2n8s-739j", "7spn-fbua"},
 		PricesEvery: time.Hour, TransportEvery: time.Hour}
@@ -180,7 +181,7 @@ func TestMarketRefreshJobs(t *testing.T) {
 	if _, err := sources.Get(ctx, nil, "", "file:///etc/passwd", sources.Options{}); err == nil {
 		t.Error("a file URL was fetched")
 	}
-	if got := marketJobs(marketConfig{AMSURL: "https://example.org"}, db, db); len(got) != 0 {
+	if got := marketJobs(marketsource.Config{AMSURL: "https://example.org"}, db, db); len(got) != 0 {
 		t.Errorf("jobs without URLs or the AMS key: %+v", got)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package market
 
 import (
 	"bytes"
@@ -9,15 +9,16 @@ import (
 	"strings"
 	"time"
 
-	"overwatch/jobs"
 	"overwatch/maritime/market"
 	"overwatch/sources"
-	marketfile "overwatch/write/market"
 )
 
-// marketConfig is where the market sources are fetched from and how often.
-// An empty URL turns its refresh off ("off" in the environment).
-type marketConfig struct {
+// Config is where the market sources are fetched from and how often (set
+// in cmd from OVERWATCH_FRED_URL, OVERWATCH_FRED_SERIES,
+// OVERWATCH_WORLDBANK_URL, OVERWATCH_AMS_URL, OVERWATCH_AMS_API_KEY,
+// OVERWATCH_AGTRANSPORT_URL, OVERWATCH_AGTRANSPORT_DATASETS and their
+// refresh intervals). An empty URL turns its refresh off.
+type Config struct {
 	FREDURL             string
 	FREDSeries          []string
 	WorldBankURL        string
@@ -27,25 +28,8 @@ type marketConfig struct {
 	AgTransportDatasets []string
 	PricesEvery         time.Duration
 	TransportEvery      time.Duration
-}
-
-// sourceURL is a source's configured URL, "" for off.
-func sourceURL(v string) string {
-	if strings.EqualFold(v, "off") {
-		return ""
-	}
-	return v
-}
-
-// list splits a comma-separated setting, dropping empty items.
-func list(v string) []string {
-	var out []string
-	for _, s := range strings.Split(v, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
+	// Failures counts the failed fetches (nil: not counted).
+	Failures *sources.Failures
 }
 
 // PriceWriter stores price observations (clickhouse.DB).
@@ -60,23 +44,23 @@ type RateWriter interface {
 
 // fetchParsed fetches one file of a source and parses it whole: nothing
 // of a file that fails is kept.
-func fetchParsed(ctx context.Context, name, rawURL, user, dataset string) (marketfile.Result, error) {
-	body, err := sources.Get(ctx, nil, "", rawURL, sources.Options{User: user})
+func fetchParsed(ctx context.Context, failures *sources.Failures, source, name, rawURL, user, dataset string) (Result, error) {
+	body, err := sources.Get(ctx, failures, source, rawURL, sources.Options{User: user})
 	if err != nil {
-		return marketfile.Result{}, err
+		return Result{}, err
 	}
-	return marketfile.Parse(name, bytes.NewReader(body), dataset, time.Time{})
+	return Parse(name, bytes.NewReader(body), dataset, time.Time{})
 }
 
-// pricesSource is the scheduled refresh of the price sources: every FRED
+// Prices is the scheduled refresh of the price sources: every FRED
 // series, the World Bank workbook and, with a key, the AMS export bids.
 // Each file is stored whole or not at all; a file that fails (timeout,
 // 429, 5xx, an HTML page, a truncated or malformed body) leaves the
 // observations last stored, and the run fails, counted on /metrics as
 // overwatch_job_failures_total{job="prices_refresh"}, after the other
 // files are stored.
-func pricesSource(store PriceWriter, cfg marketConfig) sources.Refresh {
-	type file struct{ name, url, user string }
+func Prices(store PriceWriter, cfg Config) sources.Refresh {
+	type file struct{ source, name, url, user string }
 	var files []file
 	if cfg.FREDURL != "" {
 		for _, id := range cfg.FREDSeries {
@@ -84,20 +68,20 @@ func pricesSource(store PriceWriter, cfg marketConfig) sources.Refresh {
 			if strings.Contains(cfg.FREDURL, "?") {
 				sep = "&"
 			}
-			files = append(files, file{"FRED " + id + ".csv", cfg.FREDURL + sep + "id=" + url.QueryEscape(id), ""})
+			files = append(files, file{"fred", "FRED " + id + ".csv", cfg.FREDURL + sep + "id=" + url.QueryEscape(id), ""})
 		}
 	}
 	if cfg.WorldBankURL != "" {
-		files = append(files, file{"CMO-Historical-Data-Monthly.xlsx", cfg.WorldBankURL, ""})
+		files = append(files, file{"worldbank", "CMO-Historical-Data-Monthly.xlsx", cfg.WorldBankURL, ""})
 	}
 	if cfg.AMSURL != "" && cfg.AMSKey != "" {
-		files = append(files, file{"AMS report.json", cfg.AMSURL, cfg.AMSKey})
+		files = append(files, file{"ams", "AMS report.json", cfg.AMSURL, cfg.AMSKey})
 	}
 	return sources.Refresh(func(ctx context.Context) (sources.Result, error) {
 		var errs []error
 		res := sources.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
 		for _, f := range files {
-			parsed, err := fetchParsed(ctx, f.name, f.url, f.user, "")
+			parsed, err := fetchParsed(ctx, cfg.Failures, f.source, f.name, f.url, f.user, "")
 			if err == nil && len(parsed.Prices) == 0 {
 				err = fmt.Errorf("%s: no prices in the file", f.name)
 			}
@@ -115,16 +99,16 @@ func pricesSource(store PriceWriter, cfg marketConfig) sources.Refresh {
 	})
 }
 
-// transportSource is the scheduled refresh of the AgTransport datasets,
-// one file per dataset, failing as pricesSource does
+// Transport is the scheduled refresh of the AgTransport datasets, one
+// file per dataset, failing as Prices does
 // (overwatch_job_failures_total{job="transport_refresh"}).
-func transportSource(store RateWriter, cfg marketConfig) sources.Refresh {
+func Transport(store RateWriter, cfg Config) sources.Refresh {
 	return sources.Refresh(func(ctx context.Context) (sources.Result, error) {
 		var errs []error
 		res := sources.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
 		for _, id := range cfg.AgTransportDatasets {
 			u := strings.TrimRight(cfg.AgTransportURL, "/") + "/" + url.PathEscape(id) + ".json?$limit=5000"
-			parsed, err := fetchParsed(ctx, id+".json", u, "", id)
+			parsed, err := fetchParsed(ctx, cfg.Failures, "agtransport", id+".json", u, "", id)
 			if err == nil && len(parsed.Rates) == 0 {
 				err = fmt.Errorf("no rates in the file")
 			}
@@ -140,18 +124,4 @@ func transportSource(store RateWriter, cfg marketConfig) sources.Refresh {
 		}
 		return res, errors.Join(errs...)
 	})
-}
-
-// marketSources are the prices and transport refreshes of the job table,
-// each with its source when the configuration turns it on.
-func marketSources(cfg marketConfig, prices PriceWriter, rates RateWriter) (p, t jobs.SourceRefresh) {
-	p = jobs.SourceRefresh{Every: cfg.PricesEvery, Setting: "OVERWATCH_FRED_URL, OVERWATCH_WORLDBANK_URL or OVERWATCH_AMS_API_KEY"}
-	if cfg.FREDURL != "" || cfg.WorldBankURL != "" || (cfg.AMSURL != "" && cfg.AMSKey != "") {
-		p.Refresh = pricesSource(prices, cfg)
-	}
-	t = jobs.SourceRefresh{Every: cfg.TransportEvery, Setting: "OVERWATCH_AGTRANSPORT_URL"}
-	if cfg.AgTransportURL != "" && len(cfg.AgTransportDatasets) > 0 {
-		t.Refresh = transportSource(rates, cfg)
-	}
-	return p, t
 }

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"strings"
+
+	"overwatch/clickhouse"
+	"overwatch/jobs"
+	"overwatch/sources"
+	marketsource "overwatch/sources/market"
+)
+
+// The wiring of the external sources (sources/...): each source's
+// configuration, turned on by its settings, to its refresh in the job
+// table, its fetch failures counted on failures.
+
+// sourceRefreshes are the external sources of the job table's refreshes, each
+// with its client where the configuration turns it on.
+func sourceRefreshes(cfg config, ch *clickhouse.DB, failures *sources.Failures) jobs.Sources {
+	var s jobs.Sources
+	cfg.Market.Failures = failures
+	s.Prices, s.Transport = marketSources(cfg.Market, ch, ch)
+	s.RiverLevels = riverSources(cfg.River, ch)
+	s.CropNDVI = cropSources(cfg.Crop, ch)
+	s.TradeFlows = tradeSources(cfg.Trade, ch)
+	s.News, s.PortWatch = newsSources(cfg.News, ch)
+	s.Sanctions = jobs.SourceRefresh{Every: cfg.SanctionsRefresh, Setting: "OVERWATCH_SANCTIONS_URL"}
+	if cfg.SanctionsURL != "" {
+		s.Sanctions.Refresh = sanctionsSource(ch, cfg.SanctionsURL, cfg.SanctionsList)
+	}
+	s.GrainInspections = jobs.SourceRefresh{Every: cfg.GrainInspectionsRefresh, Setting: "OVERWATCH_GRAIN_INSPECTIONS_URL"}
+	if cfg.GrainInspectionsURL != "" {
+		s.GrainInspections.Refresh = grainInspectionsSource(ch, cfg.GrainInspectionsURL)
+	}
+	return s
+}
+
+// sourceURL is a source's configured URL, "" for off.
+func sourceURL(v string) string {
+	if strings.EqualFold(v, "off") {
+		return ""
+	}
+	return v
+}
+
+// list splits a comma-separated setting, dropping empty items.
+func list(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// marketSources are the prices and transport refreshes of the job table,
+// each with its source when the configuration turns it on.
+func marketSources(cfg marketsource.Config, prices marketsource.PriceWriter, rates marketsource.RateWriter) (p, t jobs.SourceRefresh) {
+	p = jobs.SourceRefresh{Every: cfg.PricesEvery, Setting: "OVERWATCH_FRED_URL, OVERWATCH_WORLDBANK_URL or OVERWATCH_AMS_API_KEY"}
+	if cfg.FREDURL != "" || cfg.WorldBankURL != "" || (cfg.AMSURL != "" && cfg.AMSKey != "") {
+		p.Refresh = marketsource.Prices(prices, cfg)
+	}
+	t = jobs.SourceRefresh{Every: cfg.TransportEvery, Setting: "OVERWATCH_AGTRANSPORT_URL"}
+	if cfg.AgTransportURL != "" && len(cfg.AgTransportDatasets) > 0 {
+		t.Refresh = marketsource.Transport(rates, cfg)
+	}
+	return p, t
+}
