@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"net/url"
+	riversource "overwatch/sources/river"
 	"strconv"
 	"strings"
 	"time"
@@ -53,7 +54,7 @@ type config struct {
 	GrainInspectionsURL     string
 	GrainInspectionsRefresh time.Duration
 	Market                  marketsource.Config
-	River                   riverConfig
+	River                   riversource.Config
 	Crop                    cropConfig
 	Trade                   tradeFlowsConfig
 	SAR                     sarConfig
@@ -203,7 +204,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 			AMSKey: strings.TrimSpace(getenv("OVERWATCH_AMS_API_KEY")), AgTransportURL: sourceURL(get("OVERWATCH_AGTRANSPORT_URL")),
 			AgTransportDatasets: list(get("OVERWATCH_AGTRANSPORT_DATASETS")),
 			PricesEvery:         duration("OVERWATCH_PRICES_REFRESH"), TransportEvery: duration("OVERWATCH_TRANSPORT_REFRESH")},
-		River: riverConfig{URL: sourceURL(get("OVERWATCH_RIVER_URL")), Every: duration("OVERWATCH_RIVER_REFRESH")},
+		River: riversource.Config{URL: sourceURL(get("OVERWATCH_RIVER_URL")), Every: duration("OVERWATCH_RIVER_REFRESH")},
 		Crop:  cropConfig{NDVIURL: sourceURL(get("OVERWATCH_CROP_NDVI_URL")), NDVIEvery: duration("OVERWATCH_CROP_NDVI_REFRESH")},
 		Trade: tradeFlowsConfig{URLs: parseTradeURLs(get("OVERWATCH_COMTRADE_URL")), Key: strings.TrimSpace(getenv("OVERWATCH_COMTRADE_API_KEY")), Every: duration("OVERWATCH_COMTRADE_REFRESH")},
 		News:  newsConfig{URL: sourceURL(get("OVERWATCH_GDELT_URL")), Every: duration("OVERWATCH_GDELT_REFRESH"), MinInterval: duration("OVERWATCH_GDELT_MIN_INTERVAL"), PortWatchURL: sourceURL(get("OVERWATCH_PORTWATCH_URL")), PortWatchEvery: duration("OVERWATCH_PORTWATCH_REFRESH")},

@@ -15,9 +15,9 @@ import (
 
 	"overwatch/maritime/chokepoint"
 	"overwatch/maritime/seaport"
+	riversource "overwatch/sources/river"
 	"overwatch/write/gdelt"
 	"overwatch/write/portwatch"
-	riverfile "overwatch/write/river"
 	sarfile "overwatch/write/sar"
 )
 
@@ -73,7 +73,7 @@ func importSignals(ctx context.Context, cfg config, log *slog.Logger, kind strin
 		}
 		switch kind {
 		case "river":
-			rows, err := riverfile.Parse(body)
+			rows, err := riversource.Parse(body)
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}

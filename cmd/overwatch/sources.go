@@ -1,6 +1,7 @@
 package main
 
 import (
+	riversource "overwatch/sources/river"
 	"strings"
 
 	"overwatch/clickhouse"
@@ -18,6 +19,7 @@ import (
 func sourceRefreshes(cfg config, ch *clickhouse.DB, failures *sources.Failures) jobs.Sources {
 	var s jobs.Sources
 	cfg.Market.Failures = failures
+	cfg.River.Failures = failures
 	s.Prices, s.Transport = marketSources(cfg.Market, ch, ch)
 	s.RiverLevels = riverSources(cfg.River, ch)
 	s.CropNDVI = cropSources(cfg.Crop, ch)
@@ -65,4 +67,14 @@ func marketSources(cfg marketsource.Config, prices marketsource.PriceWriter, rat
 		t.Refresh = marketsource.Transport(rates, cfg)
 	}
 	return p, t
+}
+
+// riverSources is the river poll of the job table, with its source when
+// the configuration turns it on.
+func riverSources(cfg riversource.Config, store riversource.Writer) jobs.SourceRefresh {
+	r := jobs.SourceRefresh{Every: cfg.Every, Setting: "OVERWATCH_RIVER_URL"}
+	if cfg.URL != "" {
+		r.Refresh = riversource.Levels(store, cfg)
+	}
+	return r
 }

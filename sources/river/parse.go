@@ -1,7 +1,3 @@
-// Package river parses the USGS water services' answers: the legacy
-// instantaneous-values service (NWIS IV, WaterML 1.1 as JSON) and the
-// Water Data OGC API (a GeoJSON FeatureCollection of the continuous and
-// latest-continuous collections).
 package river
 
 import (
