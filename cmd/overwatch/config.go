@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"net/url"
+	cropsource "overwatch/sources/crop"
 	riversource "overwatch/sources/river"
 	"strconv"
 	"strings"
@@ -55,7 +56,7 @@ type config struct {
 	GrainInspectionsRefresh time.Duration
 	Market                  marketsource.Config
 	River                   riversource.Config
-	Crop                    cropConfig
+	Crop                    cropsource.Config
 	Trade                   tradeFlowsConfig
 	SAR                     sarConfig
 	News                    newsConfig
@@ -205,7 +206,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 			AgTransportDatasets: list(get("OVERWATCH_AGTRANSPORT_DATASETS")),
 			PricesEvery:         duration("OVERWATCH_PRICES_REFRESH"), TransportEvery: duration("OVERWATCH_TRANSPORT_REFRESH")},
 		River: riversource.Config{URL: sourceURL(get("OVERWATCH_RIVER_URL")), Every: duration("OVERWATCH_RIVER_REFRESH")},
-		Crop:  cropConfig{NDVIURL: sourceURL(get("OVERWATCH_CROP_NDVI_URL")), NDVIEvery: duration("OVERWATCH_CROP_NDVI_REFRESH")},
+		Crop:  cropsource.Config{NDVIURL: sourceURL(get("OVERWATCH_CROP_NDVI_URL")), NDVIEvery: duration("OVERWATCH_CROP_NDVI_REFRESH")},
 		Trade: tradeFlowsConfig{URLs: parseTradeURLs(get("OVERWATCH_COMTRADE_URL")), Key: strings.TrimSpace(getenv("OVERWATCH_COMTRADE_API_KEY")), Every: duration("OVERWATCH_COMTRADE_REFRESH")},
 		News:  newsConfig{URL: sourceURL(get("OVERWATCH_GDELT_URL")), Every: duration("OVERWATCH_GDELT_REFRESH"), MinInterval: duration("OVERWATCH_GDELT_MIN_INTERVAL"), PortWatchURL: sourceURL(get("OVERWATCH_PORTWATCH_URL")), PortWatchEvery: duration("OVERWATCH_PORTWATCH_REFRESH")},
 		SAR:   sarConfig{URL: sourceURL(get("OVERWATCH_SAR_URL")), Catalogue: get("OVERWATCH_SAR_CATALOGUE"), MinInterval: duration("OVERWATCH_SAR_MIN_INTERVAL"), FreshFor: duration("OVERWATCH_SAR_FRESH")},
@@ -266,7 +267,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if cfg.SAR.Catalogue != "asf" && cfg.SAR.Catalogue != "cdse" {
 		errs = append(errs, "OVERWATCH_SAR_CATALOGUE must be asf or cdse")
 	}
-	if m, err := parseCropRegions(get("OVERWATCH_CROP_NDVI_REGIONS")); err != nil {
+	if m, err := cropsource.ParseRegions(get("OVERWATCH_CROP_NDVI_REGIONS")); err != nil {
 		errs = append(errs, err.Error())
 	} else {
 		cfg.Crop.NDVIRegions = m

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 
 	"overwatch/clickhouse"
-	cropfile "overwatch/write/crop"
+	cropsource "overwatch/sources/crop"
 )
 
 // cropSamples are the real USDA PSD Online and WASDE files of November
@@ -39,7 +39,7 @@ func loadCropSamples(ctx context.Context, ch *clickhouse.DB, log *slog.Logger) {
 		if err != nil {
 			continue
 		}
-		res, err := cropfile.Parse(f)
+		res, err := cropsource.Parse(f)
 		f.Close()
 		if err != nil {
 			log.Warn("crop samples: not loaded", "file", e.Name(), "err", err)

@@ -19,8 +19,8 @@ import (
 	"overwatch/maritime/crop"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
+	cropsource "overwatch/sources/crop"
 	"overwatch/testclock"
-	cropfile "overwatch/write/crop"
 )
 
 // cropAPI is the JSON of the crop endpoints.
@@ -173,11 +173,11 @@ func TestCropNDVIJob(t *testing.T) {
 	}
 	db := chtest.DB(t, "crop_ndvi_job")
 	srv := newSourceServer(t, map[string][]byte{"/harv.csv": body})
-	regions, err := parseCropRegions("NEON.D01.HARV.DP1.00033=us-corn-belt")
+	regions, err := cropsource.ParseRegions("NEON.D01.HARV.DP1.00033=us-corn-belt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := cropConfig{NDVIURL: srv.URL + "/harv.csv", NDVIRegions: regions, NDVIEvery: time.Hour}
+	cfg := cropsource.Config{NDVIURL: srv.URL + "/harv.csv", NDVIRegions: regions, NDVIEvery: time.Hour}
 	all := sourceJobs(jobs.Sources{CropNDVI: cropSources(cfg, db)})
 	if len(all) != 1 || all[0].Name != "crop_ndvi_refresh" {
 		t.Fatalf("jobs %+v", all)
@@ -213,7 +213,7 @@ func TestCropNDVIJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parsed, err := cropfile.Parse(f)
+	parsed, err := cropsource.Parse(f)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -255,14 +255,14 @@ func TestCropNDVIJob(t *testing.T) {
 		t.Errorf("overwatch_job_failures_total{job=crop_ndvi_refresh} = %v, want %d", n, len(failures))
 	}
 	srv.set("ok")
-	unmapped := cropNDVISource(db, cropConfig{NDVIURL: cfg.NDVIURL, NDVIEvery: time.Hour})
+	unmapped := cropsource.NDVI(db, cropsource.Config{NDVIURL: cfg.NDVIURL, NDVIEvery: time.Hour})
 	if _, err := unmapped(ctx); err == nil || !strings.Contains(err.Error(), "OVERWATCH_CROP_NDVI_REGIONS") {
 		t.Errorf("unmapped categories: %v", err)
 	}
-	if _, err := parseCropRegions("x=atlantis"); err == nil {
+	if _, err := cropsource.ParseRegions("x=atlantis"); err == nil {
 		t.Error("an unknown region slug accepted")
 	}
-	if cropSources(cropConfig{}, db).Refresh != nil {
+	if cropSources(cropsource.Config{}, db).Refresh != nil {
 		t.Error("NDVI job on without a URL")
 	}
 }

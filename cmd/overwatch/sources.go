@@ -1,6 +1,7 @@
 package main
 
 import (
+	cropsource "overwatch/sources/crop"
 	riversource "overwatch/sources/river"
 	"strings"
 
@@ -20,6 +21,7 @@ func sourceRefreshes(cfg config, ch *clickhouse.DB, failures *sources.Failures) 
 	var s jobs.Sources
 	cfg.Market.Failures = failures
 	cfg.River.Failures = failures
+	cfg.Crop.Failures = failures
 	s.Prices, s.Transport = marketSources(cfg.Market, ch, ch)
 	s.RiverLevels = riverSources(cfg.River, ch)
 	s.CropNDVI = cropSources(cfg.Crop, ch)
@@ -75,6 +77,16 @@ func riverSources(cfg riversource.Config, store riversource.Writer) jobs.SourceR
 	r := jobs.SourceRefresh{Every: cfg.Every, Setting: "OVERWATCH_RIVER_URL"}
 	if cfg.URL != "" {
 		r.Refresh = riversource.Levels(store, cfg)
+	}
+	return r
+}
+
+// cropSources is the NDVI fetch of the job table, with its source when
+// the configuration turns it on.
+func cropSources(cfg cropsource.Config, store cropsource.Store) jobs.SourceRefresh {
+	r := jobs.SourceRefresh{Every: cfg.NDVIEvery, Setting: "OVERWATCH_CROP_NDVI_URL"}
+	if cfg.NDVIURL != "" {
+		r.Refresh = cropsource.NDVI(store, cfg)
 	}
 	return r
 }

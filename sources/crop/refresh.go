@@ -1,4 +1,4 @@
-package main
+package crop
 
 import (
 	"bytes"
@@ -6,34 +6,37 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"strings"
 	"time"
 
-	"overwatch/jobs"
-	"overwatch/maritime/crop"
+	health "overwatch/maritime/crop"
 	"overwatch/sources"
-	cropfile "overwatch/write/crop"
 )
 
-// cropConfig is where the NDVI series of the crop regions is fetched from
+// Config is where the NDVI series of the crop regions is fetched from
 // (an AppEEARS point-sample CSV; empty: off, the default, and the health
 // endpoint gives the official view), how its categories map to regions
-// and how often it is fetched.
-type cropConfig struct {
+// and how often it is fetched (OVERWATCH_CROP_NDVI_URL,
+// OVERWATCH_CROP_NDVI_REGIONS, OVERWATCH_CROP_NDVI_REFRESH).
+type Config struct {
 	NDVIURL     string
 	NDVIRegions map[string]string // AppEEARS Category -> region slug; a category equal to a slug maps to itself
 	NDVIEvery   time.Duration
+	// Failures counts the failed fetches (nil: not counted).
+	Failures *sources.Failures
 }
 
-// parseCropRegions reads "category=region,..." (region slugs checked).
-func parseCropRegions(v string) (map[string]string, error) {
+// ParseRegions reads "category=region,..." (region slugs checked).
+func ParseRegions(v string) (map[string]string, error) {
 	out := map[string]string{}
-	for _, part := range list(v) {
+	for _, part := range strings.Split(v, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
 		cat, slug, ok := strings.Cut(part, "=")
 		cat, slug = strings.TrimSpace(cat), strings.TrimSpace(slug)
-		if _, known := crop.RegionBySlug(slug); !ok || cat == "" || !known {
+		if _, known := health.RegionBySlug(slug); !ok || cat == "" || !known {
 			return nil, fmt.Errorf("OVERWATCH_CROP_NDVI_REGIONS: %q must be category=region-slug (see /v1/satellite/regions)", part)
 		}
 		out[cat] = slug
@@ -42,11 +45,11 @@ func parseCropRegions(v string) (map[string]string, error) {
 }
 
 // regionOf maps an AppEEARS category to a region slug ("" for none).
-func (c cropConfig) regionOf(category string) string {
+func (c Config) regionOf(category string) string {
 	if s, ok := c.NDVIRegions[category]; ok {
 		return s
 	}
-	if _, ok := crop.RegionBySlug(category); ok {
+	if _, ok := health.RegionBySlug(category); ok {
 		return category
 	}
 	return ""
@@ -54,7 +57,7 @@ func (c cropConfig) regionOf(category string) string {
 
 // mapNDVI sets each sample's region from its category and keeps those
 // that map to one; dropped counts the others.
-func (c cropConfig) mapNDVI(samples []crop.NDVISample) (kept []crop.NDVISample, dropped int) {
+func (c Config) mapNDVI(samples []health.NDVISample) (kept []health.NDVISample, dropped int) {
 	for _, s := range samples {
 		if s.Region = c.regionOf(s.Category); s.Region == "" {
 			dropped++
@@ -65,31 +68,31 @@ func (c cropConfig) mapNDVI(samples []crop.NDVISample) (kept []crop.NDVISample, 
 	return kept, dropped
 }
 
-// CropStore stores parsed crop files (clickhouse.DB).
-type CropStore interface {
-	InsertPSD(ctx context.Context, rows []crop.PSDRow) error
-	InsertWASDE(ctx context.Context, rows []crop.WASDERow) error
-	InsertNDVI(ctx context.Context, rows []crop.NDVISample) error
+// Store stores parsed crop files (clickhouse.DB).
+type Store interface {
+	InsertPSD(ctx context.Context, rows []health.PSDRow) error
+	InsertWASDE(ctx context.Context, rows []health.WASDERow) error
+	InsertNDVI(ctx context.Context, rows []health.NDVISample) error
 }
 
-// cropNDVISource is the scheduled fetch of the NDVI series: one AppEEARS
+// NDVI is the scheduled fetch of the NDVI series: one AppEEARS
 // point-sample CSV, stored whole or not at all. A fetch that fails
 // (timeout, 429, 5xx, an HTML page, a truncated or malformed body, no
 // sample of a configured region) keeps the series last stored and fails
 // the run, counted on /metrics as
 // overwatch_job_failures_total{job="crop_ndvi_refresh"}.
-func cropNDVISource(store CropStore, cfg cropConfig) sources.Refresh {
+func NDVI(store Store, cfg Config) sources.Refresh {
 	return sources.Refresh(func(ctx context.Context) (sources.Result, error) {
 		res := sources.Result{Watermark: time.Now().UTC(), Detail: map[string]any{}}
-		body, err := sources.Get(ctx, nil, "", cfg.NDVIURL, sources.Options{})
+		body, err := sources.Get(ctx, cfg.Failures, "appeears", cfg.NDVIURL, sources.Options{})
 		if err != nil {
 			return res, err
 		}
-		parsed, err := cropfile.Parse(bytes.NewReader(body))
+		parsed, err := Parse(bytes.NewReader(body))
 		if err != nil {
 			return res, err
 		}
-		if parsed.Kind != cropfile.KindAppEEARS {
+		if parsed.Kind != KindAppEEARS {
 			return res, fmt.Errorf("a %s, not an AppEEARS point-sample CSV", parsed.Kind)
 		}
 		kept, dropped := cfg.mapNDVI(parsed.NDVI)
@@ -105,59 +108,27 @@ func cropNDVISource(store CropStore, cfg cropConfig) sources.Refresh {
 	})
 }
 
-// cropSources is the NDVI fetch of the job table, with its source when
-// the configuration turns it on.
-func cropSources(cfg cropConfig, store CropStore) jobs.SourceRefresh {
-	r := jobs.SourceRefresh{Every: cfg.NDVIEvery, Setting: "OVERWATCH_CROP_NDVI_URL"}
-	if cfg.NDVIURL != "" {
-		r.Refresh = cropNDVISource(store, cfg)
-	}
-	return r
-}
-
-// importCrop is `overwatch import crop FILE...`: USDA PSD Online CSVs,
-// the WASDE report data CSV and AppEEARS point-sample CSVs (their
-// categories mapped to regions by OVERWATCH_CROP_NDVI_REGIONS), told
-// apart by their header. Each file is parsed whole before it is stored:
-// a bad file stores nothing of itself.
-func importCrop(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		fmt.Fprint(stderr, importUsage)
-		return errUsage
-	}
-	ch, pg, err := stores(ctx, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer ch.Close()
-	defer pg.Close()
-	for _, path := range args {
-		if err := importCropFile(ctx, ch, cfg.Crop, path, stdout); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// importCropFile parses and stores one crop file.
-func importCropFile(ctx context.Context, store CropStore, cfg cropConfig, path string, stdout io.Writer) error {
+// ImportFile parses and stores one crop file (`overwatch import crop`):
+// PSD, WASDE or AppEEARS, told apart by its header, parsed whole before
+// it is stored; it says what it stored on stdout.
+func ImportFile(ctx context.Context, store Store, cfg Config, path string, stdout io.Writer) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
-	res, err := cropfile.Parse(f)
+	res, err := Parse(f)
 	f.Close()
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	n, dropped := 0, 0
 	switch res.Kind {
-	case cropfile.KindPSD:
+	case KindPSD:
 		n, err = len(res.PSD), store.InsertPSD(ctx, res.PSD)
-	case cropfile.KindWASDE:
+	case KindWASDE:
 		n, err = len(res.WASDE), store.InsertWASDE(ctx, res.WASDE)
-	case cropfile.KindAppEEARS:
-		var kept []crop.NDVISample
+	case KindAppEEARS:
+		var kept []health.NDVISample
 		kept, dropped = cfg.mapNDVI(res.NDVI)
 		if len(kept) == 0 {
 			return fmt.Errorf("%s: no sample of a crop region (%d samples of other categories; set OVERWATCH_CROP_NDVI_REGIONS)", path, dropped)
