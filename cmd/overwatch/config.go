@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"net/url"
+	tradesource "overwatch/sources/comtrade"
 	cropsource "overwatch/sources/crop"
 	riversource "overwatch/sources/river"
 	"strconv"
@@ -57,7 +58,7 @@ type config struct {
 	Market                  marketsource.Config
 	River                   riversource.Config
 	Crop                    cropsource.Config
-	Trade                   tradeFlowsConfig
+	Trade                   tradesource.Config
 	SAR                     sarConfig
 	News                    newsConfig
 	Stripe                  stripe.Config
@@ -207,7 +208,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 			PricesEvery:         duration("OVERWATCH_PRICES_REFRESH"), TransportEvery: duration("OVERWATCH_TRANSPORT_REFRESH")},
 		River: riversource.Config{URL: sourceURL(get("OVERWATCH_RIVER_URL")), Every: duration("OVERWATCH_RIVER_REFRESH")},
 		Crop:  cropsource.Config{NDVIURL: sourceURL(get("OVERWATCH_CROP_NDVI_URL")), NDVIEvery: duration("OVERWATCH_CROP_NDVI_REFRESH")},
-		Trade: tradeFlowsConfig{URLs: parseTradeURLs(get("OVERWATCH_COMTRADE_URL")), Key: strings.TrimSpace(getenv("OVERWATCH_COMTRADE_API_KEY")), Every: duration("OVERWATCH_COMTRADE_REFRESH")},
+		Trade: tradesource.Config{URLs: tradesource.ParseURLs(get("OVERWATCH_COMTRADE_URL")), Key: strings.TrimSpace(getenv("OVERWATCH_COMTRADE_API_KEY")), Every: duration("OVERWATCH_COMTRADE_REFRESH")},
 		News:  newsConfig{URL: sourceURL(get("OVERWATCH_GDELT_URL")), Every: duration("OVERWATCH_GDELT_REFRESH"), MinInterval: duration("OVERWATCH_GDELT_MIN_INTERVAL"), PortWatchURL: sourceURL(get("OVERWATCH_PORTWATCH_URL")), PortWatchEvery: duration("OVERWATCH_PORTWATCH_REFRESH")},
 		SAR:   sarConfig{URL: sourceURL(get("OVERWATCH_SAR_URL")), Catalogue: get("OVERWATCH_SAR_CATALOGUE"), MinInterval: duration("OVERWATCH_SAR_MIN_INTERVAL"), FreshFor: duration("OVERWATCH_SAR_FRESH")},
 		Stripe: stripe.Config{SecretKey: strings.TrimSpace(getenv("STRIPE_SECRET_KEY")),

@@ -117,7 +117,7 @@ var specRecords = []specRecord{
 func TestClientAnswersTheSpecificationsRecords(t *testing.T) {
 	r := simulateRecent(t, "spec_fields", 23, 60, 15)
 	r.command(t, io.Discard, "jobs", "--once")
-	files, err := filepath.Glob("samples/trade/*.json")
+	files, err := filepath.Glob("../../sources/comtrade/samples/*.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("trade samples: %v %v", files, err)
 	}

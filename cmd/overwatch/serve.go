@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	tradesource "overwatch/sources/comtrade"
 	"time"
 
 	"overwatch/write/stripe"
@@ -72,7 +73,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 	if withIngest {
 		loadMarketSamples(ctx, ch, log)
 		loadCropSamples(ctx, ch, log)
-		loadTradeSamples(ctx, ch, log)
+		tradesource.LoadSamples(ctx, ch, log)
 		loadSARSamples(ctx, ch, log)
 		sc.Start()
 		log.Info("jobs scheduled", "jobs", sc.Names())

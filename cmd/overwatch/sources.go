@@ -1,6 +1,7 @@
 package main
 
 import (
+	tradesource "overwatch/sources/comtrade"
 	cropsource "overwatch/sources/crop"
 	riversource "overwatch/sources/river"
 	"strings"
@@ -22,6 +23,7 @@ func sourceRefreshes(cfg config, ch *clickhouse.DB, failures *sources.Failures) 
 	cfg.Market.Failures = failures
 	cfg.River.Failures = failures
 	cfg.Crop.Failures = failures
+	cfg.Trade.Failures = failures
 	s.Prices, s.Transport = marketSources(cfg.Market, ch, ch)
 	s.RiverLevels = riverSources(cfg.River, ch)
 	s.CropNDVI = cropSources(cfg.Crop, ch)
@@ -87,6 +89,16 @@ func cropSources(cfg cropsource.Config, store cropsource.Store) jobs.SourceRefre
 	r := jobs.SourceRefresh{Every: cfg.NDVIEvery, Setting: "OVERWATCH_CROP_NDVI_URL"}
 	if cfg.NDVIURL != "" {
 		r.Refresh = cropsource.NDVI(store, cfg)
+	}
+	return r
+}
+
+// tradeSources is the Comtrade refresh of the job table, with its source
+// when the configuration turns it on.
+func tradeSources(cfg tradesource.Config, store tradesource.Writer) jobs.SourceRefresh {
+	r := jobs.SourceRefresh{Every: cfg.Every, Setting: "OVERWATCH_COMTRADE_URL"}
+	if len(cfg.URLs) > 0 {
+		r.Refresh = tradesource.Flows(store, cfg)
 	}
 	return r
 }

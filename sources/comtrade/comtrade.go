@@ -1,13 +1,3 @@
-// Package comtrade parses UN Comtrade trade statistics into the flows of
-// maritime/tradestats: the JSON envelope of the v1 data API
-// ({"elapsedTime","count","data":[…],"error"}, or just {"data":[…]} as
-// some captures keep it) and the bulk files' delimited text (tab- or
-// comma-separated, optionally gzipped, with the API's field names as the
-// header). Only the totals are kept: motCode 0 (all modes of transport),
-// partner2Code 0, customsCode C00 and mosCode 0 where the row carries
-// them — the API repeats a flow once per mode of transport, and adding
-// the modes double counts. A file parses whole or fails with an error
-// naming the row: nothing of a bad file is kept.
 package comtrade
 
 import (
