@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"overwatch/jobs"
+	"overwatch/sources/gdelt"
 	marketsource "overwatch/sources/market"
-	"overwatch/write/gdelt"
 )
 
 func netTCPAddr(a netip.Addr) *net.TCPAddr {
@@ -78,6 +78,6 @@ func newsJobs(cfg newsConfig, store newsStore) []jobs.Job {
 
 // newsJob is the GDELT refresh of the table, asking base for subjects at
 // most once per interval.
-func newsJob(t testing.TB, store NewsWriter, base string, subjects []gdelt.Subject, interval time.Duration) jobs.Job {
-	return refreshJob(t, jobs.Sources{News: jobs.SourceRefresh{Refresh: newsSource(store, gdeltClient{base: base}, subjects, interval), Every: time.Hour}})
+func newsJob(t testing.TB, store gdelt.Writer, base string, subjects []gdelt.Subject, interval time.Duration) jobs.Job {
+	return refreshJob(t, jobs.Sources{News: jobs.SourceRefresh{Refresh: gdelt.News(store, gdelt.Client{Base: base}, subjects, interval), Every: time.Hour}})
 }

@@ -15,9 +15,9 @@ import (
 
 	"overwatch/maritime/chokepoint"
 	"overwatch/maritime/seaport"
+	"overwatch/sources/gdelt"
+	"overwatch/sources/portwatch"
 	riversource "overwatch/sources/river"
-	"overwatch/write/gdelt"
-	"overwatch/write/portwatch"
 	sarfile "overwatch/write/sar"
 )
 
@@ -95,7 +95,7 @@ func importSignals(ctx context.Context, cfg config, log *slog.Logger, kind strin
 				return fmt.Errorf("%s: %w", path, err)
 			}
 			// An ArtList carries no tone: the articles keep any stored.
-			files = append(files, parsed{path, len(arts), func(ctx context.Context) error { return storeNews(ctx, ch, sub, arts, nil) }})
+			files = append(files, parsed{path, len(arts), func(ctx context.Context) error { return gdelt.Store(ctx, ch, sub, arts, nil) }})
 		case "portwatch":
 			days, _, err := portwatch.Parse(body)
 			if err != nil {

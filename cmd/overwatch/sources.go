@@ -3,8 +3,11 @@ package main
 import (
 	tradesource "overwatch/sources/comtrade"
 	cropsource "overwatch/sources/crop"
+	gdeltsource "overwatch/sources/gdelt"
+	portwatchsource "overwatch/sources/portwatch"
 	riversource "overwatch/sources/river"
 	"strings"
+	"time"
 
 	"overwatch/clickhouse"
 	"overwatch/jobs"
@@ -24,6 +27,7 @@ func sourceRefreshes(cfg config, ch *clickhouse.DB, failures *sources.Failures) 
 	cfg.River.Failures = failures
 	cfg.Crop.Failures = failures
 	cfg.Trade.Failures = failures
+	cfg.News.Failures = failures
 	s.Prices, s.Transport = marketSources(cfg.Market, ch, ch)
 	s.RiverLevels = riverSources(cfg.River, ch)
 	s.CropNDVI = cropSources(cfg.Crop, ch)
@@ -101,4 +105,39 @@ func tradeSources(cfg tradesource.Config, store tradesource.Writer) jobs.SourceR
 		r.Refresh = tradesource.Flows(store, cfg)
 	}
 	return r
+}
+
+// newsConfig is where the GDELT DOC API is asked and how often. An empty
+// URL turns the job off ("off" in the environment).
+type newsConfig struct {
+	URL         string
+	Every       time.Duration
+	MinInterval time.Duration // between two requests; never below gdeltsource.MinInterval
+	// PortWatchURL is IMF PortWatch's Daily_Chokepoints_Data query URL,
+	// fetched every PortWatchEvery; empty (the default): not fetched.
+	PortWatchURL   string
+	PortWatchEvery time.Duration
+	// Failures counts the failed fetches of both (nil: not counted).
+	Failures *sources.Failures
+}
+
+// newsStore is where the news refreshes store (clickhouse.DB).
+type newsStore interface {
+	gdeltsource.Writer
+	portwatchsource.Writer
+}
+
+// newsSources are the news refreshes of the job table, each with its
+// source when the configuration turns it on: GDELT, and IMF PortWatch
+// where an operator configured it.
+func newsSources(cfg newsConfig, store newsStore) (news, portwatch jobs.SourceRefresh) {
+	news = jobs.SourceRefresh{Every: cfg.Every, Setting: "OVERWATCH_GDELT_URL"}
+	if cfg.URL != "" {
+		news.Refresh = gdeltsource.News(store, gdeltsource.Client{Base: cfg.URL, Failures: cfg.Failures}, gdeltsource.Subjects(), max(cfg.MinInterval, gdeltsource.MinInterval))
+	}
+	portwatch = jobs.SourceRefresh{Every: cfg.PortWatchEvery, Setting: "OVERWATCH_PORTWATCH_URL"}
+	if cfg.PortWatchURL != "" {
+		portwatch.Refresh = portwatchsource.Transits(store, cfg.PortWatchURL, cfg.Failures)
+	}
+	return news, portwatch
 }

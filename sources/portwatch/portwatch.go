@@ -1,9 +1,3 @@
-// Package portwatch reads IMF PortWatch's daily chokepoint transits (the
-// Daily_Chokepoints_Data ArcGIS feature service, f=json): the ships of
-// each type that passed each chokepoint each day. Its terms do not allow
-// redistributing the data: the service fetches it only where an operator
-// configures it, and no response is bundled (the test fixtures are built
-// from the documented layout, ../shared/data/news/NOTES.md, and say so).
 package portwatch
 
 import (
