@@ -18,7 +18,7 @@ import (
 	"overwatch/sources/gdelt"
 	"overwatch/sources/portwatch"
 	riversource "overwatch/sources/river"
-	sarfile "overwatch/write/sar"
+	sarsource "overwatch/sources/sar"
 )
 
 // maxSignalFile bounds a file of `overwatch import river|sar|news|portwatch`
@@ -84,7 +84,7 @@ func importSignals(ctx context.Context, cfg config, log *slog.Logger, kind strin
 					return fmt.Errorf("%s: %w", path, err)
 				}
 			}
-			res, err := sarfile.Parse(bytes.NewReader(body))
+			res, err := sarsource.Parse(bytes.NewReader(body))
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}

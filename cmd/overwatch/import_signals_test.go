@@ -37,7 +37,7 @@ func TestImportSignals(t *testing.T) {
 		}
 		return n
 	}
-	const river, sar, gdelt, pw = "../../sources/river/testdata/", "../../write/sar/testdata/", "../../sources/gdelt/testdata/", "../../sources/portwatch/testdata/"
+	const river, sar, gdelt, pw = "../../sources/river/testdata/", "../../sources/sar/testdata/", "../../sources/gdelt/testdata/", "../../sources/portwatch/testdata/"
 	for _, c := range []struct {
 		args  []string
 		table string

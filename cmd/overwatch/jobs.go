@@ -16,13 +16,15 @@ import (
 	"overwatch/jobs"
 	"overwatch/maritime/seaport"
 	"overwatch/postgres"
+	"overwatch/sources"
 )
 
 // newScheduler builds the scheduler from the job table (jobs.All), its
 // dependencies wired to the stores and to the external sources the
 // configuration turns on: ClickHouse derives, Postgres keeps the jobs'
-// state and their distributed lock.
-func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logger) (*jobs.Scheduler, error) {
+// state and their distributed lock. The sources' failed fetches are
+// counted on failures (nil: not counted).
+func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logger, failures *sources.Failures) (*jobs.Scheduler, error) {
 	return jobs.NewScheduler(jobs.All(jobs.Deps{
 		Store:        ch,
 		Risk:         ch,
@@ -49,7 +51,7 @@ func newScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 
 		// River gauges out of normal raise river_level alerts.
 		AlertSources: []jobs.AlertSource{jobs.RiverAlerts{Store: ch, Resolver: pg}},
-		Sources:      sourceRefreshes(cfg, ch, nil),
+		Sources:      sourceRefreshes(cfg, ch, failures),
 		Now:          cfg.clock(),
 	}), pg, pg, log)
 }
@@ -157,7 +159,7 @@ func jobsCommand(ctx context.Context, cfg config, log *slog.Logger, args []strin
 	}
 	defer ch.Close()
 	defer pg.Close()
-	sc, err := newScheduler(cfg, ch, pg, log)
+	sc, err := newScheduler(cfg, ch, pg, log, nil)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	tradesource "overwatch/sources/comtrade"
+	sarsource "overwatch/sources/sar"
 	"time"
 
 	"overwatch/write/stripe"
@@ -60,7 +61,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 	metrics := newMetrics()
 	// The scheduler: started by `run` (serve leaves the schedules to a
 	// `jobs` process) and used by the refresh endpoint either way.
-	sc, err := newScheduler(cfg, ch, pg, log)
+	failures := registerSourceFailures(metrics)
+	sc, err := newScheduler(cfg, ch, pg, log, failures)
 	if err != nil {
 		return err
 	}
@@ -74,7 +76,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 		loadMarketSamples(ctx, ch, log)
 		loadCropSamples(ctx, ch, log)
 		tradesource.LoadSamples(ctx, ch, log)
-		loadSARSamples(ctx, ch, log)
+		sarsource.LoadSamples(ctx, ch, log)
 		sc.Start()
 		log.Info("jobs scheduled", "jobs", sc.Names())
 		defer func() {
@@ -139,7 +141,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 		refresh:      refresher{sc},
 		billing:      stripe.New(cfg.Stripe),
 		outbound:     newOutbound(cfg, log),
-		sar:          newSARCatalogue(ch, cfg.SAR, log, metrics),
+		sar:          newSARCatalogue(ch, cfg.SAR, log, metrics, failures),
 		publicURL:    cfg.PublicURL,
 		limits:       lim,
 		keys:         newKeyGuard(lim, cfg.FailedKeysPerMin, cfg.UnknownKeyTTL),

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"log/slog"
+	"overwatch/read"
 	tradesource "overwatch/sources/comtrade"
 	cropsource "overwatch/sources/crop"
 	gdeltsource "overwatch/sources/gdelt"
 	portwatchsource "overwatch/sources/portwatch"
 	riversource "overwatch/sources/river"
+	sarsource "overwatch/sources/sar"
 	"strings"
 	"time"
 
@@ -13,6 +16,8 @@ import (
 	"overwatch/jobs"
 	"overwatch/sources"
 	marketsource "overwatch/sources/market"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // The wiring of the external sources (sources/...): each source's
@@ -140,4 +145,67 @@ func newsSources(cfg newsConfig, store newsStore) (news, portwatch jobs.SourceRe
 		portwatch.Refresh = portwatchsource.Transits(store, cfg.PortWatchURL, cfg.Failures)
 	}
 	return news, portwatch
+}
+
+// sarConfig is the Sentinel-1 catalogue the coverage endpoint asks
+// (sarsource.Config): its base URL ("" off: the stored products answer
+// alone), which catalogue it is (asf or cdse), the least time between two
+// of its requests, and how long an answer for a recent day stays fresh.
+type sarConfig struct {
+	URL         string
+	Catalogue   string
+	MinInterval time.Duration
+	FreshFor    time.Duration
+}
+
+// newSARCatalogue returns the catalogue client, or nil when none is
+// configured (the stored products answer); reg, when set, gets its fetch
+// counter, failures its failed fetches.
+func newSARCatalogue(store sarsource.Store, cfg sarConfig, log *slog.Logger, reg *prometheus.Registry, failures *sources.Failures) read.SARCatalogue {
+	c := sarsource.NewCatalogue(store, sarsource.Config{URL: cfg.URL, Catalogue: cfg.Catalogue, MinInterval: cfg.MinInterval,
+		FreshFor: cfg.FreshFor, Failures: failures}, log)
+	if c == nil {
+		return nil
+	}
+	if reg != nil {
+		reg.MustRegister(sarFetchCollector{c})
+	}
+	return c
+}
+
+// sarFetchCollector shows the catalogue's fetches at /metrics.
+type sarFetchCollector struct{ c *sarsource.Catalogue }
+
+var sarFetchesDesc = prometheus.NewDesc("overwatch_sar_catalogue_fetches_total",
+	"Sentinel-1 catalogue fetches by result (ok; failed; rate_limited: answered from the cache while a Retry-After or a recent failure holds).",
+	[]string{"result"}, nil)
+
+func (s sarFetchCollector) Describe(ch chan<- *prometheus.Desc) { ch <- sarFetchesDesc }
+
+func (s sarFetchCollector) Collect(ch chan<- prometheus.Metric) {
+	for result, n := range s.c.Fetches() {
+		ch <- prometheus.MustNewConstMetric(sarFetchesDesc, prometheus.CounterValue, float64(n), result)
+	}
+}
+
+// registerSourceFailures returns the count of the sources' failed
+// fetches, shown at /metrics as overwatch_source_fetch_failures_total
+// by source.
+func registerSourceFailures(reg *prometheus.Registry) *sources.Failures {
+	f := &sources.Failures{}
+	reg.MustRegister(sourceFailureCollector{f})
+	return f
+}
+
+type sourceFailureCollector struct{ f *sources.Failures }
+
+var sourceFailuresDesc = prometheus.NewDesc("overwatch_source_fetch_failures_total",
+	"Failed fetches of an external source in this process (a status other than 200, no answer, a body refused).", []string{"source"}, nil)
+
+func (s sourceFailureCollector) Describe(ch chan<- *prometheus.Desc) { ch <- sourceFailuresDesc }
+
+func (s sourceFailureCollector) Collect(ch chan<- prometheus.Metric) {
+	for source, n := range s.f.Counts() {
+		ch <- prometheus.MustNewConstMetric(sourceFailuresDesc, prometheus.CounterValue, float64(n), source)
+	}
 }

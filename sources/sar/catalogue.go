@@ -1,4 +1,4 @@
-package main
+package sar
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/url"
 	"strconv"
 	"strings"
@@ -14,24 +15,25 @@ import (
 	"time"
 
 	"github.com/oasdiff/yaml"
-	"github.com/prometheus/client_golang/prometheus"
 
-	"overwatch/maritime/sar"
-	"overwatch/read"
+	cover "overwatch/maritime/sar"
 	"overwatch/sources"
-	sarfile "overwatch/write/sar"
 )
 
-// sarConfig is the Sentinel-1 catalogue the coverage endpoint asks: its
-// base URL ("" off: the stored products answer alone), which catalogue it
-// is (asf: the ASF search API; cdse: the Copernicus Data Space OData
-// products), the least time between two of its requests, and how long
-// an answer for a recent day stays fresh.
-type sarConfig struct {
+// Config is the Sentinel-1 catalogue the coverage endpoint asks: its base
+// URL (OVERWATCH_SAR_URL; "" off: the stored products answer alone),
+// which catalogue it is (OVERWATCH_SAR_CATALOGUE; asf: the ASF search API;
+// cdse: the Copernicus Data Space OData products), the least time between
+// two of its requests (OVERWATCH_SAR_MIN_INTERVAL), how long an answer
+// for a recent day stays fresh (OVERWATCH_SAR_FRESH), the clock (nil: the
+// real time) and the count of failed fetches (nil: not counted).
+type Config struct {
 	URL         string
 	Catalogue   string
 	MinInterval time.Duration
 	FreshFor    time.Duration
+	Now         func() time.Time
+	Failures    *sources.Failures
 }
 
 // sarFetchTimeout bounds one catalogue request made for a caller;
@@ -45,25 +47,25 @@ const (
 	sarPageSize     = 1000
 )
 
-// sarStore is the catalogue cache (clickhouse.DB).
-type sarStore interface {
-	InsertSARProducts(ctx context.Context, products []sar.Product) error
+// Store is the catalogue cache (clickhouse.DB).
+type Store interface {
+	InsertSARProducts(ctx context.Context, products []cover.Product) error
 	RecordSARArea(ctx context.Context, area string, day time.Time, catalogue string, products int, at time.Time) error
 	SARAreaFetched(ctx context.Context, area string, day time.Time, catalogue string) (time.Time, bool, error)
 }
 
-// sarCatalogue is the catalogue client: it answers read.SARCatalogue,
+// Catalogue is the catalogue client: it answers read.SARCatalogue,
 // fetching an area's products once per area and day (again after
 // FreshFor while the day's window is recent), at most one request per
 // MinInterval, waiting out a 429's Retry-After; a failed fetch keeps the
-// cache, is logged and counted on /metrics
-// (overwatch_sar_catalogue_fetches_total{result="failed"}).
-type sarCatalogue struct {
-	store   sarStore
-	cfg     sarConfig
+// cache, is logged and counted (Fetches: on /metrics as
+// overwatch_sar_catalogue_fetches_total{result="failed"}).
+type Catalogue struct {
+	store   Store
+	cfg     Config
 	log     *slog.Logger
-	fetches *prometheus.CounterVec
 	now     func() time.Time
+	fetches map[string]int64 // by result: ok, failed, rate_limited (under mu)
 
 	mu       sync.Mutex
 	fetched  map[string]time.Time     // area key|day -> the catalogue's last answer
@@ -73,28 +75,32 @@ type sarCatalogue struct {
 	gate     sync.Mutex               // one request at a time
 }
 
-var _ read.SARCatalogue = (*sarCatalogue)(nil)
-
-// newSARCatalogue returns the catalogue client, or nil when none is
-// configured (the stored products answer). reg, when set, gets its
-// fetch counter.
-func newSARCatalogue(store sarStore, cfg sarConfig, log *slog.Logger, reg *prometheus.Registry) read.SARCatalogue {
+// NewCatalogue returns the catalogue client, or nil when none is
+// configured (the stored products answer).
+func NewCatalogue(store Store, cfg Config, log *slog.Logger) *Catalogue {
 	if cfg.URL == "" {
 		return nil
 	}
-	c := &sarCatalogue{store: store, cfg: cfg, log: log, now: time.Now, fetched: map[string]time.Time{}, failed: map[string]time.Time{},
-		inflight: map[string]chan struct{}{},
-		fetches: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "overwatch", Name: "sar_catalogue_fetches_total",
-			Help: "Sentinel-1 catalogue fetches by result (ok; failed; rate_limited: answered from the cache while a Retry-After or a recent failure holds)."},
-			[]string{"result"})}
-	if reg != nil {
-		reg.MustRegister(c.fetches)
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
 	}
-	return c
+	return &Catalogue{store: store, cfg: cfg, log: log, now: now, fetched: map[string]time.Time{}, failed: map[string]time.Time{},
+		inflight: map[string]chan struct{}{}, fetches: map[string]int64{}}
 }
 
-// EnsureSAR implements read.SARCatalogue.
-func (c *sarCatalogue) EnsureSAR(ctx context.Context, a sar.Area) read.SARStatus {
+// Fetches are the catalogue's fetches so far by result: ok, failed, and
+// rate_limited (answered from the cache while a Retry-After or a recent
+// failure holds).
+func (c *Catalogue) Fetches() map[string]int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.fetches)
+}
+
+// EnsureSAR implements read.SARCatalogue: the area's products of the day
+// are in the cache, fetched when they were not or are stale.
+func (c *Catalogue) EnsureSAR(ctx context.Context, a cover.Area) cover.CatalogueStatus {
 	key := a.Key() + "|" + a.Day.Format(time.DateOnly)
 	for {
 		c.mu.Lock()
@@ -104,7 +110,7 @@ func (c *sarCatalogue) EnsureSAR(ctx context.Context, a sar.Area) read.SARStatus
 			stored, ok, err := c.store.SARAreaFetched(ctx, a.Key(), a.Day, c.cfg.Catalogue)
 			if err != nil {
 				c.log.Warn("sar catalogue: cache state", "err", err)
-				return read.SARStatus{Catalogue: c.cfg.Catalogue, Status: "cached"}
+				return cover.CatalogueStatus{Catalogue: c.cfg.Catalogue, Status: "cached"}
 			}
 			c.mu.Lock()
 			if ok && stored.After(c.fetched[key]) {
@@ -115,12 +121,12 @@ func (c *sarCatalogue) EnsureSAR(ctx context.Context, a sar.Area) read.SARStatus
 		now := c.now()
 		if c.fresh(a, at, now) {
 			c.mu.Unlock()
-			return read.SARStatus{Catalogue: c.cfg.Catalogue, Status: "fetched", FetchedAt: at}
+			return cover.CatalogueStatus{Catalogue: c.cfg.Catalogue, Status: "fetched", FetchedAt: at}
 		}
 		if now.Sub(c.failed[key]) < sarRetryFailed || c.next.Sub(now) > c.cfg.MinInterval+time.Second {
+			c.fetches["rate_limited"]++
 			c.mu.Unlock()
-			c.fetches.WithLabelValues("rate_limited").Inc()
-			return read.SARStatus{Catalogue: c.cfg.Catalogue, Status: "cached", FetchedAt: at}
+			return cover.CatalogueStatus{Catalogue: c.cfg.Catalogue, Status: "cached", FetchedAt: at}
 		}
 		if wait, busy := c.inflight[key]; busy {
 			c.mu.Unlock()
@@ -128,7 +134,7 @@ func (c *sarCatalogue) EnsureSAR(ctx context.Context, a sar.Area) read.SARStatus
 			case <-wait:
 				continue
 			case <-ctx.Done():
-				return read.SARStatus{Catalogue: c.cfg.Catalogue, Status: "cached", FetchedAt: at}
+				return cover.CatalogueStatus{Catalogue: c.cfg.Catalogue, Status: "cached", FetchedAt: at}
 			}
 		}
 		done := make(chan struct{})
@@ -151,12 +157,12 @@ func (c *sarCatalogue) EnsureSAR(ctx context.Context, a sar.Area) read.SARStatus
 				c.next = next
 			}
 			status = "cached"
-			c.fetches.WithLabelValues("failed").Inc()
+			c.fetches["failed"]++
 			c.log.Warn("sar catalogue: fetch failed; the cache answers", "area", a.Key(), "day", a.Day.Format(time.DateOnly), "err", err)
 		} else {
 			at = c.now().UTC().Truncate(time.Second)
 			c.fetched[key] = at
-			c.fetches.WithLabelValues("ok").Inc()
+			c.fetches["ok"]++
 			c.log.Info("sar catalogue: fetched", "area", a.Key(), "day", a.Day.Format(time.DateOnly), "products", n)
 		}
 		c.mu.Unlock()
@@ -165,14 +171,14 @@ func (c *sarCatalogue) EnsureSAR(ctx context.Context, a sar.Area) read.SARStatus
 				c.log.Warn("sar catalogue: record area", "err", rerr)
 			}
 		}
-		return read.SARStatus{Catalogue: c.cfg.Catalogue, Status: status, FetchedAt: at}
+		return cover.CatalogueStatus{Catalogue: c.cfg.Catalogue, Status: status, FetchedAt: at}
 	}
 }
 
 // fresh reports whether an answer fetched at at still stands: always once
 // the area's window ended two days before it (the archive no longer
 // changes), else for FreshFor.
-func (c *sarCatalogue) fresh(a sar.Area, at, now time.Time) bool {
+func (c *Catalogue) fresh(a cover.Area, at, now time.Time) bool {
 	if at.IsZero() {
 		return false
 	}
@@ -181,15 +187,15 @@ func (c *sarCatalogue) fresh(a sar.Area, at, now time.Time) bool {
 
 // fetch asks the catalogue for the area's products over its window (every
 // page of a paging catalogue, up to sarMaxPages) and stores them.
-func (c *sarCatalogue) fetch(ctx context.Context, a sar.Area) (int, error) {
+func (c *Catalogue) fetch(ctx context.Context, a cover.Area) (int, error) {
 	u := c.queryURL(a)
-	var all []sar.Product
+	var all []cover.Product
 	for page := 0; u != "" && page < sarMaxPages; page++ {
 		body, err := c.get(ctx, u)
 		if err != nil {
 			return 0, err
 		}
-		res, err := sarfile.Parse(bytes.NewReader(body))
+		res, err := Parse(bytes.NewReader(body))
 		if err != nil {
 			return 0, err
 		}
@@ -216,7 +222,7 @@ func sameHost(base, next string) string {
 // get makes one catalogue request once the rate limit allows it: a 429
 // or 503 puts off every request by its Retry-After (a minute when it
 // gives none).
-func (c *sarCatalogue) get(ctx context.Context, u string) ([]byte, error) {
+func (c *Catalogue) get(ctx context.Context, u string) ([]byte, error) {
 	c.gate.Lock()
 	defer c.gate.Unlock()
 	c.mu.Lock()
@@ -229,7 +235,7 @@ func (c *sarCatalogue) get(ctx context.Context, u string) ([]byte, error) {
 			return nil, ctx.Err()
 		}
 	}
-	body, err := sources.Get(ctx, nil, "", u, sources.Options{})
+	body, err := sources.Get(ctx, c.cfg.Failures, "sar_"+c.cfg.Catalogue, u, sources.Options{})
 	c.mu.Lock()
 	c.next = c.now().Add(c.cfg.MinInterval)
 	var ra sources.StatusError
@@ -253,7 +259,7 @@ func retryAfter(v string, now time.Time) time.Duration {
 }
 
 // queryURL is the catalogue query of an area's products over its window.
-func (c *sarCatalogue) queryURL(a sar.Area) string {
+func (c *Catalogue) queryURL(a cover.Area) string {
 	from, to := a.From().Format("2006-01-02T15:04:05Z"), a.To().Format("2006-01-02T15:04:05Z")
 	sep := "?"
 	if strings.Contains(c.cfg.URL, "?") {
@@ -272,23 +278,23 @@ func (c *sarCatalogue) queryURL(a sar.Area) string {
 
 // sarSamples are real Sentinel-1 catalogue answers (copied byte for byte
 // from ../shared/data/sar; origins, licences and checksums in
-// samples/sar/README.md), which `overwatch run` loads when the catalogue
+// samples/README.md), which `overwatch run` loads when the catalogue
 // cache is empty: the products keep their real acquisition times (2019
 // and 2021), so the coverage endpoint answers out of the box for those
 // places and, by the 12-day cycle, predicts their orbits' passes since.
 //
-//go:embed samples/sar/*
+//go:embed samples/*
 var sarSamples embed.FS
 
-// sarSampleStore stores the samples (clickhouse.DB).
-type sarSampleStore interface {
-	InsertSARProducts(ctx context.Context, products []sar.Product) error
+// SampleStore stores the samples (clickhouse.DB).
+type SampleStore interface {
+	InsertSARProducts(ctx context.Context, products []cover.Product) error
 	SARRows(ctx context.Context) (uint64, error)
 }
 
-// loadSARSamples stores the bundled samples when the catalogue cache is
+// LoadSamples stores the bundled samples when the catalogue cache is
 // empty; a sample that fails to load is logged and skipped.
-func loadSARSamples(ctx context.Context, store sarSampleStore, log *slog.Logger) {
+func LoadSamples(ctx context.Context, store SampleStore, log *slog.Logger) {
 	n, err := store.SARRows(ctx)
 	if err != nil || n > 0 {
 		if err != nil {
@@ -296,24 +302,24 @@ func loadSARSamples(ctx context.Context, store sarSampleStore, log *slog.Logger)
 		}
 		return
 	}
-	entries, err := sarSamples.ReadDir("samples/sar")
+	entries, err := sarSamples.ReadDir("samples")
 	if err != nil {
 		log.Warn("sar samples", "err", err)
 		return
 	}
-	var all []sar.Product
+	var all []cover.Product
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".md") {
 			continue
 		}
-		body, err := sarSamples.ReadFile("samples/sar/" + e.Name())
+		body, err := sarSamples.ReadFile("samples/" + e.Name())
 		if err == nil && strings.HasSuffix(e.Name(), ".yml") {
 			// The ASF GeoJSON feature is recorded as YAML flow style.
 			body, err = yaml.YAMLToJSON(body)
 		}
-		var res sarfile.Result
+		var res Result
 		if err == nil {
-			res, err = sarfile.Parse(bytes.NewReader(body))
+			res, err = Parse(bytes.NewReader(body))
 		}
 		if err != nil {
 			log.Warn("sar samples: not loaded", "file", e.Name(), "err", err)
