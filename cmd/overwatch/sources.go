@@ -3,6 +3,7 @@ package main
 import (
 	"log/slog"
 	"overwatch/read"
+	"overwatch/sources/actuals"
 	tradesource "overwatch/sources/comtrade"
 	cropsource "overwatch/sources/crop"
 	gdeltsource "overwatch/sources/gdelt"
@@ -44,7 +45,7 @@ func sourceRefreshes(cfg config, ch *clickhouse.DB, failures *sources.Failures) 
 	}
 	s.GrainInspections = jobs.SourceRefresh{Every: cfg.GrainInspectionsRefresh, Setting: "OVERWATCH_GRAIN_INSPECTIONS_URL"}
 	if cfg.GrainInspectionsURL != "" {
-		s.GrainInspections.Refresh = grainInspectionsSource(ch, cfg.GrainInspectionsURL)
+		s.GrainInspections.Refresh = actuals.GrainInspections(ch, cfg.GrainInspectionsURL, failures)
 	}
 	return s
 }

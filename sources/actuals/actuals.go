@@ -1,4 +1,4 @@
-package write
+package actuals
 
 import (
 	"context"
@@ -13,25 +13,13 @@ import (
 
 	"github.com/gocarina/gocsv"
 
+	"overwatch/maritime/calibration"
 	"overwatch/maritime/seaport"
 )
 
-// ActualRow is one official export figure: the tonnes of a commodity
-// shipped from a port in an ISO week (Week is its Monday, UTC).
-type ActualRow struct {
-	Port      string
-	Week      time.Time
-	Commodity string
-	Tonnes    float64
-	Source    string
-	// Published is the source's publication date (a WA_GR101 report's
-	// issue date); zero when the file does not say.
-	Published time.Time
-}
-
-// ActualsStore keeps imported official export figures.
-type ActualsStore interface {
-	InsertActuals(ctx context.Context, rows []ActualRow) error
+// Store keeps imported official export figures (clickhouse.DB).
+type Store interface {
+	InsertActuals(ctx context.Context, rows []calibration.Actual) error
 }
 
 // MaxActualsRows caps one import file.
@@ -52,12 +40,12 @@ const MaxActualsRows = 1_000_000
 // (metric tonnes). A later import of the same port, week and commodity
 // replaces the earlier figure. Any bad row fails the whole import with
 // its line number, so nothing is half-imported.
-func ParseActuals(r io.Reader, defaultSource string) ([]ActualRow, error) {
+func ParseActuals(r io.Reader, defaultSource string) ([]calibration.Actual, error) {
 	var records []actualRecord
 	if err := gocsv.UnmarshalCSV(newHeaderReader(r, MaxActualsRows), &records); err != nil {
 		return nil, fmt.Errorf("actuals: %w", err)
 	}
-	out := make([]ActualRow, 0, len(records))
+	out := make([]calibration.Actual, 0, len(records))
 	for i, rec := range records {
 		row, err := parseActual(rec, defaultSource)
 		if err != nil {
@@ -149,9 +137,9 @@ func (h *headerReader) ReadAll() ([][]string, error) {
 	}
 }
 
-func parseActual(rec actualRecord, defaultSource string) (ActualRow, error) {
+func parseActual(rec actualRecord, defaultSource string) (calibration.Actual, error) {
 	port, week, commodity, tonnes, source := rec.Port, rec.Week, rec.Commodity, rec.Tonnes, rec.Source
-	var row ActualRow
+	var row calibration.Actual
 	p, ok := seaport.BySlug(strings.ToLower(port))
 	if !ok {
 		code := strings.ToUpper(strings.ReplaceAll(port, " ", ""))
@@ -182,7 +170,7 @@ func parseActual(rec actualRecord, defaultSource string) (ActualRow, error) {
 	if len(source) > 200 {
 		source = source[:200]
 	}
-	return ActualRow{Port: p.Slug, Week: w, Commodity: commodity, Tonnes: t, Source: source}, nil
+	return calibration.Actual{Port: p.Slug, Week: w, Commodity: commodity, Tonnes: t, Source: source}, nil
 }
 
 // parseWeek reads 2026-W10 or a date, and returns the week's Monday.

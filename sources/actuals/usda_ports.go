@@ -1,9 +1,10 @@
-package write
+package actuals
 
 import (
 	"bytes"
 	"fmt"
 	"io"
+	"overwatch/maritime/calibration"
 	"sort"
 	"strings"
 	"time"
@@ -77,7 +78,7 @@ func USDACommodity(column string) string {
 // four of its seven days in that ISO week), with the report's issue date
 // as Published. Zero figures are kept (an area that shipped nothing of a
 // grain). It also returns the port areas dropped, with their tonnes.
-func InspectionActuals(rep InspectionsReport, source string) ([]ActualRow, []DroppedArea) {
+func InspectionActuals(rep InspectionsReport, source string) ([]calibration.Actual, []DroppedArea) {
 	if source == "" {
 		source = USDASource
 	}
@@ -106,9 +107,9 @@ func InspectionActuals(rep InspectionsReport, source string) ([]ActualRow, []Dro
 			}
 		}
 	}
-	out := make([]ActualRow, 0, len(sums))
+	out := make([]calibration.Actual, 0, len(sums))
 	for k, t := range sums {
-		out = append(out, ActualRow{Port: k[0], Week: week, Commodity: k[1], Tonnes: t, Source: source, Published: rep.Issued})
+		out = append(out, calibration.Actual{Port: k[0], Week: week, Commodity: k[1], Tonnes: t, Source: source, Published: rep.Issued})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Port != out[j].Port {
@@ -122,7 +123,7 @@ func InspectionActuals(rep InspectionsReport, source string) ([]ActualRow, []Dro
 // ReadActuals reads an actuals file of either format: a WA_GR101 report
 // (IsGrainInspections; the figures of InspectionActuals, and the port
 // areas dropped) or the CSV of ParseActuals.
-func ReadActuals(r io.Reader, source string) ([]ActualRow, []DroppedArea, error) {
+func ReadActuals(r io.Reader, source string) ([]calibration.Actual, []DroppedArea, error) {
 	data, err := io.ReadAll(io.LimitReader(r, 512<<20))
 	if err != nil {
 		return nil, nil, fmt.Errorf("actuals: %w", err)

@@ -1,6 +1,7 @@
-package write
+package actuals
 
 import (
+	"overwatch/maritime/calibration"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +13,7 @@ func TestParseActuals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ActualRow{
+	want := []calibration.Actual{
 		{Port: "santos", Week: time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC), Commodity: "soybeans", Tonnes: 412000, Source: "USDA"},
 		{Port: "new-orleans", Week: time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC), Commodity: "corn", Tonnes: 1250000.5, Source: "USDA"},
 		{Port: "santos", Week: time.Date(2021, 1, 4, 0, 0, 0, 0, time.UTC), Commodity: "x", Tonnes: 1, Source: "USDA"},
