@@ -15,7 +15,7 @@ import (
 // importCommand imports history and reference data: `overwatch import
 // history ...` (AIS archives, importHistory), `overwatch import actuals
 // [--source S] FILE...` (official export figures: the CSV of
-// write.ParseActuals or USDA WA_GR101 reports, told apart by their content,
+// actuals.ParseActuals or USDA WA_GR101 reports, told apart by their content,
 // actuals.ReadActuals) and `overwatch import sanctions [--list L] [--url
 // U] FILE...` (importSanctions), `overwatch import prices|transport
 // FILE...` (market data: importMarket). Each file is parsed whole before anything

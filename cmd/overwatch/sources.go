@@ -9,6 +9,7 @@ import (
 	gdeltsource "overwatch/sources/gdelt"
 	portwatchsource "overwatch/sources/portwatch"
 	riversource "overwatch/sources/river"
+	sanctionsource "overwatch/sources/sanctions"
 	sarsource "overwatch/sources/sar"
 	"strings"
 	"time"
@@ -41,7 +42,7 @@ func sourceRefreshes(cfg config, ch *clickhouse.DB, failures *sources.Failures) 
 	s.News, s.PortWatch = newsSources(cfg.News, ch)
 	s.Sanctions = jobs.SourceRefresh{Every: cfg.SanctionsRefresh, Setting: "OVERWATCH_SANCTIONS_URL"}
 	if cfg.SanctionsURL != "" {
-		s.Sanctions.Refresh = sanctionsSource(ch, cfg.SanctionsURL, cfg.SanctionsList)
+		s.Sanctions.Refresh = sanctionsource.Refresh(ch, cfg.SanctionsURL, cfg.SanctionsList, failures)
 	}
 	s.GrainInspections = jobs.SourceRefresh{Every: cfg.GrainInspectionsRefresh, Setting: "OVERWATCH_GRAIN_INSPECTIONS_URL"}
 	if cfg.GrainInspectionsURL != "" {

@@ -1,4 +1,4 @@
-package write
+package sanctions
 
 import (
 	"os"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"overwatch/maritime/sanctions"
+	domain "overwatch/maritime/sanctions"
 )
 
 // sanctionsDir finds ../shared/data/sanctions above the working directory
@@ -30,7 +30,7 @@ func sanctionsDir(t testing.TB) string {
 	return ""
 }
 
-func parseRealSDN(t testing.TB) []sanctions.Entry {
+func parseRealSDN(t testing.TB) []domain.Entry {
 	t.Helper()
 	dir := sanctionsDir(t)
 	open := func(name string) *os.File {
@@ -58,7 +58,7 @@ func TestParseSDNRealFiles(t *testing.T) {
 	if len(entries) != 406 {
 		t.Errorf("%d vessel entries, want 406", len(entries))
 	}
-	withIMO, withMMSI, withAlias, byID := 0, 0, 0, map[string]sanctions.Entry{}
+	withIMO, withMMSI, withAlias, byID := 0, 0, 0, map[string]domain.Entry{}
 	for _, e := range entries {
 		if e.ListSource != ListOFACSDN || e.EntryID == "" || e.Name == "" {
 			t.Errorf("entry %+v lacks its source, id or name", e)
@@ -89,7 +89,7 @@ func TestParseSDNRealFiles(t *testing.T) {
 	if withAlias != 95 {
 		t.Errorf("%d entries with aliases, want 95", withAlias)
 	}
-	want := []sanctions.Entry{
+	want := []domain.Entry{
 		{ListSource: ListOFACSDN, EntryID: "15036", Name: "ARTAVIL", Aliases: []string{"ABADAN", "SHONA", "ALPHA"},
 			IMO: 9187629, MMSI: 572469210, Flag: "IR", Program: "IRAN", FormerFlags: []string{"MT", "TV", "TZ"},
 			VesselType: "Crude/Oil Products Tanker", CallSign: "T2EU4", Tonnage: 99144, GRT: 56068},
@@ -146,7 +146,7 @@ func TestParseSDNSynthetic(t *testing.T) {
 		t.Fatalf("%d entries, want 2: %+v", len(got), got)
 	}
 	e := got[0]
-	want := sanctions.Entry{ListSource: ListOFACSDN, EntryID: "900", Name: "M/T SEA GLORY",
+	want := domain.Entry{ListSource: ListOFACSDN, EntryID: "900", Name: "M/T SEA GLORY",
 		Aliases: []string{"OCEAN DREAM", "SEA GLORY", "GLORY"}, IMO: 9187629, MMSI: 123456789, Flag: "KN",
 		Program: "IRAN; SDGT", FormerFlags: []string{"KP", "Atlantis"}, VesselType: "Crude Oil Tanker", CallSign: "9HAA1",
 		Tonnage: 1000}

@@ -1,4 +1,4 @@
-package write
+package sanctions
 
 import (
 	"bytes"
@@ -13,23 +13,23 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"overwatch/maritime/sanctions"
+	domain "overwatch/maritime/sanctions"
 
 	"overwatch"
 )
 
-// SanctionsStore keeps the imported sanctions lists; a list's import
+// Store keeps the imported sanctions lists; a list's import
 // replaces its previous one whole.
-type SanctionsStore interface {
-	ReplaceSanctions(ctx context.Context, listSource string, entries []sanctions.Entry) error
+type Store interface {
+	ReplaceSanctions(ctx context.Context, listSource string, entries []domain.Entry) error
 }
 
 // ListOFACSDN is the list source of the OFAC Specially Designated
 // Nationals list.
 const ListOFACSDN = "OFAC SDN"
 
-// MaxSanctionsFileBytes caps each file of a list.
-const MaxSanctionsFileBytes = 64 << 20
+// MaxFileBytes caps each file of a list.
+const MaxFileBytes = 64 << 20
 
 // sdnColumns, altColumns and commentColumns are the widths of the legacy
 // OFAC CSV files (no header rows): SDN.CSV is ent_num, SDN_Name, SDN_Type,
@@ -63,19 +63,19 @@ const (
 //   - Program: the programs of "IRAN] [NPWMD] [IFSR" as "IRAN; NPWMD; IFSR".
 //
 // A structurally broken file (bad quoting, a row of the wrong width, an
-// ent_num that is not a number, a file over MaxSanctionsFileBytes) fails
+// ent_num that is not a number, a file over MaxFileBytes) fails
 // with the file and line number, and nothing is returned; anything else
 // odd is tolerated: spaces before a field and runs of spaces within one,
 // the case of SDN_Type, a missing last field, blank lines, repeated
 // ent_nums (the first row stands), unknown flags, bad IMO check digits.
-func ParseSDN(sdn, alt, comments io.Reader, listSource string) ([]sanctions.Entry, error) {
+func ParseSDN(sdn, alt, comments io.Reader, listSource string) ([]domain.Entry, error) {
 	if listSource = strings.TrimSpace(listSource); listSource == "" {
 		listSource = ListOFACSDN
 	}
 	if sdn == nil {
 		return nil, errors.New("sdn: no SDN file")
 	}
-	byID := map[int]*sanctions.Entry{}
+	byID := map[int]*domain.Entry{}
 	var ids []int
 	err := readOFAC(sdn, "sdn", sdnColumns, func(line int, f []string) error {
 		id, err := entNum(f[0])
@@ -88,7 +88,7 @@ func ParseSDN(sdn, alt, comments io.Reader, listSource string) ([]sanctions.Entr
 		if byID[id] != nil {
 			return nil // a repeated row: the first one stands
 		}
-		e := &sanctions.Entry{
+		e := &domain.Entry{
 			ListSource: listSource, EntryID: strconv.Itoa(id), Name: cleanName(f[1]),
 			Program: programs(f[3]), CallSign: f[5], VesselType: f[6], Tonnage: tonnes(f[7]), GRT: tonnes(f[8]),
 			Flag: FlagCode(f[9]), Owner: f[10], Remarks: f[11],
@@ -131,7 +131,7 @@ func ParseSDN(sdn, alt, comments io.Reader, listSource string) ([]sanctions.Entr
 		}
 	}
 	sort.Ints(ids)
-	out := make([]sanctions.Entry, 0, len(ids))
+	out := make([]domain.Entry, 0, len(ids))
 	for _, id := range ids {
 		e := byID[id]
 		fromRemarks(e)
@@ -146,12 +146,12 @@ func ParseSDN(sdn, alt, comments io.Reader, listSource string) ([]sanctions.Entr
 // may continue mid-word); a record must have width fields (a trailing
 // empty one may be missing).
 func readOFAC(r io.Reader, file string, width int, row func(line int, f []string) error) error {
-	data, err := io.ReadAll(io.LimitReader(r, MaxSanctionsFileBytes+1))
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	if len(data) > MaxSanctionsFileBytes {
-		return fmt.Errorf("%s: larger than %d MB", file, MaxSanctionsFileBytes>>20)
+	if len(data) > MaxFileBytes {
+		return fmt.Errorf("%s: larger than %d MB", file, MaxFileBytes>>20)
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	data = bytes.TrimRight(data, "\x1a\x00 \t\r\n")
@@ -254,7 +254,7 @@ var (
 
 // fromRemarks fills the identifiers, former names and flags the remarks
 // give, and removes repeated aliases.
-func fromRemarks(e *sanctions.Entry) {
+func fromRemarks(e *domain.Entry) {
 	e.Remarks = strings.Join(strings.Fields(e.Remarks), " ")
 	for _, m := range reIMO.FindAllStringSubmatch(e.Remarks, -1) {
 		if n, err := strconv.ParseUint(m[1], 10, 32); err == nil && overwatch.IMO(uint32(n)).Valid() {
