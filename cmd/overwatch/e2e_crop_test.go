@@ -39,7 +39,7 @@ func TestCropEndToEnd(t *testing.T) {
 	chURL, pgURL := chtest.URL(t, "crop_e2e"), pgtest.URL(t, "crop_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
 	getenv := func(k string) string { return env[k] }
-	files, err := filepath.Glob("samples/crop/*.csv")
+	files, err := filepath.Glob("../../sources/crop/samples/*.csv")
 	if err != nil || len(files) != 4 {
 		t.Fatalf("samples: %v %v", files, err)
 	}
@@ -48,7 +48,7 @@ func TestCropEndToEnd(t *testing.T) {
 		t.Fatalf("import: %v\n%s", err, out)
 	}
 	t.Logf("imported:\n%s", out)
-	if err := run(context.Background(), []string{"overwatch", "import", "crop", "samples/README.md"}, clockEnv(getenv), io.Discard, io.Discard); err == nil {
+	if err := run(context.Background(), []string{"overwatch", "import", "crop", "../../sources/market/samples/README.md"}, clockEnv(getenv), io.Discard, io.Discard); err == nil {
 		t.Error("a README imported as crop data")
 	}
 
@@ -209,7 +209,7 @@ func TestCropNDVIJob(t *testing.T) {
 	}
 	// With the PSD yields of 2010-2025, the yield factor is fitted on the
 	// seasons the NDVI series covers (2012-2020).
-	f, err := os.Open("samples/crop/usda_fas_psd_grains_pulses_wheat_corn_export_regions_my2010-2025_2025-11.csv")
+	f, err := os.Open("../../sources/crop/samples/usda_fas_psd_grains_pulses_wheat_corn_export_regions_my2010-2025_2025-11.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,12 +273,12 @@ func TestCropSamplesLoad(t *testing.T) {
 	db := chtest.DB(t, "crop_samples")
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	loadCropSamples(ctx, db, log)
+	cropsource.LoadSamples(ctx, db, log)
 	psd, wasde, err := db.CropRows(ctx)
 	if err != nil || psd != 3360+1239+156 || wasde != 5050 {
 		t.Fatalf("after loading: %d PSD, %d WASDE rows, %v", psd, wasde, err)
 	}
-	loadCropSamples(ctx, db, log)
+	cropsource.LoadSamples(ctx, db, log)
 	if p2, w2, _ := db.CropRows(ctx); p2 != psd || w2 != wasde {
 		t.Errorf("loaded twice: %d, %d", p2, w2)
 	}

@@ -20,10 +20,10 @@ import (
 	marketsource "overwatch/sources/market"
 )
 
-// sample is a bundled real market file (cmd/overwatch/samples).
+// sample is a bundled real market file (sources/market/samples).
 func sample(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile("samples/" + name)
+	b, err := os.ReadFile("../../sources/market/samples/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}

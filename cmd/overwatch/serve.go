@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net"
 	tradesource "overwatch/sources/comtrade"
+	cropsource "overwatch/sources/crop"
+	marketsource "overwatch/sources/market"
 	sarsource "overwatch/sources/sar"
 	"time"
 
@@ -73,8 +75,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 	cache := read.NewCache(ch, read.CacheOptions{})
 	sc.OnRun = func(tables []string) { cache.Invalidate(tables...) }
 	if withIngest {
-		loadMarketSamples(ctx, ch, log)
-		loadCropSamples(ctx, ch, log)
+		marketsource.LoadSamples(ctx, ch, log)
+		cropsource.LoadSamples(ctx, ch, log)
 		tradesource.LoadSamples(ctx, ch, log)
 		sarsource.LoadSamples(ctx, ch, log)
 		sc.Start()

@@ -1,12 +1,9 @@
-package main
+package crop
 
 import (
 	"context"
 	"embed"
 	"log/slog"
-
-	"overwatch/clickhouse"
-	cropsource "overwatch/sources/crop"
 )
 
 // cropSamples are the real USDA PSD Online and WASDE files of November
@@ -17,29 +14,36 @@ import (
 // keeps its revision or release date). No NDVI sample is bundled: the
 // only real AppEEARS file is over a forest, not a crop region.
 //
-//go:embed samples/crop/*.csv
+//go:embed samples/*.csv
 var cropSamples embed.FS
 
-// loadCropSamples stores the bundled samples when the PSD and WASDE
-// tables are empty; a sample that fails to load is logged and skipped.
-func loadCropSamples(ctx context.Context, ch *clickhouse.DB, log *slog.Logger) {
+// SampleStore is the crop tables the samples fill when they are empty
+// (clickhouse.DB).
+type SampleStore interface {
+	Store
+	CropRows(ctx context.Context) (psd, wasde uint64, err error)
+}
+
+// LoadSamples stores the bundled samples when the PSD and WASDE tables
+// are empty; a sample that fails to load is logged and skipped.
+func LoadSamples(ctx context.Context, ch SampleStore, log *slog.Logger) {
 	psd, wasde, err := ch.CropRows(ctx)
 	if err != nil {
 		log.Warn("crop samples: cannot count the crop tables", "err", err)
 		return
 	}
-	entries, err := cropSamples.ReadDir("samples/crop")
+	entries, err := cropSamples.ReadDir("samples")
 	if err != nil {
 		log.Warn("crop samples", "err", err)
 		return
 	}
 	var nPSD, nWASDE int
 	for _, e := range entries {
-		f, err := cropSamples.Open("samples/crop/" + e.Name())
+		f, err := cropSamples.Open("samples/" + e.Name())
 		if err != nil {
 			continue
 		}
-		res, err := cropsource.Parse(f)
+		res, err := Parse(f)
 		f.Close()
 		if err != nil {
 			log.Warn("crop samples: not loaded", "file", e.Name(), "err", err)

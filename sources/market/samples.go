@@ -1,13 +1,10 @@
-package main
+package market
 
 import (
 	"context"
 	"embed"
 	"log/slog"
 	"time"
-
-	"overwatch/clickhouse"
-	marketsource "overwatch/sources/market"
 )
 
 // marketSamples are real files of each market source (copied byte for byte
@@ -30,9 +27,17 @@ var samplePublished = map[string]time.Time{
 	"agtransport_ehs5-yac3_ocean_grain_rates_gulf_pnw_japan_monthly.json":      time.Date(2026, 8, 20, 0, 0, 0, 0, time.UTC),
 }
 
-// loadMarketSamples stores the bundled samples in the market tables that
-// are empty; a sample that fails to load is logged and skipped.
-func loadMarketSamples(ctx context.Context, ch *clickhouse.DB, log *slog.Logger) {
+// SampleStore is the market tables the samples fill when they are empty
+// (clickhouse.DB).
+type SampleStore interface {
+	PriceWriter
+	RateWriter
+	MarketRows(ctx context.Context) (prices, rates uint64, err error)
+}
+
+// LoadSamples stores the bundled samples in the market tables that are
+// empty; a sample that fails to load is logged and skipped.
+func LoadSamples(ctx context.Context, ch SampleStore, log *slog.Logger) {
 	prices, rates, err := ch.MarketRows(ctx)
 	if err != nil {
 		log.Warn("market samples: cannot count the market tables", "err", err)
@@ -49,7 +54,7 @@ func loadMarketSamples(ctx context.Context, ch *clickhouse.DB, log *slog.Logger)
 		if err != nil {
 			continue
 		}
-		res, err := marketsource.Parse(e.Name(), f, "", samplePublished[e.Name()])
+		res, err := Parse(e.Name(), f, "", samplePublished[e.Name()])
 		f.Close()
 		if err != nil {
 			log.Warn("market samples: not loaded", "file", e.Name(), "err", err)
