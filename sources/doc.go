@@ -17,7 +17,7 @@
 //	sources/portwatch  IMF PortWatch (chokepoint transits)
 //	sources/sar        Sentinel-1 catalogues: ASF search, Copernicus Data Space (SAR coverage)
 //	sources/sanctions  OFAC SDN files (sanctions list)
-//	sources/usda       USDA AMS grain inspections (WA_GR101, export actuals)
+//	sources/actuals    USDA AMS grain inspections (WA_GR101) and the actuals CSV (export actuals)
 //
 // The scheduler (jobs) holds when a refresh runs, in its one job table;
 // the `overwatch import ...` commands call the same parsers on files.
