@@ -5,13 +5,13 @@ import (
 	"slices"
 	"time"
 
-	"overwatch/maritime/risk"
-	"overwatch/maritime/seaport"
-	"overwatch/maritime/vessel"
-
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/maritime/risk"
+	"overwatch/maritime/seaport"
+	"overwatch/maritime/vessel"
+	"overwatch/route"
 )
 
 // GET /v1/vessels/positions: the latest position of every vessel, the
@@ -24,7 +24,7 @@ import (
 // FleetLatest is the latest-position replica as the fleet view reads it:
 // fn is called with the freshest row that has a position of every vessel.
 type FleetLatest interface {
-	EachLatest(ctx context.Context, fn func(LatestRow)) error
+	EachLatest(ctx context.Context, fn func(overwatch.LatestRow)) error
 }
 
 // FleetStore is what the fleet view reads besides the positions: the
@@ -41,7 +41,7 @@ const fleetAll = 1 << 24
 // fleetRoutes mounts GET /v1/vessels/positions. The registry answer is
 // cached for the cache's TTL (ingest writes it, no job), the scores until
 // the risk job writes new ones.
-func fleetRoutes(r Router, latest FleetLatest, s FleetStore, c *Cache, now func() time.Time) {
+func fleetRoutes(r route.Router, latest FleetLatest, s FleetStore, c *Cache, now func() time.Time) {
 	registry := Cached(c, "fleet_registry", []string{"vessels"}, s.Vessels)
 	scores := Cached(c, "fleet_risks", []string{tableVesselRisk}, s.VesselRisks)
 	r.Handle(fiber.MethodGet, "/vessels/positions", overwatch.AccessKey, FleetPositions(latest, registry, scores, now))
@@ -84,18 +84,20 @@ type FleetPage struct {
 // portIndex finds the port area of a position.
 var portIndex = seaport.NewIndex(seaport.All())
 
-// FleetPositions serves GET /v1/vessels/positions: type (a ship type
-// category), tier (a risk tier), port (slug or id: vessels in the port area
-// now), cursor (the last IMO of the previous page), limit (default 500, at
-// most 500 and the plan's results per call). Positions reported before the
-// plan's history floor are left out.
+// FleetPositions serves GET /v1/vessels/positions: the position filter
+// (imo, mmsi, type, bbox or polygon, start and end, source: applied to
+// each vessel's latest position), tier (a risk tier), port (slug or id:
+// vessels in the port area now), cursor (the last IMO of the previous
+// page), limit (default 500, at most 500 and the plan's results per call).
+// Positions reported before the plan's history floor are left out.
 func FleetPositions(latest FleetLatest, registry Query[VesselFilter, []VesselRow],
 	scores Query[VesselRisksRequest, []risk.VesselScore], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		cat, err := categoryParam(c, "type")
+		pf, err := positionFilter(c)
 		if err != nil {
 			return err
 		}
+		cat := pf.Category
 		tier, err := enumParam(c, "tier", RiskTiers...)
 		if err != nil {
 			return err
@@ -137,8 +139,8 @@ func FleetPositions(latest FleetLatest, registry Query[VesselFilter, []VesselRow
 		}
 
 		var out []FleetPosition
-		err = latest.EachLatest(ctx, func(r LatestRow) {
-			if r.TS.Before(floor) || r.Lat == nil || r.Lon == nil {
+		err = latest.EachLatest(ctx, func(r overwatch.LatestRow) {
+			if r.TS.Before(floor) || r.Lat == nil || r.Lon == nil || !latestSelected(pf, r) {
 				return
 			}
 			category, score := types[r.IMO], byIMO[r.IMO]
@@ -199,4 +201,15 @@ func FleetPositions(latest FleetLatest, registry Query[VesselFilter, []VesselRow
 		}
 		return c.JSON(page)
 	}
+}
+
+// latestSelected reports whether a vessel's latest position passes the
+// position filter (its category is checked against the registry apart).
+func latestSelected(f PositionFilter, r overwatch.LatestRow) bool {
+	if len(f.IMOs) > 0 && !slices.Contains(f.IMOs, r.IMO) || len(f.MMSIs) > 0 && !slices.Contains(f.MMSIs, r.MMSI) ||
+		len(f.Sources) > 0 && !slices.Contains(f.Sources, r.Source) ||
+		!f.Start.IsZero() && r.TS.Before(f.Start) || !f.End.IsZero() && r.TS.After(f.End) {
+		return false
+	}
+	return f.InArea(*r.Lat, *r.Lon)
 }

@@ -5,16 +5,8 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
-
-	"overwatch"
+	"overwatch/route"
 )
-
-// Router is where the read side mounts its routes: the HTTP edge of cmd,
-// which authenticates and limits each route by its access.
-type Router interface {
-	Handle(method, path string, access overwatch.Access, h fiber.Handler)
-}
 
 // Query is a store query keyed by a comparable request: what the handlers
 // take, and what Cached wraps.
@@ -46,6 +38,9 @@ type Analytics interface {
 	DisruptionStore
 	TerminalStore
 	TradeStore
+	TrackStore
+	AreaStore
+	SearchStore
 }
 
 // Accounts is what the read side asks of the account store (PostgreSQL).
@@ -77,10 +72,14 @@ type Deps struct {
 
 // Routes mounts every read route, area by area; each area's file lists its
 // routes beside their handlers.
-func Routes(r Router, d Deps) {
+func Routes(r route.Router, d Deps) {
 	publicRoutes(r, d.Latest, d.Publisher, d.Now)
 	portRoutes(r, d.Analytics, d.Accounts, d.Log, d.Now)
 	vesselRoutes(r, d.Analytics, d.Now)
+	trackRoutes(r, d.Analytics, d.Now)
+	registry := Cached(d.Cache, "fleet_registry", []string{"vessels"}, d.Analytics.Vessels)
+	areaRoutes(r, d.Analytics, registry, d.Now)
+	searchRoutes(r, d.Analytics, registry, d.Cache, d.Now)
 	if d.Fleet != nil {
 		fleetRoutes(r, d.Fleet, d.Analytics, d.Cache, d.Now)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,8 +15,8 @@ import (
 	"overwatch/clickhouse"
 )
 
-// The accuracy of every detector against the simulator's ground truth
-// (issue 17): seeded simulations through the real pipeline, the
+// The accuracy of every detector against the simulator's ground truth:
+// seeded simulations through the real pipeline, the
 // derivations run by the jobs command, and every event read back from the
 // real server's API, as a user would (accuracy_api_test.go), then matched
 // to the truth (accuracy_score_test.go and the matching rules of
@@ -142,6 +143,13 @@ func accuracyRun(t *testing.T, st accSetting, seed uint64, vessels, days int) []
 	}
 	s := startServer(t, map[string]string{"CLICKHOUSE_URL": r.chURL, "DATABASE_URL": r.pgURL})
 	key, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
+	if dir := os.Getenv("OVERWATCH_ACCURACY_TRUTH_DIR"); dir != "" { // keep the truth to look into a miss
+		if b, err := os.ReadFile(r.truthPath); err != nil {
+			t.Error(err)
+		} else if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("truth-%s-%d.jsonl", st.name, seed)), b, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
 	truth := readTruth(t, r.truthPath)
 	api := fetchAccuracyAPI(t, s, key, fleetOf(truth))
 	s.stop()
@@ -149,8 +157,9 @@ func accuracyRun(t *testing.T, st accSetting, seed uint64, vessels, days int) []
 	t.Logf("%s, seed %d: simulated in %s, derived in %s, %d events read through the API in %s",
 		st.name, seed, simulated.Round(time.Second), derived.Round(time.Second), len(api.events),
 		(time.Since(began) - simulated - derived).Round(time.Second))
-	if os.Getenv("EVAL_DEBUG") != "" {
+	if os.Getenv("EVAL_DEBUG") != "" { // every miss of every row, logged
 		for _, row := range rows {
+			t.Logf("%s, seed %d: %s: %s", st.name, seed, row.name, row.cell())
 			for _, m := range row.misses {
 				t.Logf("%s: %s", row.name, m)
 			}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"overwatch"
+	"overwatch/route"
 	"overwatch/write"
 )
 
@@ -139,7 +140,7 @@ func TestCompressedBodiesAreBounded(t *testing.T) {
 		return status, string(b)
 	}
 	bomb := gz(`{"name":"` + strings.Repeat("a", 8<<20) + `"}`)
-	if len(bomb) > write.SmallBody {
+	if len(bomb) > route.SmallBody {
 		t.Fatalf("the compressed body is %d bytes", len(bomb))
 	}
 	for _, c := range []struct {

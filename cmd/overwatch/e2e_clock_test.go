@@ -9,7 +9,6 @@ import (
 	"overwatch"
 	"overwatch/clickhouse/chtest"
 	"overwatch/postgres/pgtest"
-	"overwatch/write/ingest"
 )
 
 // TestServerClockStart: a server started with OVERWATCH_CLOCK_START answers
@@ -28,7 +27,7 @@ func TestServerClockStart(t *testing.T) {
 		[]any{uint32(imo), start.Add(-30 * time.Minute), 51.9, 4.1, "ROTTERDAM", uint64(1)},
 		[]any{uint32(imo), start.Add(-2 * time.Hour), 51.8, 4.0, "ROTTERDAM", uint64(2)})
 	reported := start.Add(-2 * time.Minute)
-	if err := s.ch.InsertLatest(context.Background(), []ingest.LatestRow{latestRow(imo, overwatch.SourceAISHub, reported, 51.9, 4.1)}); err != nil {
+	if err := s.ch.InsertLatest(context.Background(), []overwatch.LatestRow{latestRow(imo, overwatch.SourceAISHub, reported, 51.9, 4.1)}); err != nil {
 		t.Fatal(err)
 	}
 	s.waitVisible(t, imo, "aishub")

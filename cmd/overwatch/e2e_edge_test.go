@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"overwatch"
-	"overwatch/write"
+	"overwatch/route"
 )
 
 // Every response says nosniff; keyed answers, errors included, are never
@@ -98,7 +98,7 @@ func TestEdgeMethods(t *testing.T) {
 func TestEdgeServerLimitsOverTCP(t *testing.T) {
 	s := startServer(t, map[string]string{"OVERWATCH_READ_TIMEOUT": "1s"})
 	key, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanPro)
-	big := fmt.Sprintf("POST /v1/keys HTTP/1.1\r\nHost: x\r\nX-API-Key: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", key, write.SmallBody+1)
+	big := fmt.Sprintf("POST /v1/keys HTTP/1.1\r\nHost: x\r\nX-API-Key: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", key, route.SmallBody+1)
 	cases := []struct {
 		name, request string
 		wait          time.Duration

@@ -17,7 +17,6 @@ import (
 	"overwatch"
 	"overwatch/clickhouse/chtest"
 	"overwatch/testclock"
-	"overwatch/write/ingest"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -36,8 +35,8 @@ func nextIMO() overwatch.IMO {
 	return overwatch.IMO(imoSeq.n*10 + overwatch.IMOCheckDigit(imoSeq.n))
 }
 
-func latestRow(imo overwatch.IMO, src overwatch.Source, ts time.Time, lat, lon float64) ingest.LatestRow {
-	return ingest.LatestRow{
+func latestRow(imo overwatch.IMO, src overwatch.Source, ts time.Time, lat, lon float64) overwatch.LatestRow {
+	return overwatch.LatestRow{
 		IMO: imo, Source: src, TS: ts.UTC().Truncate(time.Second), MMSI: 538000000 + uint32(imo)%100000,
 		VesselName: ptr("OCEAN TRADER"), VesselType: ptr("Bulk Carrier"), Flag: ptr("MH"),
 		Lat: ptr(lat), Lon: ptr(lon), SpeedKt: ptr(11.3), CourseDeg: ptr(84.5), DraftM: ptr(12.1),
@@ -70,7 +69,7 @@ func TestPublicLatestPosition(t *testing.T) {
 	bare := latestRow(other, overwatch.SourceNone, reported, -33.9, 18.4)
 	bare.VesselName, bare.VesselType, bare.Flag, bare.SpeedKt, bare.CourseDeg, bare.DraftM, bare.Destination, bare.NavStatus =
 		nil, nil, nil, nil, nil, nil, nil, nil
-	if err := s.ch.InsertLatest(ctx, []ingest.LatestRow{
+	if err := s.ch.InsertLatest(ctx, []overwatch.LatestRow{
 		latestRow(imo, overwatch.SourceAISHub, reported.Add(-time.Hour), 51.9, 4.1),
 		latestRow(imo, overwatch.SourceSpire, reported, 52.0, 4.2),
 		noCoords,
@@ -111,7 +110,7 @@ func TestPublicLatestPosition(t *testing.T) {
 		t.Errorf("body\n got %s\nwant %s", a, b)
 	}
 	if !strings.HasPrefix(string(r.body), `{"@context":"https://schema.org","@type":"GeoCoordinates","imo_number":`) {
-		t.Errorf("field order differs from the spec: %.80s", r.body)
+		t.Errorf("field order differs from the documented body: %.80s", r.body)
 	}
 	for h, v := range map[string]string{
 		"Cache-Control":                "public, max-age=60",
@@ -126,7 +125,7 @@ func TestPublicLatestPosition(t *testing.T) {
 		}
 	}
 	// Go's client canonicalises header names; read the wire to check that
-	// they are sent exactly as the spec spells them.
+	// they are sent exactly as the README spells them.
 	raw := rawGet(t, s.base, "/v1/ais/spire/"+imoText+"/location/latest", ip)
 	for _, h := range []string{"X-RateLimit-Limit-Minute: ", "X-RateLimit-Remaining-Minute: ", "X-RateLimit-Limit-Day: ", "X-RateLimit-Remaining-Day: ", "Cache-Control: public, max-age=60\r\n", "Access-Control-Allow-Origin: *\r\n"} {
 		if !strings.Contains(raw, "\r\n"+h) {
@@ -324,7 +323,7 @@ func TestLookupFailsWhenClickHouseIsUnreachable(t *testing.T) {
 		"OVERWATCH_PUBLIC_LIMIT_PER_MINUTE": "100000",
 	})
 	imo := nextIMO()
-	if err := s.ch.InsertLatest(context.Background(), []ingest.LatestRow{latestRow(imo, overwatch.SourceAISHub, testclock.Now(), 1, 2)}); err != nil {
+	if err := s.ch.InsertLatest(context.Background(), []overwatch.LatestRow{latestRow(imo, overwatch.SourceAISHub, testclock.Now(), 1, 2)}); err != nil {
 		t.Fatal(err)
 	}
 	s.waitVisible(t, imo, "aishub")

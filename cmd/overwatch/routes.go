@@ -7,6 +7,7 @@ import (
 
 	"overwatch"
 	"overwatch/read"
+	"overwatch/route"
 	"overwatch/web"
 	"overwatch/write"
 )
@@ -65,17 +66,19 @@ type edge struct {
 }
 
 // unclamped are the keyed routes whose arrays are reference data, not
-// results: the ports and the plans.
-var unclamped = map[string]bool{"/ports": true, "/billing/plans": true}
+// results: the ports and the plans; and the tracks, time series bounded
+// by their time range and the plan's history floor, whose every fix in
+// range is the answer.
+var unclamped = map[string]bool{"/ports": true, "/billing/plans": true, "/vessels/:imo/track": true, "/tracks": true}
 
-// HandleBody implements write.Router: Handle, the route's body bounded
+// HandleBody implements route.Router: Handle, the route's body bounded
 // by body instead of the default.
-func (e edge) HandleBody(method, path string, access overwatch.Access, body write.Body, h fiber.Handler) {
+func (e edge) HandleBody(method, path string, access overwatch.Access, body route.Body, h fiber.Handler) {
 	e.bounds.add(method, e.prefix+path, body)
 	e.Handle(method, path, access, h)
 }
 
-// Handle implements read.Router and write.Router.
+// Handle implements route.Router and route.Router.
 func (e edge) Handle(method, path string, access overwatch.Access, h fiber.Handler) {
 	l := e.d.limits
 	var chain []fiber.Handler
@@ -103,7 +106,4 @@ func noStore(c *fiber.Ctx) error {
 	return c.Next()
 }
 
-var (
-	_ read.Router  = edge{}
-	_ write.Router = edge{}
-)
+var _ route.Router = edge{}

@@ -4,8 +4,6 @@ import (
 	"log/slog"
 	"time"
 
-	"overwatch/write/outbound"
-
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 	"github.com/prometheus/client_golang/prometheus"
@@ -13,7 +11,9 @@ import (
 	"overwatch/clickhouse"
 	"overwatch/postgres"
 	"overwatch/read"
+	"overwatch/route"
 	"overwatch/write"
+	"overwatch/write/outbound"
 )
 
 // deps is everything the routes need, built once by serve.
@@ -50,7 +50,7 @@ var (
 // The HTTP server's bounds: a request line and headers over headerLimit
 // are a 431, a request not received within the read timeout
 // (OVERWATCH_READ_TIMEOUT) a 408, each with a JSON body. Bodies are
-// bounded per route (bodyBounds: none for a GET, write.SmallBody for most
+// bounded per route (bodyBounds: none for a GET, route.SmallBody for most
 // writes, the P&I import's own): a body announced over its route's bound
 // is a 413 from the headers, before any of it is read or the key looked
 // up; the server streams every body, so that a body's buffer grows with
@@ -74,7 +74,7 @@ func newApp(d *deps) *fiber.App {
 		ReadTimeout:                  readTimeout,
 		WriteTimeout:                 60 * time.Second,
 		IdleTimeout:                  90 * time.Second,
-		BodyLimit:                    write.SmallBody, // per request: headerReceived
+		BodyLimit:                    route.SmallBody, // per request: headerReceived
 		ReadBufferSize:               headerLimit,
 		StreamRequestBody:            true,
 		DisablePreParseMultipartForm: true,
