@@ -6,6 +6,9 @@ import (
 	"math"
 	"net/netip"
 	"net/url"
+	tradesource "overwatch/sources/comtrade"
+	cropsource "overwatch/sources/crop"
+	riversource "overwatch/sources/river"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +16,7 @@ import (
 	"overwatch"
 	"overwatch/clickhouse"
 	"overwatch/read"
+	marketsource "overwatch/sources/market"
 	"overwatch/write/stripe"
 )
 
@@ -52,10 +56,10 @@ type config struct {
 	// scheduled import), fetched every GrainInspectionsRefresh.
 	GrainInspectionsURL     string
 	GrainInspectionsRefresh time.Duration
-	Market                  marketConfig
-	River                   riverConfig
-	Crop                    cropConfig
-	Trade                   tradeFlowsConfig
+	Market                  marketsource.Config
+	River                   riversource.Config
+	Crop                    cropsource.Config
+	Trade                   tradesource.Config
 	SAR                     sarConfig
 	News                    newsConfig
 	Stripe                  stripe.Config
@@ -209,14 +213,14 @@ func loadConfig(getenv func(string) string) (config, error) {
 		WebhookLease:            duration("OVERWATCH_WEBHOOK_LEASE"),
 		FreightMinContributors:  positive("OVERWATCH_FREIGHT_MIN_CONTRIBUTORS"),
 		ETAAlertHours:           positiveFloat("OVERWATCH_ETA_ALERT_HOURS"),
-		Market: marketConfig{FREDURL: sourceURL(get("OVERWATCH_FRED_URL")), FREDSeries: list(get("OVERWATCH_FRED_SERIES")),
+		Market: marketsource.Config{FREDURL: sourceURL(get("OVERWATCH_FRED_URL")), FREDSeries: list(get("OVERWATCH_FRED_SERIES")),
 			WorldBankURL: sourceURL(get("OVERWATCH_WORLDBANK_URL")), AMSURL: sourceURL(get("OVERWATCH_AMS_URL")),
 			AMSKey: strings.TrimSpace(getenv("OVERWATCH_AMS_API_KEY")), AgTransportURL: sourceURL(get("OVERWATCH_AGTRANSPORT_URL")),
 			AgTransportDatasets: list(get("OVERWATCH_AGTRANSPORT_DATASETS")),
 			PricesEvery:         duration("OVERWATCH_PRICES_REFRESH"), TransportEvery: duration("OVERWATCH_TRANSPORT_REFRESH")},
-		River: riverConfig{URL: sourceURL(get("OVERWATCH_RIVER_URL")), Every: duration("OVERWATCH_RIVER_REFRESH")},
-		Crop:  cropConfig{NDVIURL: sourceURL(get("OVERWATCH_CROP_NDVI_URL")), NDVIEvery: duration("OVERWATCH_CROP_NDVI_REFRESH")},
-		Trade: tradeFlowsConfig{URLs: parseTradeURLs(get("OVERWATCH_COMTRADE_URL")), Key: strings.TrimSpace(getenv("OVERWATCH_COMTRADE_API_KEY")), Every: duration("OVERWATCH_COMTRADE_REFRESH")},
+		River: riversource.Config{URL: sourceURL(get("OVERWATCH_RIVER_URL")), Every: duration("OVERWATCH_RIVER_REFRESH")},
+		Crop:  cropsource.Config{NDVIURL: sourceURL(get("OVERWATCH_CROP_NDVI_URL")), NDVIEvery: duration("OVERWATCH_CROP_NDVI_REFRESH")},
+		Trade: tradesource.Config{URLs: tradesource.ParseURLs(get("OVERWATCH_COMTRADE_URL")), Key: strings.TrimSpace(getenv("OVERWATCH_COMTRADE_API_KEY")), Every: duration("OVERWATCH_COMTRADE_REFRESH")},
 		News:  newsConfig{URL: sourceURL(get("OVERWATCH_GDELT_URL")), Every: duration("OVERWATCH_GDELT_REFRESH"), MinInterval: duration("OVERWATCH_GDELT_MIN_INTERVAL"), PortWatchURL: sourceURL(get("OVERWATCH_PORTWATCH_URL")), PortWatchEvery: duration("OVERWATCH_PORTWATCH_REFRESH")},
 		SAR:   sarConfig{URL: sourceURL(get("OVERWATCH_SAR_URL")), Catalogue: get("OVERWATCH_SAR_CATALOGUE"), MinInterval: duration("OVERWATCH_SAR_MIN_INTERVAL"), FreshFor: duration("OVERWATCH_SAR_FRESH")},
 		Stripe: stripe.Config{SecretKey: strings.TrimSpace(getenv("STRIPE_SECRET_KEY")),
@@ -276,7 +280,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if cfg.SAR.Catalogue != "asf" && cfg.SAR.Catalogue != "cdse" {
 		errs = append(errs, "OVERWATCH_SAR_CATALOGUE must be asf or cdse")
 	}
-	if m, err := parseCropRegions(get("OVERWATCH_CROP_NDVI_REGIONS")); err != nil {
+	if m, err := cropsource.ParseRegions(get("OVERWATCH_CROP_NDVI_REGIONS")); err != nil {
 		errs = append(errs, err.Error())
 	} else {
 		cfg.Crop.NDVIRegions = m

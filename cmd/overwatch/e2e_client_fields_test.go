@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	sarsource "overwatch/sources/sar"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -117,7 +118,7 @@ var specRecords = []specRecord{
 func TestClientAnswersTheDocumentedRecords(t *testing.T) {
 	r := simulateRecent(t, "spec_fields", 23, 60, 15)
 	r.command(t, io.Discard, "jobs", "--once")
-	files, err := filepath.Glob("samples/trade/*.json")
+	files, err := filepath.Glob("../../sources/comtrade/samples/*.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("trade samples: %v %v", files, err)
 	}
@@ -381,7 +382,7 @@ func arrangeRecords(t *testing.T, s *testServer, imo overwatch.IMO, port string,
 	if err := s.ch.InsertRiverReadings(ctx, readings); err != nil {
 		t.Fatal(err)
 	}
-	loadSARSamples(ctx, s.ch, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	sarsource.LoadSamples(ctx, s.ch, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err := s.ch.InsertDisruptions(ctx, []chokepoint.Disruption{{Kind: chokepoint.KindNews, Source: chokepoint.SourceGDELT,
 		Title: "Dockworkers strike at the port", URL: "https://example.com/strike", SourceName: "example.com",
 		PublishedAt: testclock.Now().UTC().Add(-2 * time.Hour).Truncate(time.Second), Tone: -3.5, Port: port, Language: "English"}}); err != nil {

@@ -19,8 +19,8 @@ import (
 	"overwatch/maritime/crop"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
+	cropsource "overwatch/sources/crop"
 	"overwatch/testclock"
-	cropfile "overwatch/write/crop"
 )
 
 // cropAPI is the JSON of the crop endpoints.
@@ -39,7 +39,7 @@ func TestCropEndToEnd(t *testing.T) {
 	chURL, pgURL := chtest.URL(t, "crop_e2e"), pgtest.URL(t, "crop_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
 	getenv := func(k string) string { return env[k] }
-	files, err := filepath.Glob("samples/crop/*.csv")
+	files, err := filepath.Glob("../../sources/crop/samples/*.csv")
 	if err != nil || len(files) != 4 {
 		t.Fatalf("samples: %v %v", files, err)
 	}
@@ -48,7 +48,7 @@ func TestCropEndToEnd(t *testing.T) {
 		t.Fatalf("import: %v\n%s", err, out)
 	}
 	t.Logf("imported:\n%s", out)
-	if err := run(context.Background(), []string{"overwatch", "import", "crop", "samples/README.md"}, clockEnv(getenv), io.Discard, io.Discard); err == nil {
+	if err := run(context.Background(), []string{"overwatch", "import", "crop", "../../sources/market/samples/README.md"}, clockEnv(getenv), io.Discard, io.Discard); err == nil {
 		t.Error("a README imported as crop data")
 	}
 
@@ -173,11 +173,11 @@ func TestCropNDVIJob(t *testing.T) {
 	}
 	db := chtest.DB(t, "crop_ndvi_job")
 	srv := newSourceServer(t, map[string][]byte{"/harv.csv": body})
-	regions, err := parseCropRegions("NEON.D01.HARV.DP1.00033=us-corn-belt")
+	regions, err := cropsource.ParseRegions("NEON.D01.HARV.DP1.00033=us-corn-belt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := cropConfig{NDVIURL: srv.URL + "/harv.csv", NDVIRegions: regions, NDVIEvery: time.Hour}
+	cfg := cropsource.Config{NDVIURL: srv.URL + "/harv.csv", NDVIRegions: regions, NDVIEvery: time.Hour}
 	all := sourceJobs(jobs.Sources{CropNDVI: cropSources(cfg, db)})
 	if len(all) != 1 || all[0].Name != "crop_ndvi_refresh" {
 		t.Fatalf("jobs %+v", all)
@@ -209,11 +209,11 @@ func TestCropNDVIJob(t *testing.T) {
 	}
 	// With the PSD yields of 2010-2025, the yield factor is fitted on the
 	// seasons the NDVI series covers (2012-2020).
-	f, err := os.Open("samples/crop/usda_fas_psd_grains_pulses_wheat_corn_export_regions_my2010-2025_2025-11.csv")
+	f, err := os.Open("../../sources/crop/samples/usda_fas_psd_grains_pulses_wheat_corn_export_regions_my2010-2025_2025-11.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	parsed, err := cropfile.Parse(f)
+	parsed, err := cropsource.Parse(f)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -255,14 +255,14 @@ func TestCropNDVIJob(t *testing.T) {
 		t.Errorf("overwatch_job_failures_total{job=crop_ndvi_refresh} = %v, want %d", n, len(failures))
 	}
 	srv.set("ok")
-	unmapped := cropNDVISource(db, cropConfig{NDVIURL: cfg.NDVIURL, NDVIEvery: time.Hour})
-	if _, err := unmapped.Refresh(ctx, jobs.State{}); err == nil || !strings.Contains(err.Error(), "OVERWATCH_CROP_NDVI_REGIONS") {
+	unmapped := cropsource.NDVI(db, cropsource.Config{NDVIURL: cfg.NDVIURL, NDVIEvery: time.Hour})
+	if _, err := unmapped(ctx); err == nil || !strings.Contains(err.Error(), "OVERWATCH_CROP_NDVI_REGIONS") {
 		t.Errorf("unmapped categories: %v", err)
 	}
-	if _, err := parseCropRegions("x=atlantis"); err == nil {
+	if _, err := cropsource.ParseRegions("x=atlantis"); err == nil {
 		t.Error("an unknown region slug accepted")
 	}
-	if cropSources(cropConfig{}, db).Source != nil {
+	if cropSources(cropsource.Config{}, db).Refresh != nil {
 		t.Error("NDVI job on without a URL")
 	}
 }
@@ -273,12 +273,12 @@ func TestCropSamplesLoad(t *testing.T) {
 	db := chtest.DB(t, "crop_samples")
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	loadCropSamples(ctx, db, log)
+	cropsource.LoadSamples(ctx, db, log)
 	psd, wasde, err := db.CropRows(ctx)
 	if err != nil || psd != 3360+1239+156 || wasde != 5050 {
 		t.Fatalf("after loading: %d PSD, %d WASDE rows, %v", psd, wasde, err)
 	}
-	loadCropSamples(ctx, db, log)
+	cropsource.LoadSamples(ctx, db, log)
 	if p2, w2, _ := db.CropRows(ctx); p2 != psd || w2 != wasde {
 		t.Errorf("loaded twice: %d, %d", p2, w2)
 	}

@@ -14,8 +14,8 @@ import (
 	"overwatch/jobs"
 	"overwatch/maritime/chokepoint"
 	"overwatch/postgres/pgtest"
+	"overwatch/sources/gdelt"
 	"overwatch/testclock"
-	"overwatch/write/gdelt"
 )
 
 // The news signals of /v1/disruptions carry GDELT's tone, through the
@@ -41,7 +41,7 @@ func TestDisruptionsNewsTone(t *testing.T) {
 	defer stand.Close()
 	s := startServer(t, map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "disruptions_tone"), "DATABASE_URL": pgtest.URL(t, "disruptions_tone")})
 	subjects := []gdelt.Subject{{Chokepoint: chokepoint.Suez, Names: []string{"Suez Canal"}}, {Port: "santos", Names: []string{"port of Santos"}}}
-	job := refreshJob(t, jobs.Sources{News: jobs.SourceRefresh{Source: newsSource(s.ch, gdeltClient{base: stand.URL + "/api/v2/doc/doc"}, subjects, 10*time.Millisecond), Every: time.Hour}})
+	job := refreshJob(t, jobs.Sources{News: jobs.SourceRefresh{Refresh: gdelt.News(s.ch, gdelt.Client{Base: stand.URL + "/api/v2/doc/doc"}, subjects, 10*time.Millisecond), Every: time.Hour}})
 	if res, err := job.Run(context.Background(), jobs.State{}); err != nil || res.Rows != 4 {
 		t.Fatalf("news run: %+v, %v", res, err)
 	}

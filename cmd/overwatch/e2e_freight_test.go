@@ -47,8 +47,8 @@ func TestFreightVesselTypesAgree(t *testing.T) {
 func TestFreightRatesEndToEnd(t *testing.T) {
 	chURL, pgURL := chtest.URL(t, "freight_e2e"), pgtest.URL(t, "freight_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
-	files := []string{"samples/agtransport_ehs5-yac3_ocean_grain_rates_gulf_pnw_japan_monthly.json",
-		"samples/agtransport_2n8s-739j_ukraine_black_sea_ocean_grain_rates_quarterly.json"}
+	files := []string{"../../sources/market/samples/agtransport_ehs5-yac3_ocean_grain_rates_gulf_pnw_japan_monthly.json",
+		"../../sources/market/samples/agtransport_2n8s-739j_ukraine_black_sea_ocean_grain_rates_quarterly.json"}
 	if err := run(context.Background(), append([]string{"overwatch", "import", "transport"}, files...), clockEnv(func(k string) string { return env[k] }),
 		io.Discard, io.Discard); err != nil {
 		t.Fatalf("import: %v", err)

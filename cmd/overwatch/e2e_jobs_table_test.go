@@ -38,7 +38,7 @@ func TestSchedulerRegistersOnlyTheJobTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc, err := newScheduler(cfg, ch, pg, discardLog())
+		sc, err := newScheduler(cfg, ch, pg, discardLog(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	sarsource "overwatch/sources/sar"
 	"testing"
 	"time"
 
@@ -30,7 +31,7 @@ func TestRiskGapVerificationEndToEnd(t *testing.T) {
 	s := startServer(t, map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "risk_sar_e2e"), "DATABASE_URL": pgtest.URL(t, "risk_sar_e2e"),
 		"OVERWATCH_SAR_URL": "off"})
 	ctx := context.Background()
-	loadSARSamples(ctx, s.ch, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	sarsource.LoadSamples(ctx, s.ch, slog.New(slog.NewTextHandler(io.Discard, nil)))
 
 	now := testclock.Now().UTC().Truncate(time.Second)
 	known := time.Date(2021, 8, 9, 17, 39, 53, 0, time.UTC)

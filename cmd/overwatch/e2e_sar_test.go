@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	sarsource "overwatch/sources/sar"
 	"sort"
 	"strings"
 	"sync"
@@ -70,7 +71,7 @@ func (f *fakeCatalogue) asked() []url.Values {
 // respected (the cache answers, no request made while its Retry-After
 // holds), the 400s naming the parameter, cached answers under 50 ms.
 func TestSARCoverageEndToEnd(t *testing.T) {
-	body, err := os.ReadFile("samples/sar/asf_searchapi_Fairbanks_SLC_jsonlite.json")
+	body, err := os.ReadFile("../../sources/sar/samples/asf_searchapi_Fairbanks_SLC_jsonlite.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestSARCoverageEndToEnd(t *testing.T) {
 func TestSARCoverageSamplesOffline(t *testing.T) {
 	s := startServer(t, map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "sar_e2e_off"), "DATABASE_URL": pgtest.URL(t, "sar_e2e_off"),
 		"OVERWATCH_SAR_URL": "off"})
-	loadSARSamples(context.Background(), s.ch, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	sarsource.LoadSamples(context.Background(), s.ch, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	key, _ := s.newKey(t, uniqueEmail(t), overwatch.PlanFree)
 	get := func(query string) read.SARCoverageAnswer {
 		t.Helper()

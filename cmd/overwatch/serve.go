@@ -6,6 +6,10 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	tradesource "overwatch/sources/comtrade"
+	cropsource "overwatch/sources/crop"
+	marketsource "overwatch/sources/market"
+	sarsource "overwatch/sources/sar"
 	"time"
 
 	"overwatch/write/stripe"
@@ -59,7 +63,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 	metrics := newMetrics()
 	// The scheduler: started by `run` (serve leaves the schedules to a
 	// `jobs` process) and used by the refresh endpoint either way.
-	sc, err := newScheduler(cfg, ch, pg, log)
+	failures := registerSourceFailures(metrics)
+	sc, err := newScheduler(cfg, ch, pg, log, failures)
 	if err != nil {
 		return err
 	}
@@ -70,10 +75,10 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 	cache := read.NewCache(ch, read.CacheOptions{})
 	sc.OnRun = func(tables []string) { cache.Invalidate(tables...) }
 	if withIngest {
-		loadMarketSamples(ctx, ch, log)
-		loadCropSamples(ctx, ch, log)
-		loadTradeSamples(ctx, ch, log)
-		loadSARSamples(ctx, ch, log)
+		marketsource.LoadSamples(ctx, ch, log)
+		cropsource.LoadSamples(ctx, ch, log)
+		tradesource.LoadSamples(ctx, ch, log)
+		sarsource.LoadSamples(ctx, ch, log)
 		sc.Start()
 		log.Info("jobs scheduled", "jobs", sc.Names())
 		defer func() {
@@ -138,7 +143,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 		refresh:      refresher{sc},
 		billing:      stripe.New(cfg.Stripe),
 		outbound:     newOutbound(cfg, log),
-		sar:          newSARCatalogue(ch, cfg.SAR, log, metrics),
+		sar:          newSARCatalogue(ch, cfg.SAR, log, metrics, failures),
 		publicURL:    cfg.PublicURL,
 		limits:       lim,
 		keys:         newKeyGuard(lim, cfg.FailedKeysPerMin, cfg.UnknownKeyTTL),
