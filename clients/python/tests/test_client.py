@@ -103,7 +103,6 @@ class ClientTest(unittest.TestCase):
         if len(fleet) < 3:
             raise AssertionError(f"the simulated fleet is too small: {len(fleet)} vessels")
         cls.fleet = fleet
-        cls.end = raw("/vessels/positions", limit=1)["positions"][0]["timestamp"]
         # The two vessels with the most fixes in the week before the newest report.
         counts = []
         for v in fleet[:8]:
