@@ -273,14 +273,17 @@ class _Decoded(io.RawIOBase):
             self._body = resp
 
     def readable(self):
+        """A body is read, never written."""
         return True
 
     def readinto(self, b):
+        """Reads the next decoded bytes into ``b``."""
         data = self._body.read(len(b))
         b[: len(data)] = data
         return len(data)
 
     def close(self):
+        """Closes the HTTP response."""
         if not self.closed:
             self.resp.close()
         super().close()

@@ -33,7 +33,7 @@ trap cleanup EXIT
 
 # Fresh databases each run.
 clickhouse-client -q "DROP DATABASE IF EXISTS \`${db}\`"
-psql -q -h 127.0.0.1 -U postgres -d postgres -c "DROP DATABASE IF EXISTS \"${db}\"" >/dev/null
+PGOPTIONS=--client-min-messages=warning psql -q -h 127.0.0.1 -U postgres -d postgres -c "DROP DATABASE IF EXISTS \"${db}\"" >/dev/null
 "$BIN" migrate >/dev/null
 
 "$BIN" serve >"$tmp/server.log" 2>&1 &

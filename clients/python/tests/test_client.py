@@ -80,6 +80,7 @@ def same_times(a, b):
 
 
 def assert_fixes_equal(tc, got, want):
+    """Fails ``tc`` unless the client's fix rows equal the JSON fixes, field by field."""
     tc.assertEqual(len(got), len(want))
     for i, (g, w) in enumerate(zip(got, want)):
         tc.assertEqual(set(g), set(w), f"fix {i}: columns")
