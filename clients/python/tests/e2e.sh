@@ -12,6 +12,7 @@ prefix=${OVERWATCH_TEST_DB_PREFIX:-python_}
 db="${prefix}client_e2e"
 export CLICKHOUSE_URL="clickhouse://127.0.0.1:9000/${db}"
 export DATABASE_URL="postgres://postgres@127.0.0.1:5432/${db}?sslmode=disable"
+get() { "$PYTHON" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=5).close()' "$1" 2>/dev/null; }
 free_port() { "$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 port=$(free_port)
 export OVERWATCH_ADDR="127.0.0.1:${port}"
@@ -22,6 +23,8 @@ export OVERWATCH_SIMULATE=false
 # quickly; the keyed per-IP limit is large enough for both runs of the suite.
 export OVERWATCH_PUBLIC_LIMIT_PER_MINUTE=4
 export OVERWATCH_KEYED_LIMIT_PER_MINUTE=10000
+# The servers the tests start follow the tests' clock (overwatch/testclock).
+if [ -n "${OVERWATCH_TEST_NOW:-}" ]; then export OVERWATCH_CLOCK_START="$OVERWATCH_TEST_NOW"; fi
 tmp=$(mktemp -d)
 export OVERWATCH_SPOOL_DIR="$tmp/spool" OVERWATCH_DATA_DIR="$tmp/data"
 pid=""
@@ -40,13 +43,13 @@ PGOPTIONS=--client-min-messages=warning psql -q -h 127.0.0.1 -U postgres -d post
 pid=$!
 base="http://127.0.0.1:${port}"
 for _ in $(seq 1 150); do
-  if curl -fsS -o /dev/null "$base/v1/health" 2>/dev/null; then break; fi
+  if get "$base/v1/health"; then break; fi
   kill -0 "$pid" 2>/dev/null || { cat "$tmp/server.log"; exit 1; }
   sleep 0.2
 done
 # Open the public lookup's minute window now, so the retry test waits out
 # what is left of it rather than a whole minute.
-curl -s -o /dev/null "$base/v1/ais/any/9074729/location/latest" || true
+get "$base/v1/ais/any/9074729/location/latest" || true
 
 # 12 vessels over 2 days through the ingest pipeline (the simulator's
 # sentences are decoded as a real feed's).
