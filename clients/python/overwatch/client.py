@@ -174,8 +174,8 @@ class Client:
     def track(self, imo, start=None, end=None, interval=None, simplify=None, as_frame=None, **filters):
         """One vessel's stored fixes from ``start`` to ``end``, in time order.
 
-        Read as the streamed CSV of ``/v1/vessels/{imo}/track`` (plans with
-        CSV export): one row per fix with ``imo_number``, ``segment``,
+        Read as the streamed CSV of ``/v1/vessels/{imo}/track`` (as JSON
+        for a plan without CSV export, Free): one row per fix with ``imo_number``, ``segment``,
         ``timestamp``, ``latitude``, ``longitude``, ``speed_kt``,
         ``course_deg``, ``heading``, ``nav_status``, ``source``, ``station``,
         ``received_at`` and ``age_seconds``. ``start``/``end`` are ISO 8601
@@ -253,9 +253,27 @@ class Client:
         return frames.frame(rows) if self._wants_frame(as_frame) else rows
 
     def _track_rows(self, path, params, as_frame):
-        rows = [_typed_fix(r) for r in self.get_csv(path, **params)]
+        try:
+            rows = [_typed_fix(r) for r in self.get_csv(path, **params)]
+        except OverwatchError as e:
+            if e.status != 403:
+                raise
+            # The plan has no CSV export (Free): the same fixes as JSON.
+            rows = self._track_rows_json(path, params)
         if self._wants_frame(as_frame):
             return frames.track_frame(rows, list(_TRACK_COLUMNS))
+        return rows
+
+
+    def _track_rows_json(self, path, params):
+        body = self.get_json(path, **dict(params, format="json"))
+        tracks = body["tracks"] if "tracks" in body else [body]
+        rows = []
+        for t in tracks:
+            for fix in t.get("fixes") or []:
+                row = {k: fix.get(k) for k in _TRACK_COLUMNS}
+                row["imo_number"] = t["imo_number"]
+                rows.append(row)
         return rows
 
 

@@ -2,7 +2,7 @@
 # The Python client's end-to-end run (make test-python): bin/overwatch on a
 # free loopback port against its own databases (python_ prefix, or
 # OVERWATCH_TEST_DB_PREFIX), a small simulated fleet loaded through the ingest
-# pipeline, a Pro key, then the unittest suite twice: with pandas and with
+# pipeline, a Pro key (and a Free one), then the unittest suite twice: with pandas and with
 # pandas hidden (OVERWATCH_NO_PANDAS=1). The server is stopped by its PID.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -56,8 +56,9 @@ get "$base/v1/ais/any/9074729/location/latest" || true
 "$BIN" simulate --seed 5 --vessels 12 --days 2 --sanctioned 0 --dark-fleet 0 >"$tmp/simulate.log" 2>&1 \
   || { cat "$tmp/simulate.log"; exit 1; }
 key=$("$BIN" keys create --email python-client@example.com --plan pro 2>/dev/null)
+free_key=$("$BIN" keys create --email python-client-free@example.com --plan free 2>/dev/null)
 
-export OVERWATCH_BASE_URL="$base" OVERWATCH_API_KEY="$key"
+export OVERWATCH_BASE_URL="$base" OVERWATCH_API_KEY="$key" OVERWATCH_FREE_API_KEY="$free_key"
 echo "== python client tests, with pandas"
 "$PYTHON" -c 'import pandas' 2>/dev/null || { echo "pandas is missing: make tools installs python3-pandas"; exit 1; }
 OVERWATCH_CLIENT_RETRY_TEST=1 "$PYTHON" -m unittest discover -s clients/python/tests -t clients/python

@@ -217,6 +217,19 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(cm.exception.status, 401)
         self.assertEqual(ow.retries, [])
 
+    @unittest.skipUnless(os.environ.get("OVERWATCH_FREE_API_KEY"), "OVERWATCH_FREE_API_KEY: a Free key")
+    def test_a_plan_without_csv_reads_the_json_track(self):
+        free = os.environ["OVERWATCH_FREE_API_KEY"]
+        imo = self.imos[1]
+        with self.assertRaises(urllib.error.HTTPError) as cm:
+            raw(f"/vessels/{imo}/track", key=free, format="csv")
+        self.assertEqual(cm.exception.code, 403)
+        want = raw(f"/vessels/{imo}/track", key=free)
+        self.assertTrue(want["fixes"])
+        self.assertTrue(all(f["latitude"] is None for f in want["fixes"]))
+        got = Client(BASE, free).track(imo, start=want["start"], end=want["end"])
+        assert_fixes_equal(self, records(got), [json_fix(f, imo) for f in want["fixes"]])
+
     def test_plain_and_frame_switch(self):
         imo = self.imos[1]
         plain = self.ow.track(imo, as_frame=False)
