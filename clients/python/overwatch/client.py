@@ -68,7 +68,8 @@ class Client:
     once. ``as_frame`` is the default of every method's switch: ``None``
     returns pandas DataFrames when pandas can be imported (and the
     environment variable ``OVERWATCH_NO_PANDAS`` is not set), plain lists of
-    dicts otherwise.
+    dicts otherwise. ``headers`` are sent with every request; ``sleep`` is
+    how the client waits between attempts (``time.sleep``).
     """
 
     def __init__(self, base_url, api_key=None, timeout=DEFAULT_TIMEOUT, max_retries=DEFAULT_MAX_RETRIES,
@@ -113,7 +114,7 @@ class Client:
             req = urllib.request.Request(url, headers=headers, method="GET")
             try:
                 resp = urllib.request.urlopen(req, timeout=self.timeout)
-                return _Decoded(resp)
+                return io.BufferedReader(_Decoded(resp), 64 << 10)
             except urllib.error.HTTPError as e:
                 err = _error_of(e)
                 if e.code not in _RETRY_STATUSES or attempt >= self.max_retries:
