@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools web client test test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
+.PHONY: all build run services tools web client test test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
 
 all: build
 
@@ -62,10 +62,12 @@ soak: services build
 ## tools: Debian packages the tests and benchmarks use, as command:package
 ## (wrk: the load generator; gpsdecode: gpsd's reference AIS decoder;
 ## pdftotext/pdftoppm: poppler, to check the PDF reports; chromium: the
-## headless browser of the pages' tests)
-TOOLS := wrk:wrk gpsdecode:gpsd-clients pdftotext:poppler-utils chromium:chromium
+## headless browser of the pages' tests; py.pandas: the Python module pandas
+## of Debian's python3, which the Python client's tests use)
+TOOLS := wrk:wrk gpsdecode:gpsd-clients pdftotext:poppler-utils chromium:chromium py.pandas:python3-pandas
 tools:
-	@missing=""; for t in $(TOOLS); do command -v $${t%%:*} >/dev/null || missing="$$missing $${t#*:}"; done; \
+	@missing=""; for t in $(TOOLS); do c=$${t%%:*}; \
+	  case $$c in py.*) /usr/bin/python3 -c "import $${c#py.}" 2>/dev/null ;; *) command -v $$c >/dev/null ;; esac || missing="$$missing $${t#*:}"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  export DEBIAN_FRONTEND=noninteractive; \
@@ -128,6 +130,7 @@ HTTP_FUZZTIME ?= 10s
 ## every benchmark as a smoke run
 test: services tools $(STRIPE_MOCK) tidy vet lint-arch lint-openapi
 	$(GO) test -count=1 -timeout 20m ./...
+	$(MAKE) test-python
 	OVERWATCH_ACCURACY_TRADE=smoke OVERWATCH_ACCURACY_TRADE_SEEDS=41 $(GO) test -count=1 -timeout 10m -run '^TestAccuracyTrade$$' ./cmd/overwatch
 	OVERWATCH_ACCURACY=smoke $(GO) test -count=1 -timeout 10m -run '^TestAccuracy$$' ./cmd/overwatch
 	OVERWATCH_ACCURACY_PREDICTIONS=smoke $(GO) test -count=1 -timeout 10m -run '^TestAccuracyPredictions$$' ./cmd/overwatch
@@ -138,6 +141,14 @@ test: services tools $(STRIPE_MOCK) tidy vet lint-arch lint-openapi
 	  $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(HTTP_FUZZTIME) ./cmd/overwatch || exit 1; \
 	done
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./...
+
+## test-python: the Python client (clients/python) end to end: bin/overwatch
+## serves a free loopback port on its own databases (python_client_e2e, the
+## prefix from OVERWATCH_TEST_DB_PREFIX), a 12-vessel simulated fleet is
+## loaded through the ingest pipeline, a Pro key created, and Debian's
+## python3 runs the unittest suite with pandas, then with pandas hidden
+test-python: build
+	BIN=$(BIN) PYTHON=/usr/bin/python3 clients/python/tests/e2e.sh
 
 ## test-clock: `go test ./...` with the tests' clock (OVERWATCH_TEST_NOW,
 ## read by overwatch/testclock; the servers the tests start follow it)
