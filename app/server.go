@@ -1,0 +1,95 @@
+package app
+
+import (
+	"log/slog"
+	"time"
+
+	"overwatch/write/outbound"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"overwatch/clickhouse"
+	"overwatch/postgres"
+	"overwatch/read"
+	"overwatch/write"
+)
+
+// deps is everything the routes need, built once by serve.
+type Deps struct {
+	Log          *slog.Logger
+	Now          func() time.Time
+	Ch           *clickhouse.DB
+	Pg           *postgres.DB
+	Latest       *read.LatestReplica
+	Cache        *read.Cache
+	Limits       Limits
+	Publisher    read.Publisher
+	Openapi      []byte
+	Metrics      *prometheus.Registry
+	Refresh      write.Refresher
+	Billing      write.PaymentProvider
+	Outbound     *outbound.Client
+	PublicURL    string
+	Keys         *keyGuard     // the failed-key budget and unknown-key cache; nil: none
+	metricsToken string        // when set, /metrics on the API address for this bearer token
+	ReadTimeout  time.Duration // 0: 15 s
+	// sar is the Sentinel-1 catalogue client (nil: the stored products only).
+	sar read.SARCatalogue
+	// freightMinContributors is k of the freight-rate aggregates (0: the default).
+	freightMinContributors int
+}
+
+// Compile-time proof that the stores implement the edge's interfaces.
+var (
+	_ authenticator = (*postgres.DB)(nil)
+	_ rateStore     = (*postgres.DB)(nil)
+)
+
+// The HTTP server's bounds: a request line and headers over headerLimit
+// are a 431, a request not received within the read timeout
+// (OVERWATCH_READ_TIMEOUT) a 408, each with a JSON body. Bodies are
+// bounded per route (bodyBounds: none for a GET, write.SmallBody for most
+// writes, the P&I import's own): a body announced over its route's bound
+// is a 413 from the headers, before any of it is read or the key looked
+// up; the server streams every body, so that a body's buffer grows with
+// the bytes received, never with the length announced.
+const HeaderLimit = 8 << 10
+
+// newApp builds the Fiber app: the error path, the request guard (common
+// headers, framing, body bounds, unknown methods), panic recovery and the
+// route table.
+func NewApp(d *Deps) *fiber.App {
+	readTimeout := d.ReadTimeout
+	if readTimeout <= 0 {
+		readTimeout = 15 * time.Second
+	}
+	index := &routeIndex{}
+	bounds := &bodyBounds{}
+	app := fiber.New(fiber.Config{
+		AppName:                      "overwatch",
+		ErrorHandler:                 errorHandler(d.Log, index),
+		DisableStartupMessage:        true,
+		ReadTimeout:                  readTimeout,
+		WriteTimeout:                 60 * time.Second,
+		IdleTimeout:                  90 * time.Second,
+		BodyLimit:                    write.SmallBody, // per request: headerReceived
+		ReadBufferSize:               HeaderLimit,
+		StreamRequestBody:            true,
+		DisablePreParseMultipartForm: true,
+	})
+	app.Use(recover.New(recover.Config{
+		EnableStackTrace: true,
+		StackTraceHandler: func(c *fiber.Ctx, e any) {
+			d.Log.Error("panic", "method", c.Method(), "path", c.Path(), "panic", e)
+		},
+	}))
+	routes(app, d, bounds)
+	index.index(app.GetRoutes(true))
+	srv := app.Server()
+	srv.HeaderReceived = headerReceived(bounds)
+	srv.ErrorHandler = serverErrors(app, srv.ErrorHandler)
+	srv.Handler = guard(app, bounds, srv.Handler)
+	return app
+}
