@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"overwatch/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,7 +82,7 @@ func TestClientIsGenerated(t *testing.T) {
 // (indented) or writes it to the file named; more arguments are an error.
 func TestOpenAPICommand(t *testing.T) {
 	t.Parallel()
-	_, served, err := LoadOpenAPI()
+	_, served, err := http.LoadOpenAPI()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"net"
-	"net/netip"
 	"os"
 	"testing"
 	"time"
@@ -10,10 +8,6 @@ import (
 	"overwatch/jobs"
 	"overwatch/write/gdelt"
 )
-
-func netTCPAddr(a netip.Addr) *net.TCPAddr {
-	return net.TCPAddrFromAddrPort(netip.AddrPortFrom(a, 40000))
-}
 
 func readFile(t interface {
 	Helper()

@@ -5,15 +5,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"overwatch/jobs"
+	"overwatch/write"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"overwatch/jobs"
-	"overwatch/write"
 )
 
 // usdaReport is a real WA_GR101 issue (write/testdata/usda).

@@ -9,6 +9,11 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"overwatch"
+	"overwatch/clickhouse"
+	"overwatch/http"
+	"overwatch/write/feed"
+	"overwatch/write/ingest"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,11 +23,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
-
-	"overwatch"
-	"overwatch/clickhouse"
-	"overwatch/write/feed"
-	"overwatch/write/ingest"
 )
 
 // ingestion is a running pipeline with its feeds.
@@ -136,7 +136,7 @@ func ingestCommand(ctx context.Context, cfg config, log *slog.Logger) error {
 		return err
 	}
 	app := fiber.New(fiber.Config{DisableStartupMessage: true})
-	app.Get("/metrics", serveMetrics(reg))
+	app.Get("/metrics", http.ServeMetrics(reg))
 	ln, err := net.Listen("tcp", cfg.MetricsAddr)
 	if err != nil {
 		in.stop() //nolint:errcheck

@@ -5,6 +5,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"overwatch/clickhouse/chtest"
+	"overwatch/jobs"
+	"overwatch/read"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,10 +15,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"overwatch/clickhouse/chtest"
-	"overwatch/jobs"
-	"overwatch/read"
 )
 
 // sample is a bundled real market file (app/samples).

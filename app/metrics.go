@@ -1,19 +1,9 @@
 package app
 
 import (
-	"crypto/sha256"
-	"crypto/subtle"
-	"log/slog"
-	"strings"
-	"time"
-
-	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"overwatch"
 	"overwatch/write/ingest"
 )
 
@@ -93,42 +83,5 @@ func (c tagBlockSums) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
 func (c tagBlockSums) Collect(ch chan<- prometheus.Metric) {
 	for reason, n := range c.p.Stats().TagBlockSums {
 		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.CounterValue, float64(n), reason)
-	}
-}
-
-// serveMetrics is the /metrics handler in Prometheus's text format.
-func serveMetrics(reg *prometheus.Registry) fiber.Handler {
-	return adaptor.HTTPHandler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-}
-
-// metricsApp serves /metrics alone, for its own listener
-// (OVERWATCH_METRICS_ADDR, loopback by default): the operators' address,
-// apart from the API's.
-func metricsApp(reg *prometheus.Registry, log *slog.Logger) *fiber.App {
-	app := fiber.New(fiber.Config{
-		AppName:               "overwatch-metrics",
-		DisableStartupMessage: true,
-		ErrorHandler:          errorHandler(log, nil),
-		ReadTimeout:           15 * time.Second,
-		IdleTimeout:           90 * time.Second,
-	})
-	app.Get("/metrics", serveMetrics(reg))
-	return app
-}
-
-// bearerOnly admits requests that carry Authorization: Bearer <token>
-// (OVERWATCH_METRICS_TOKEN, for /metrics on the API's address); others get
-// 401. The comparison takes the same time whatever the token sent.
-func bearerOnly(token string) fiber.Handler {
-	want := sha256.Sum256([]byte(token))
-	return func(c *fiber.Ctx) error {
-		scheme, sent, _ := strings.Cut(strings.TrimSpace(c.Get(fiber.HeaderAuthorization)), " ")
-		got := sha256.Sum256([]byte(strings.TrimSpace(sent)))
-		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
-			c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="metrics"`)
-			return overwatch.Errorf(overwatch.Unauthorized, "/metrics needs the operators' bearer token")
-		}
-		c.Set(fiber.HeaderCacheControl, "no-store")
-		return c.Next()
 	}
 }

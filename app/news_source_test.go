@@ -6,18 +6,17 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"overwatch/clickhouse/chtest"
+	"overwatch/jobs"
+	"overwatch/maritime/chokepoint"
+	"overwatch/read"
+	"overwatch/write/gdelt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"overwatch/clickhouse/chtest"
-	"overwatch/jobs"
-	"overwatch/maritime/chokepoint"
-	"overwatch/read"
-	"overwatch/write/gdelt"
 )
 
 // gdeltFixture is a file of write/gdelt/testdata: built from GDELT's

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"overwatch/http"
 )
 
 // openapiCommand is `overwatch openapi [FILE]`: the merged OpenAPI document
@@ -30,7 +31,7 @@ func openapiCommand(args []string, stdout io.Writer) error {
 // openapiIndented is the merged document as indented JSON ending in a
 // newline, the form client/openapi.json keeps.
 func openapiIndented() ([]byte, error) {
-	_, body, err := LoadOpenAPI()
+	_, body, err := http.LoadOpenAPI()
 	if err != nil {
 		return nil, err
 	}

@@ -6,13 +6,12 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"time"
-
-	"overwatch/write/stripe"
-
 	"overwatch/clickhouse"
+	"overwatch/http"
 	"overwatch/postgres"
 	"overwatch/read"
+	"overwatch/write/stripe"
+	"time"
 )
 
 // stores opens and migrates both stores; the caller closes them.
@@ -52,7 +51,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 	}
 	defer ch.Close()
 	defer pg.Close()
-	_, openapi, err := LoadOpenAPI()
+	_, openapi, err := http.LoadOpenAPI()
 	if err != nil {
 		return err
 	}
@@ -111,21 +110,21 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 	log.Info("latest-position replica loaded", "vessels", latest.Len())
 	go latest.Run(ctx, cfg.LatestSyncInterval)
 
-	var rates rateStore = NewMemoryRates()
+	var rates http.RateStore = http.NewMemoryRates()
 	if cfg.RateStore == "postgres" {
-		rates = newFallbackRates(pg, log) // per instance while PostgreSQL is down
+		rates = http.NewFallbackRates(pg, log) // per instance while PostgreSQL is down
 	}
 
-	lim := Limits{
+	lim := http.Limits{
 		Store:           rates,
-		ips:             clientIPs{trusted: cfg.TrustedProxies},
+		IPs:             http.ClientIPs{Trusted: cfg.TrustedProxies},
 		Now:             cfg.clock(),
 		PublicPerMinute: cfg.PublicPerMinute,
 		PublicPerDay:    cfg.PublicPerDay,
 		KeyedPerMinute:  cfg.KeyedPerMinute,
 		EventsPerMinute: cfg.EventsPerMinute,
 	}
-	app := NewApp(&Deps{
+	app := http.NewApp(&http.Deps{
 		Log:          log,
 		Now:          cfg.clock(),
 		Ch:           ch,
@@ -138,14 +137,14 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 		Refresh:      refresher{sc},
 		Billing:      stripe.New(cfg.Stripe),
 		Outbound:     newOutbound(cfg, log),
-		sar:          newSARCatalogue(ch, cfg.SAR, log, metrics),
+		SAR:          newSARCatalogue(ch, cfg.SAR, log, metrics),
 		PublicURL:    cfg.PublicURL,
 		Limits:       lim,
-		Keys:         NewKeyGuard(lim, cfg.FailedKeysPerMin, cfg.UnknownKeyTTL),
-		metricsToken: cfg.MetricsToken,
+		Keys:         http.NewKeyGuard(lim, cfg.FailedKeysPerMin, cfg.UnknownKeyTTL),
+		MetricsToken: cfg.MetricsToken,
 		ReadTimeout:  cfg.ReadTimeout,
 
-		freightMinContributors: cfg.FreightMinContributors,
+		FreightMinContributors: cfg.FreightMinContributors,
 	})
 	// /metrics on its own address, before the API listens.
 	mln, err := listen("tcp", cfg.MetricsAddr)
@@ -153,7 +152,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 		return fmt.Errorf("listen %s (OVERWATCH_METRICS_ADDR): %w", cfg.MetricsAddr, err)
 	}
 	log.Info("metrics listening", "addr", mln.Addr().String())
-	mapp := metricsApp(metrics, log)
+	mapp := http.MetricsApp(metrics, log)
 	go mapp.Listener(mln)                           //nolint:errcheck // ends at shutdown
 	defer mapp.ShutdownWithTimeout(5 * time.Second) //nolint:errcheck
 	ln, err := listen("tcp", cfg.Addr)

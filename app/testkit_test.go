@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
@@ -123,3 +124,6 @@ func (f *fakeCatalogue) asked() []url.Values {
 	defer f.mu.Unlock()
 	return append([]url.Values(nil), f.queries...)
 }
+
+// discardLog is a logger that writes nowhere.
+func discardLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

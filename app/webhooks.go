@@ -79,14 +79,3 @@ func (p WebhookPoster) post(ctx context.Context, d jobs.Delivery, now time.Time)
 	req.Header.Set("webhook-signature", sig)
 	return p.client.Do(ctx, req)
 }
-
-// checkURL validates a webhook URL at registration with the outbound
-// client's rules, its host name resolved now (outbound.CheckResolved).
-func (d *Deps) checkURL(ctx context.Context, raw string) error {
-	c := d.Outbound
-	if c == nil {
-		c = outbound.New(outbound.Options{Log: d.Log})
-	}
-	_, err := c.CheckResolved(ctx, raw)
-	return err
-}

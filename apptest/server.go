@@ -12,6 +12,7 @@ import (
 	"overwatch/app"
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
+	owhttp "overwatch/http"
 	"overwatch/postgres"
 	"overwatch/postgres/pgtest"
 	"overwatch/testclock"
@@ -197,7 +198,7 @@ func startCommandOut(t *testing.T, command string, env map[string]string, stdout
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Pg.Close)
-	doc, _, err := app.LoadOpenAPI()
+	doc, _, err := owhttp.LoadOpenAPI()
 	if err != nil {
 		t.Fatal(err)
 	}

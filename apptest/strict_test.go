@@ -2,7 +2,7 @@ package apptest
 
 import (
 	"encoding/json"
-	"overwatch/app"
+	owhttp "overwatch/http"
 	"testing"
 )
 
@@ -11,7 +11,7 @@ import (
 // describes part of the object).
 func TestStrictResponsesRefuseUndocumentedFields(t *testing.T) {
 	t.Parallel()
-	doc, _, err := app.LoadOpenAPI()
+	doc, _, err := owhttp.LoadOpenAPI()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestStrictResponsesRefuseUndocumentedFields(t *testing.T) {
 // answers; loading the document checks them, but not this strictly).
 func TestResponseExamplesAreStrict(t *testing.T) {
 	t.Parallel()
-	doc, _, err := app.LoadOpenAPI()
+	doc, _, err := owhttp.LoadOpenAPI()
 	if err != nil {
 		t.Fatal(err)
 	}

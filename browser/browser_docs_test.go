@@ -3,8 +3,8 @@ package browser
 import (
 	"fmt"
 	"net/http"
-	"overwatch/app"
 	"overwatch/apptest"
+	owhttp "overwatch/http"
 	"sort"
 	"strings"
 	"testing"
@@ -24,7 +24,7 @@ func testDocsPage(t *testing.T, env *pageEnv) {
 	b.run(t, 30*time.Second, chromedp.WaitVisible(chromedp.CSS(`.opblock`)))
 
 	// Every operation of the document, as Swagger UI renders them.
-	doc, _, err := app.LoadOpenAPI()
+	doc, _, err := owhttp.LoadOpenAPI()
 	if err != nil {
 		t.Fatal(err)
 	}

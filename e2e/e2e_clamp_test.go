@@ -8,8 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"overwatch"
-	"overwatch/app"
 	"overwatch/apptest"
+	owhttp "overwatch/http"
 	"overwatch/maritime/risk"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
@@ -125,7 +125,7 @@ func TestEveryKeyedArrayIsClampedForFree(t *testing.T) {
 		return false
 	}
 
-	doc, _, err := app.LoadOpenAPI()
+	doc, _, err := owhttp.LoadOpenAPI()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"overwatch/apptest"
 	"overwatch/clickhouse/chtest"
 	"overwatch/client"
+	owhttp "overwatch/http"
 	"overwatch/maritime/chokepoint"
 	"overwatch/maritime/river"
 	"overwatch/maritime/sanctions"
@@ -297,7 +298,7 @@ func TestClientAnswersTheSpecificationsRecords(t *testing.T) {
 	}
 
 	// The document: every named field required, with that type.
-	doc, _, err := app.LoadOpenAPI()
+	doc, _, err := owhttp.LoadOpenAPI()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,10 +10,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"overwatch"
-	"overwatch/app"
 	"overwatch/apptest"
 	"overwatch/clickhouse/chtest"
 	"overwatch/client"
+	owhttp "overwatch/http"
 	"overwatch/write/stripe"
 	"overwatch/write/stripe/stripetest"
 	"path/filepath"
@@ -80,7 +80,7 @@ func TestClientCallsEveryOperation(t *testing.T) {
 	callClientBilling(ctx, t, c, secret, account)
 
 	// Every operation of the document was called with a success.
-	doc, _, err := app.LoadOpenAPI()
+	doc, _, err := owhttp.LoadOpenAPI()
 	if err != nil {
 		t.Fatal(err)
 	}

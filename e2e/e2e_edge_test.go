@@ -8,8 +8,8 @@ import (
 	"net"
 	"net/http"
 	"overwatch"
-	"overwatch/app"
 	"overwatch/apptest"
+	owhttp "overwatch/http"
 	"overwatch/write"
 	"strings"
 	"testing"
@@ -107,8 +107,8 @@ func TestEdgeServerLimitsOverTCP(t *testing.T) {
 		message       string
 	}{
 		{"body too large", big, 0, 413, "request body too large"},
-		{"headers too large", "GET /v1/ports HTTP/1.1\r\nHost: x\r\nX-Padding: " + strings.Repeat("a", app.HeaderLimit) + "\r\n\r\n", 0, 431, "request line and headers too large"},
-		{"URL too long", "GET /v1/ports?q=" + strings.Repeat("a", app.HeaderLimit) + " HTTP/1.1\r\nHost: x\r\n\r\n", 0, 431, "too large"},
+		{"headers too large", "GET /v1/ports HTTP/1.1\r\nHost: x\r\nX-Padding: " + strings.Repeat("a", owhttp.HeaderLimit) + "\r\n\r\n", 0, 431, "request line and headers too large"},
+		{"URL too long", "GET /v1/ports?q=" + strings.Repeat("a", owhttp.HeaderLimit) + " HTTP/1.1\r\nHost: x\r\n\r\n", 0, 431, "too large"},
 		{"slow headers", "GET /v1/ports HTTP/1.1\r\nHost: x\r\n", 3 * time.Second, 408, "not received in time"},
 		{"slow body", "POST /v1/keys HTTP/1.1\r\nHost: x\r\nX-API-Key: " + key + "\r\nContent-Length: 100\r\n\r\n{", 3 * time.Second, 408, "not received in time"},
 		{"silent", "", 3 * time.Second, 408, "not received in time"},

@@ -9,6 +9,7 @@ import (
 	"overwatch"
 	"overwatch/app"
 	"overwatch/apptest"
+	owhttp "overwatch/http"
 	"overwatch/testclock"
 	"regexp"
 	"sort"
@@ -234,7 +235,7 @@ func TestUnknownRoutesAndOpenAPI(t *testing.T) {
 	doc := r.Json(t)
 	paths := doc["paths"].(map[string]any)
 	// Every route of routes.go is documented.
-	for _, rt := range app.NewApp(&app.Deps{Limits: app.Limits{Store: app.NewMemoryRates()}}).GetRoutes(true) {
+	for _, rt := range owhttp.NewApp(&owhttp.Deps{Limits: owhttp.Limits{Store: owhttp.NewMemoryRates()}}).GetRoutes(true) {
 		if rt.Method == http.MethodHead || rt.Path == "/v1/*" || !strings.HasPrefix(rt.Path, "/v1/") {
 			continue // HEAD mirrors GET; /metrics is operations, not the API
 		}

@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"overwatch"
-	"overwatch/app"
 	"overwatch/apptest"
+	owhttp "overwatch/http"
 	"sort"
 	"strings"
 	"testing"
@@ -28,7 +28,7 @@ import (
 func TestEveryListParsesItsNumbersAlike(t *testing.T) {
 	s := apptest.StartServer(t, map[string]string{"OVERWATCH_KEYED_LIMIT_PER_MINUTE": "100000"})
 	key, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanPro)
-	doc, _, err := app.LoadOpenAPI()
+	doc, _, err := owhttp.LoadOpenAPI()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestEveryListParsesItsNumbersAlike(t *testing.T) {
 
 	var lists []string
 	swept := 0
-	for _, rt := range app.NewApp(&app.Deps{Limits: app.Limits{Store: app.NewMemoryRates()}}).GetRoutes(true) {
+	for _, rt := range owhttp.NewApp(&owhttp.Deps{Limits: owhttp.Limits{Store: owhttp.NewMemoryRates()}}).GetRoutes(true) {
 		if rt.Method != http.MethodGet || !strings.HasPrefix(rt.Path, "/v1/") {
 			continue
 		}

@@ -18,6 +18,7 @@ import (
 	"overwatch/apptest"
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
+	owhttp "overwatch/http"
 	"overwatch/postgres"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
@@ -122,7 +123,7 @@ func newFuzzServer() (*fuzzServer, error, string) {
 	if err := seedFuzzData(ctx, ch, chtest.Server()+"/"+name, pgtest.Server()+"/"+name+"?sslmode=disable"); err != nil {
 		return nil, err, ""
 	}
-	doc, openapi, err := app.LoadOpenAPI()
+	doc, openapi, err := owhttp.LoadOpenAPI()
 	if err != nil {
 		return nil, err, ""
 	}
@@ -132,17 +133,17 @@ func newFuzzServer() (*fuzzServer, error, string) {
 	if err := latest.Sync(ctx); err != nil {
 		return nil, err, ""
 	}
-	lim := app.Limits{Store: unlimitedRates{}, Now: testclock.Now, PublicPerMinute: 1 << 30, PublicPerDay: 1 << 30,
+	lim := owhttp.Limits{Store: unlimitedRates{}, Now: testclock.Now, PublicPerMinute: 1 << 30, PublicPerDay: 1 << 30,
 		KeyedPerMinute: 1 << 30, EventsPerMinute: 1 << 30}
-	d := &app.Deps{
+	d := &owhttp.Deps{
 		Log: log, Now: testclock.Now, Ch: ch, Pg: pg, Latest: latest, Cache: read.NewCache(ch, read.CacheOptions{}),
 		Limits: lim, Publisher: read.Publisher{Name: "Overwatch Fuzz", URL: "https://overwatch.test"},
 		Openapi: openapi, Metrics: app.NewMetrics(), Refresh: fuzzRefresher{},
 		Billing:   stripe.New(stripe.Config{WebhookSecret: "whsec_fuzz"}),
 		Outbound:  outbound.New(outbound.Options{ConnectTimeout: 100 * time.Millisecond, Timeout: 300 * time.Millisecond}),
-		PublicURL: "https://overwatch.test", Keys: app.NewKeyGuard(lim, 1<<30, time.Minute), ReadTimeout: 2 * time.Second,
+		PublicURL: "https://overwatch.test", Keys: owhttp.NewKeyGuard(lim, 1<<30, time.Minute), ReadTimeout: 2 * time.Second,
 	}
-	app := app.NewApp(d)
+	app := owhttp.NewApp(d)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err, ""

@@ -1,6 +1,7 @@
-package app
+package http
 
 import (
+	"net"
 	"net/netip"
 	"testing"
 
@@ -9,15 +10,15 @@ import (
 )
 
 func TestClientIP(t *testing.T) {
-	proxies := clientIPs{trusted: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.168.1.1/32")}}
+	proxies := ClientIPs{Trusted: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.168.1.1/32")}}
 	cases := []struct {
 		name string
-		ips  clientIPs
+		ips  ClientIPs
 		peer string
 		xff  []string
 		want string
 	}{
-		{"no proxies: the peer", clientIPs{}, "203.0.113.7", []string{"1.2.3.4"}, "203.0.113.7"},
+		{"no proxies: the peer", ClientIPs{}, "203.0.113.7", []string{"1.2.3.4"}, "203.0.113.7"},
 		{"untrusted peer: XFF ignored", proxies, "203.0.113.7", []string{"1.2.3.4"}, "203.0.113.7"},
 		{"trusted peer: last hop", proxies, "10.1.2.3", []string{"1.2.3.4"}, "1.2.3.4"},
 		{"spoofed left entries ignored", proxies, "10.1.2.3", []string{"6.6.6.6, 1.2.3.4"}, "1.2.3.4"},
@@ -27,7 +28,7 @@ func TestClientIP(t *testing.T) {
 		{"only trusted hops", proxies, "10.1.2.3", []string{"10.0.0.1"}, "10.0.0.1"},
 		{"no header from a trusted peer", proxies, "10.1.2.3", nil, "10.1.2.3"},
 		{"ipv6 client", proxies, "10.1.2.3", []string{"2001:db8::1"}, "2001:db8::1"},
-		{"ipv4-mapped peer", clientIPs{}, "::ffff:198.51.100.4", nil, "198.51.100.4"},
+		{"ipv4-mapped peer", ClientIPs{}, "::ffff:198.51.100.4", nil, "198.51.100.4"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -59,4 +60,8 @@ func TestRateKey(t *testing.T) {
 	if a != b || a == c || a != "2001:db8:1:2::/64" {
 		t.Errorf("ipv6 keys %s %s %s", a, b, c)
 	}
+}
+
+func netTCPAddr(a netip.Addr) *net.TCPAddr {
+	return net.TCPAddrFromAddrPort(netip.AddrPortFrom(a, 40000))
 }

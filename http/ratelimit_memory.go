@@ -1,4 +1,4 @@
-package app
+package http
 
 import (
 	"context"
@@ -23,7 +23,7 @@ type memoryWindow struct {
 	used int
 }
 
-var _ rateStore = (*memoryRates)(nil)
+var _ RateStore = (*memoryRates)(nil)
 
 func NewMemoryRates() *memoryRates {
 	return &memoryRates{windows: map[string]*memoryWindow{}}

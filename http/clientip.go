@@ -1,4 +1,4 @@
-package app
+package http
 
 import (
 	"net/netip"
@@ -12,12 +12,12 @@ import (
 // the right and the first address that is not a trusted proxy is the
 // client. Addresses a client writes itself at the left of the header are
 // never believed.
-type clientIPs struct {
-	trusted []netip.Prefix
+type ClientIPs struct {
+	Trusted []netip.Prefix
 }
 
-func (t clientIPs) isTrusted(a netip.Addr) bool {
-	for _, p := range t.trusted {
+func (t ClientIPs) isTrusted(a netip.Addr) bool {
+	for _, p := range t.Trusted {
 		if p.Contains(a) {
 			return true
 		}
@@ -26,10 +26,10 @@ func (t clientIPs) isTrusted(a netip.Addr) bool {
 }
 
 // of returns the client address of the request.
-func (t clientIPs) of(c *fiber.Ctx) netip.Addr {
+func (t ClientIPs) of(c *fiber.Ctx) netip.Addr {
 	peer, _ := netip.AddrFromSlice(c.Context().RemoteIP())
 	peer = peer.Unmap()
-	if len(t.trusted) == 0 || !t.isTrusted(peer) {
+	if len(t.Trusted) == 0 || !t.isTrusted(peer) {
 		return peer
 	}
 	var hops []string

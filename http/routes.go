@@ -1,6 +1,7 @@
-package app
+package http
 
 import (
+	"context"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -9,6 +10,7 @@ import (
 	"overwatch/read"
 	"overwatch/web"
 	"overwatch/write"
+	"overwatch/write/outbound"
 )
 
 // routes mounts the service: the pages for people (/docs, /map,
@@ -23,8 +25,8 @@ func routes(app *fiber.App, d *Deps, bounds *bodyBounds) {
 	if d.Keys == nil {
 		d.Keys = NewKeyGuard(d.Limits, 20, time.Minute)
 	}
-	if d.metricsToken != "" {
-		app.Get("/metrics", bearerOnly(d.metricsToken), serveMetrics(d.Metrics))
+	if d.MetricsToken != "" {
+		app.Get("/metrics", bearerOnly(d.MetricsToken), ServeMetrics(d.Metrics))
 	}
 
 	mountLand(app) // before the pages: /map/* would answer /map/land.geojson
@@ -38,7 +40,7 @@ func routes(app *fiber.App, d *Deps, bounds *bodyBounds) {
 	e := edge{router: v1, prefix: "/v1", d: d, methods: methods, bounds: bounds}
 	read.Routes(e, read.Deps{
 		Analytics: d.Ch, Accounts: d.Pg, Latest: d.Latest, Fleet: d.Latest, Publisher: d.Publisher,
-		Cache: d.Cache, Now: d.Now, Log: d.Log, SAR: d.sar, FreightMinContributors: d.freightMinContributors,
+		Cache: d.Cache, Now: d.Now, Log: d.Log, SAR: d.SAR, FreightMinContributors: d.FreightMinContributors,
 	})
 	write.Routes(e, write.Deps{
 		Accounts: d.Pg, Billing: d.Billing, Refresher: d.Refresh, Outbound: d.Outbound,
@@ -107,3 +109,14 @@ var (
 	_ read.Router  = edge{}
 	_ write.Router = edge{}
 )
+
+// checkURL validates a webhook URL at registration with the outbound
+// client's rules, its host name resolved now (outbound.CheckResolved).
+func (d *Deps) checkURL(ctx context.Context, raw string) error {
+	c := d.Outbound
+	if c == nil {
+		c = outbound.New(outbound.Options{Log: d.Log})
+	}
+	_, err := c.CheckResolved(ctx, raw)
+	return err
+}

@@ -1,4 +1,4 @@
-package app
+package http
 
 import (
 	"log/slog"
@@ -33,18 +33,18 @@ type Deps struct {
 	Outbound     *outbound.Client
 	PublicURL    string
 	Keys         *keyGuard     // the failed-key budget and unknown-key cache; nil: none
-	metricsToken string        // when set, /metrics on the API address for this bearer token
+	MetricsToken string        // when set, /metrics on the API address for this bearer token
 	ReadTimeout  time.Duration // 0: 15 s
 	// sar is the Sentinel-1 catalogue client (nil: the stored products only).
-	sar read.SARCatalogue
+	SAR read.SARCatalogue
 	// freightMinContributors is k of the freight-rate aggregates (0: the default).
-	freightMinContributors int
+	FreightMinContributors int
 }
 
 // Compile-time proof that the stores implement the edge's interfaces.
 var (
 	_ authenticator = (*postgres.DB)(nil)
-	_ rateStore     = (*postgres.DB)(nil)
+	_ RateStore     = (*postgres.DB)(nil)
 )
 
 // The HTTP server's bounds: a request line and headers over headerLimit

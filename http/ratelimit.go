@@ -1,4 +1,4 @@
-package app
+package http
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 // rateStore draws one request from every bucket, or from none when any of
 // them is exhausted, atomically. memoryRates serves one instance;
 // postgres.DB serves several.
-type rateStore interface {
+type RateStore interface {
 	TakeRate(ctx context.Context, now time.Time, buckets []overwatch.RateBucket) ([]overwatch.RateCount, bool, error)
 }
 
@@ -27,8 +27,8 @@ type rateStore interface {
 
 // limits is the rate-limit edge of both surfaces.
 type Limits struct {
-	Store           rateStore
-	ips             clientIPs
+	Store           RateStore
+	IPs             ClientIPs
 	Now             func() time.Time
 	PublicPerMinute int
 	PublicPerDay    int
@@ -40,7 +40,7 @@ type Limits struct {
 // day. The 429 body is the spec's RateLimited.
 func (l Limits) public() fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		ip := rateKey(l.ips.of(c))
+		ip := rateKey(l.IPs.of(c))
 		buckets := []overwatch.RateBucket{
 			{Key: "pub:m:" + ip, Limit: l.PublicPerMinute, Period: overwatch.PerMinute},
 			{Key: "pub:d:" + ip, Limit: l.PublicPerDay, Period: overwatch.PerUTCDay},
@@ -61,7 +61,7 @@ func (l Limits) public() fiber.Handler {
 // keys count like any other.
 func (l Limits) perIP() fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		ip := rateKey(l.ips.of(c))
+		ip := rateKey(l.IPs.of(c))
 		if err := l.take(c, []overwatch.RateBucket{{Key: "key:m:" + ip, Limit: l.KeyedPerMinute, Period: overwatch.PerMinute}}, 0, -1); err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package app
+package http
 
 import (
 	"net/netip"
@@ -13,7 +13,7 @@ func FuzzClientIP(f *testing.F) {
 	for _, s := range []string{"1.2.3.4", "1.2.3.4, 10.0.0.1", "junk", "", ",,,", "::1, 2001:db8::1", "1.2.3.4:80", "[::1]"} {
 		f.Add(s)
 	}
-	ips := clientIPs{trusted: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}
+	ips := ClientIPs{Trusted: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}
 	app := fiber.New()
 	var got netip.Addr
 	app.Get("/", func(c *fiber.Ctx) error { got = ips.of(c); return nil })

@@ -1,4 +1,4 @@
-package app
+package http
 
 import (
 	"context"
@@ -22,8 +22,8 @@ import (
 // bounded: at most maxEntries addresses and maxEntries keys, the oldest
 // expiry dropped first when full.
 type keyGuard struct {
-	rates  rateStore
-	ips    clientIPs
+	rates  RateStore
+	ips    ClientIPs
 	now    func() time.Time
 	budget int
 	ttl    time.Duration
@@ -39,7 +39,7 @@ const maxEntries = 10_000
 // newKeyGuard returns a guard drawing from the limits' rate store, with
 // their client addresses and clock.
 func NewKeyGuard(l Limits, budget int, ttl time.Duration) *keyGuard {
-	return &keyGuard{rates: l.Store, ips: l.ips, now: l.Now, budget: budget, ttl: ttl,
+	return &keyGuard{rates: l.Store, ips: l.IPs, now: l.Now, budget: budget, ttl: ttl,
 		blocked: map[string]time.Time{}, unknown: map[overwatch.KeyHash]time.Time{}}
 }
 

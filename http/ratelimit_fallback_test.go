@@ -1,4 +1,4 @@
-package app
+package http
 
 import (
 	"context"
@@ -33,7 +33,7 @@ func (f *flakyRates) TakeRate(ctx context.Context, now time.Time, b []overwatch.
 // again, which never saw the draws of the outage.
 func TestFallbackRatesCountsLocallyWhileSharedStoreFails(t *testing.T) {
 	shared := &flakyRates{inner: NewMemoryRates()}
-	f := newFallbackRates(shared, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	f := NewFallbackRates(shared, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	now := time.Date(2026, 11, 26, 3, 0, 0, 0, time.UTC)
 	bucket := []overwatch.RateBucket{{Key: "pub:m:10.0.0.1", Limit: 3, Period: overwatch.PerMinute}}
 	take := func() bool {
@@ -70,7 +70,7 @@ func TestFallbackRatesCountsLocallyWhileSharedStoreFails(t *testing.T) {
 func TestFallbackRatesEndedRequest(t *testing.T) {
 	shared := &flakyRates{inner: NewMemoryRates()}
 	shared.down.Store(true)
-	f := newFallbackRates(shared, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	f := NewFallbackRates(shared, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, _, err := f.TakeRate(ctx, testclock.Now(), []overwatch.RateBucket{{Key: "k", Limit: 1, Period: overwatch.PerMinute}}); err == nil {

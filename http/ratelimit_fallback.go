@@ -1,4 +1,4 @@
-package app
+package http
 
 import (
 	"context"
@@ -17,16 +17,16 @@ import (
 // chaos test, cmd/chaos, kills PostgreSQL for 30 s); when the shared store
 // answers again its counters take over.
 type fallbackRates struct {
-	shared  rateStore
+	shared  RateStore
 	local   *memoryRates
 	timeout time.Duration // the most a draw waits for the shared store
 	log     *slog.Logger
 	failing atomic.Bool
 }
 
-var _ rateStore = (*fallbackRates)(nil)
+var _ RateStore = (*fallbackRates)(nil)
 
-func newFallbackRates(shared rateStore, log *slog.Logger) *fallbackRates {
+func NewFallbackRates(shared RateStore, log *slog.Logger) *fallbackRates {
 	return &fallbackRates{shared: shared, local: NewMemoryRates(), timeout: time.Second, log: log}
 }
 
