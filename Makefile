@@ -40,7 +40,7 @@ CLUSTER_E2E = ^(TestPublicLatestPosition|TestPublicErrors|TestReplayServesTheLas
 test-cluster: cluster
 	clickhouse/local/cluster.sh drop-tests
 	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test -count=1 -timeout 10m ./clickhouse/... ./write/...
-	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test -count=1 -timeout 10m -run '$(CLUSTER_E2E)' ./cmd/overwatch
+	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test -count=1 -timeout 10m -run '$(CLUSTER_E2E)' ./e2e
 
 ## chaos: the chaos test of cluster mode (cmd/chaos): a private cluster
 ## (ports +300; the smoke run +400) and PostgreSQL, two ingest, two serve and two jobs
@@ -93,7 +93,7 @@ web:
 ## client: regenerate the Go client (client/) from the OpenAPI document:
 ## `overwatch openapi` writes the merged document to client/openapi.json,
 ## then oapi-codegen (the version go.mod pins) generates client.gen.go;
-## run it after changing cmd/overwatch/openapi/ (a test fails until then)
+## run it after changing http/openapi/ (a test fails until then)
 client:
 	$(GO) generate ./client
 
@@ -118,13 +118,13 @@ HTTP_FUZZTIME ?= 10s
 ## every benchmark as a smoke run
 test: services tools $(STRIPE_MOCK) tidy vet lint-arch
 	$(GO) test -count=1 -timeout 20m ./...
-	OVERWATCH_ACCURACY_TRADE=smoke $(GO) test -count=1 -timeout 10m -run '^TestAccuracyTrade$$' ./cmd/overwatch
-	OVERWATCH_ACCURACY=smoke $(GO) test -count=1 -timeout 10m -run '^TestAccuracy$$' ./cmd/overwatch
+	OVERWATCH_ACCURACY_TRADE=smoke $(GO) test -count=1 -timeout 10m -run '^TestAccuracyTrade$$' ./accuracy
+	OVERWATCH_ACCURACY=smoke $(GO) test -count=1 -timeout 10m -run '^TestAccuracy$$' ./accuracy
 	$(MAKE) test-cluster
 	OVERWATCH_CHAOS=smoke $(GO) test -count=1 -timeout 10m -run '^TestChaos$$' ./cmd/chaos
 	@for f in $(HTTP_FUZZ); do \
 	  echo "== fuzz $$f for $(HTTP_FUZZTIME)"; \
-	  $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(HTTP_FUZZTIME) ./cmd/overwatch || exit 1; \
+	  $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(HTTP_FUZZTIME) ./e2e || exit 1; \
 	done
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./...
 
@@ -151,9 +151,9 @@ test-clock: services tools $(STRIPE_MOCK)
 ACCURACY_OUT ?= bin/accuracy.md
 accuracy: services tools
 	@mkdir -p $(dir $(ACCURACY_OUT))
-	OVERWATCH_ACCURACY=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_OUT)) $(GO) test -count=1 -timeout 120m -v -run '^TestAccuracy$$' ./cmd/overwatch
+	OVERWATCH_ACCURACY=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_OUT)) $(GO) test -count=1 -timeout 120m -v -run '^TestAccuracy$$' ./accuracy
 	$(MAKE) accuracy-trade
-	OVERWATCH_ACCURACY_CHOKEPOINT=full $(GO) test -count=1 -timeout 10m -v -run '^TestAccuracyChokepoint$$' ./cmd/overwatch
+	OVERWATCH_ACCURACY_CHOKEPOINT=full $(GO) test -count=1 -timeout 10m -v -run '^TestAccuracyChokepoint$$' ./accuracy
 
 ## accuracy-trade: the trade analytics of issue 18 (route shifts,
 ## deceptions, each anomaly type, flow tonnes, forecasts) and the voyage
@@ -167,7 +167,7 @@ accuracy: services tools
 ACCURACY_TRADE_OUT ?= bin/accuracy-trade.md
 accuracy-trade: services
 	@mkdir -p $(dir $(ACCURACY_TRADE_OUT))
-	OVERWATCH_ACCURACY_TRADE=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_TRADE_OUT)) $(GO) test -count=1 -timeout 60m -v -run '^TestAccuracyTrade$$' ./cmd/overwatch
+	OVERWATCH_ACCURACY_TRADE=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_TRADE_OUT)) $(GO) test -count=1 -timeout 60m -v -run '^TestAccuracyTrade$$' ./accuracy
 
 ## bench: Go benchmarks and the load tests (see docs/benchmarks.md)
 bench: services tools bench-go bench-load bench-ingest bench-history bench-sim bench-derive bench-trade bench-market bench-map
@@ -188,7 +188,7 @@ bench-sim: build
 bench-derive: build
 	@[ -n "$$(clickhouse-client -q "EXISTS TABLE overwatch_bench_sim.positions" 2>/dev/null | grep 1)" ] || $(GO) run ./cmd/loadtest sim -bin $(BIN)
 	$(GO) run ./cmd/loadtest derive -bin $(BIN)
-	OVERWATCH_EVAL_FULL=1 $(GO) test -count=1 -timeout 30m -run TestPortCallsAgainstGroundTruth -v ./cmd/overwatch | grep -v 'level=INFO'
+	OVERWATCH_EVAL_FULL=1 $(GO) test -count=1 -timeout 30m -run TestPortCallsAgainstGroundTruth -v ./e2e | grep -v 'level=INFO'
 
 ## bench-trade: the trade derivations of issue 18 from scratch and daily
 ## on a simulated store of two years of 800 vessels (filled once into
@@ -204,7 +204,7 @@ bench-market: build
 ## bench-map: /map with 10,000 vessels in headless Chromium: time to first
 ## render and frame times while panning (make test runs it with 300)
 bench-map:
-	OVERWATCH_MAP_BENCH_VESSELS=10000 $(GO) test -count=1 -timeout 15m -run '^TestMapBench$$' -v ./cmd/overwatch
+	OVERWATCH_MAP_BENCH_VESSELS=10000 $(GO) test -count=1 -timeout 15m -run '^TestMapBench$$' -v ./browser
 
 ## bench-ingest: replay 10 million AIS messages into ClickHouse (messages/s, peak RSS)
 bench-ingest: build

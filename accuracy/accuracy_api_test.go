@@ -44,7 +44,7 @@ func fetchAccuracyAPI(t *testing.T, s *apptest.TestServer, key string, fleet []o
 	var transfers []risk.Event
 	get := func(path string, into any) int {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: key})
+		r := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: key})
 		if r.StatusCode == 200 {
 			apptest.MustUnmarshal(t, r.Body, into)
 		} else if r.StatusCode != 404 {

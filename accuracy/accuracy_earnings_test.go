@@ -201,7 +201,7 @@ func fetchEarnings(t *testing.T, s *apptest.TestServer, key string, truth []sim.
 			continue
 		}
 		path := "/v1/earnings?limit=200&vessel=" + tr.Vessel.IMO.String()
-		r := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: key})
+		r := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: key})
 		if r.StatusCode != 200 {
 			t.Fatalf("%s: %d %s", path, r.StatusCode, r.Body)
 		}

@@ -36,7 +36,7 @@ func fetchTradeAPI(t *testing.T, s *apptest.TestServer, key string, start, dataE
 	api := &tradeAPI{forecasts: map[string]int{}}
 	get := func(path string, into any) {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: key})
+		r := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: key})
 		if r.StatusCode != 200 {
 			t.Fatalf("%s: %d %s", path, r.StatusCode, r.Body)
 		}

@@ -20,7 +20,7 @@ import (
 //go:embed samples/crop/*.csv
 var cropSamples embed.FS
 
-// loadCropSamples stores the bundled samples when the PSD and WASDE
+// LoadCropSamples stores the bundled samples when the PSD and WASDE
 // tables are empty; a sample that fails to load is logged and skipped.
 func LoadCropSamples(ctx context.Context, ch *clickhouse.DB, log *slog.Logger) {
 	psd, wasde, err := ch.CropRows(ctx)

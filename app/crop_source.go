@@ -16,7 +16,7 @@ import (
 	cropfile "overwatch/write/crop"
 )
 
-// cropConfig is where the NDVI series of the crop regions is fetched from
+// CropConfig is where the NDVI series of the crop regions is fetched from
 // (an AppEEARS point-sample CSV; empty: off, the default, and the health
 // endpoint gives the official view), how its categories map to regions
 // and how often it is fetched.
@@ -26,7 +26,7 @@ type CropConfig struct {
 	NDVIEvery   time.Duration
 }
 
-// parseCropRegions reads "category=region,..." (region slugs checked).
+// ParseCropRegions reads "category=region,..." (region slugs checked).
 func ParseCropRegions(v string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, part := range list(v) {
@@ -71,7 +71,7 @@ type CropStore interface {
 	InsertNDVI(ctx context.Context, rows []crop.NDVISample) error
 }
 
-// cropNDVISource is the scheduled fetch of the NDVI series: one AppEEARS
+// CropNDVISource is the scheduled fetch of the NDVI series: one AppEEARS
 // point-sample CSV, stored whole or not at all. A fetch that fails
 // (timeout, 429, 5xx, an HTML page, a truncated or malformed body, no
 // sample of a configured region) keeps the series last stored and fails
@@ -104,7 +104,7 @@ func CropNDVISource(store CropStore, cfg CropConfig) jobs.Source {
 	})
 }
 
-// cropSources is the NDVI fetch of the job table, with its source when
+// CropSources is the NDVI fetch of the job table, with its source when
 // the configuration turns it on.
 func CropSources(cfg CropConfig, store CropStore) jobs.SourceRefresh {
 	r := jobs.SourceRefresh{Every: cfg.NDVIEvery, Setting: "OVERWATCH_CROP_NDVI_URL"}

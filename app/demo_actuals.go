@@ -63,7 +63,7 @@ func truthActuals(r io.Reader) ([]write.ActualRow, error) {
 	return rows, nil
 }
 
-// importTruthActuals imports the complete weeks of the truth file's
+// ImportTruthActuals imports the complete weeks of the truth file's
 // loadings before end as actuals.
 func ImportTruthActuals(ctx context.Context, ch *clickhouse.DB, path string, end time.Time) (int, error) {
 	f, err := os.Open(path)

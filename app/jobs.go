@@ -18,7 +18,7 @@ import (
 	"overwatch/postgres"
 )
 
-// newScheduler builds the scheduler from the job table (jobs.All), its
+// NewScheduler builds the scheduler from the job table (jobs.All), its
 // dependencies wired to the stores and to the external sources the
 // configuration turns on: ClickHouse derives, Postgres keeps the jobs'
 // state and their distributed lock.
@@ -212,7 +212,7 @@ func jobsCommand(ctx context.Context, cfg config, log *slog.Logger, args []strin
 	return sc.Stop()
 }
 
-// registerJobs exposes the jobs' counters at /metrics: runs, failures,
+// RegisterJobs exposes the jobs' counters at /metrics: runs, failures,
 // ticks skipped because another instance had the job, the last run's
 // duration and success time, and the lag of the watermark behind now.
 func RegisterJobs(reg *prometheus.Registry, sc *jobs.Scheduler) {

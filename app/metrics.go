@@ -7,7 +7,7 @@ import (
 	"overwatch/write/ingest"
 )
 
-// newMetrics returns a registry with the Go runtime's and the process's
+// NewMetrics returns a registry with the Go runtime's and the process's
 // collectors; the parts of the service add theirs.
 func NewMetrics() *prometheus.Registry {
 	reg := prometheus.NewRegistry()

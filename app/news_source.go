@@ -71,7 +71,7 @@ type NewsWriter interface {
 	DisruptionTones(ctx context.Context, urls []string) (map[string]float64, error)
 }
 
-// gdeltClient asks the GDELT DOC API at base (fetchSource), each request
+// GdeltClient asks the GDELT DOC API at base (fetchSource), each request
 // within timeout (0: sourceTimeout). GDELT answers its query errors and,
 // sometimes, its rate-limit notice as plain text with HTTP 200 (and
 // Content-Type text/html): the gdelt parsers tell them apart. A 429 is
@@ -119,7 +119,7 @@ func (g GdeltClient) Tones(ctx context.Context, query string) (map[string]float6
 	return gdelt.Tones(bins), nil
 }
 
-// newsSource is the GDELT refresh: each run asks the subjects in turn,
+// NewsSource is the GDELT refresh: each run asks the subjects in turn,
 // one request every interval at most (never faster than GDELT's one in 5
 // seconds in production): a subject's ArtList, then, when it found
 // articles, its ToneChart over the same day, whose bins give each article

@@ -13,7 +13,7 @@ import (
 	riverfile "overwatch/write/river"
 )
 
-// riverConfig is where the river gauges are fetched from and how often.
+// RiverConfig is where the river gauges are fetched from and how often.
 // An empty URL turns the job off ("off" in the environment).
 type RiverConfig struct {
 	// URL is the NWIS instantaneous-values service (format=json), to
@@ -125,7 +125,7 @@ func riverLevelsSource(store RiverWriter, cfg RiverConfig) jobs.Source {
 	})
 }
 
-// riverSources is the river poll of the job table, with its source when
+// RiverSources is the river poll of the job table, with its source when
 // the configuration turns it on.
 func RiverSources(cfg RiverConfig, store RiverWriter) jobs.SourceRefresh {
 	r := jobs.SourceRefresh{Every: cfg.Every, Setting: "OVERWATCH_RIVER_URL"}

@@ -9,6 +9,8 @@ import (
 	"net"
 )
 
+// ErrUsage is the error of a command line that is not a command: the
+// usage has been printed.
 var ErrUsage = errors.New("usage")
 
 const usage = `usage: overwatch <command> [flags]
@@ -46,12 +48,12 @@ commands:
 Configuration is read from the environment; see README.md.
 `
 
-// run is the whole program; main only supplies the process's environment.
+// Run is the whole program; main only supplies the process's environment.
 func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	return RunWith(ctx, args, getenv, stdout, stderr, net.Listen)
 }
 
-// runWith is run with the function that opens the API's listener: the
+// RunWith is run with the function that opens the API's listener: the
 // end-to-end tests hand in a listener they opened on a free port, so that
 // they know the server's address without asking it.
 func RunWith(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer,

@@ -285,7 +285,7 @@ type sarSampleStore interface {
 	SARRows(ctx context.Context) (uint64, error)
 }
 
-// loadSARSamples stores the bundled samples when the catalogue cache is
+// LoadSARSamples stores the bundled samples when the catalogue cache is
 // empty; a sample that fails to load is logged and skipped.
 func LoadSARSamples(ctx context.Context, store sarSampleStore, log *slog.Logger) {
 	n, err := store.SARRows(ctx)

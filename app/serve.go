@@ -14,6 +14,12 @@ import (
 	"time"
 )
 
+// Compile-time proof that PostgreSQL implements the edge's stores.
+var (
+	_ http.Accounts  = (*postgres.DB)(nil)
+	_ http.RateStore = (*postgres.DB)(nil)
+)
+
 // stores opens and migrates both stores; the caller closes them.
 func stores(ctx context.Context, cfg config, log *slog.Logger) (*clickhouse.DB, *postgres.DB, error) {
 	ch, err := clickhouse.Open(cfg.ClickHouseURL)
@@ -127,12 +133,12 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, s
 	app := http.NewApp(&http.Deps{
 		Log:          log,
 		Now:          cfg.clock(),
-		Ch:           ch,
-		Pg:           pg,
+		Analytics:    ch,
+		Accounts:     pg,
 		Latest:       latest,
 		Cache:        cache,
 		Publisher:    read.Publisher{Name: cfg.PublicName, URL: cfg.PublicURL},
-		Openapi:      openapi,
+		OpenAPI:      openapi,
 		Metrics:      metrics,
 		Refresh:      refresher{sc},
 		Billing:      stripe.New(cfg.Stripe),

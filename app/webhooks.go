@@ -41,7 +41,7 @@ func parsePrefixes(s string) ([]netip.Prefix, error) {
 	return out, nil
 }
 
-// webhookPoster sends deliveries signed the Standard Webhooks way through
+// WebhookPoster sends deliveries signed the Standard Webhooks way through
 // the outbound client.
 type WebhookPoster struct{ client *outbound.Client }
 

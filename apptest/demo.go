@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// syncWriter collects what a command prints.
+// SyncWriter collects what a command prints.
 type SyncWriter struct {
 	mu sync.Mutex
 	b  strings.Builder

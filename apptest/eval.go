@@ -18,7 +18,7 @@ import (
 	"time"
 )
 
-// evalRun is a seeded simulation stored through the real pipeline into
+// EvalRun is a seeded simulation stored through the real pipeline into
 // fresh databases, with its ground truth, for the accuracy tests.
 type EvalRun struct {
 	ChURL, PgURL string
@@ -27,7 +27,7 @@ type EvalRun struct {
 	Env          map[string]string
 }
 
-// simulateForEval simulates vessels for days (seed, fixed start) into the
+// SimulateForEval simulates vessels for days (seed, fixed start) into the
 // databases ow_test_<name>, the truth to a temporary file.
 func SimulateForEval(t *testing.T, name string, seed uint64, vessels, days int) *EvalRun {
 	t.Helper()
@@ -43,7 +43,7 @@ func SimulateForEval(t *testing.T, name string, seed uint64, vessels, days int) 
 	return r
 }
 
-// getenv is the run's environment on the tests' clock (clockEnv), the
+// Getenv is the run's environment on the tests' clock (clockEnv), the
 // external sources off unless set.
 func (r *EvalRun) Getenv(k string) string {
 	return ClockEnv(func(k string) string {
@@ -54,7 +54,7 @@ func (r *EvalRun) Getenv(k string) string {
 	})(k)
 }
 
-// command runs an overwatch command on the run's databases.
+// Command runs an overwatch command on the run's databases.
 func (r *EvalRun) Command(t *testing.T, stdout io.Writer, args ...string) {
 	t.Helper()
 	if err := app.Run(context.Background(), append([]string{"overwatch"}, args...), r.Getenv, stdout, os.Stderr); err != nil {
@@ -62,7 +62,7 @@ func (r *EvalRun) Command(t *testing.T, stdout io.Writer, args ...string) {
 	}
 }
 
-// readTruth reads every line of the ground truth.
+// ReadTruth reads every line of the ground truth.
 func ReadTruth(t *testing.T, path string) []sim.Truth {
 	t.Helper()
 	f, err := os.Open(path)
@@ -86,7 +86,7 @@ func ReadTruth(t *testing.T, path string) []sim.Truth {
 	return out
 }
 
-// storedRiskEvents runs the risk_events job (after port_calls, whose calls
+// StoredRiskEvents runs the risk_events job (after port_calls, whose calls
 // the mismatch detector reads) through the jobs command and returns every
 // event it stored, as the API serves them.
 func (r *EvalRun) StoredRiskEvents(t *testing.T) []risk.Event {

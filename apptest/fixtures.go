@@ -24,7 +24,7 @@ var imoSeq = struct {
 	n uint32
 }{n: 800000}
 
-// nextIMO returns a valid IMO number (check digit included) no other test
+// NextIMO returns a valid IMO number (check digit included) no other test
 // uses.
 func NextIMO() overwatch.IMO {
 	imoSeq.Lock()
@@ -33,7 +33,7 @@ func NextIMO() overwatch.IMO {
 	return overwatch.IMO(imoSeq.n*10 + overwatch.IMOCheckDigit(imoSeq.n))
 }
 
-// ingestReports writes reports through the real pipeline into the server's
+// IngestReports writes reports through the real pipeline into the server's
 // ClickHouse.
 func (s *TestServer) IngestReports(t *testing.T, reports ...ingest.Report) {
 	t.Helper()

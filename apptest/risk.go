@@ -19,7 +19,7 @@ import (
 	"time"
 )
 
-// simulateWithRates is simulateForEval with extra `overwatch simulate`
+// SimulateWithRates is simulateForEval with extra `overwatch simulate`
 // flags (the event rates).
 func SimulateWithRates(t *testing.T, name string, seed uint64, vessels, days int, extra ...string) *EvalRun {
 	t.Helper()
@@ -45,7 +45,7 @@ type riskClass struct {
 	detected func(*risk.Event) bool
 }
 
-// isType is the class of a truth type and event type, of one subtype or
+// IsType is the class of a truth type and event type, of one subtype or
 // all ("*").
 func IsType(truthType, eventType, subtype string) riskClass {
 	return riskClass{
@@ -75,7 +75,7 @@ func (s RiskScore) Precision() float64 {
 	return float64(s.Matched) / float64(s.Detected)
 }
 
-// scoreRisk scores one class by the matching rule of
+// ScoreRisk scores one class by the matching rule of
 // TestRiskSingleAgainstGroundTruth.
 func ScoreRisk(name string, truth []sim.Truth, events []risk.Event, from, to, dataEnd time.Time, c riskClass) RiskScore {
 	s := RiskScore{Name: name}
@@ -203,7 +203,7 @@ func ScoreRisk(name string, truth []sim.Truth, events []risk.Event, from, to, da
 	return s
 }
 
-// scoreOpenGaps matches the gaps still open at the end of the data, on
+// ScoreOpenGaps matches the gaps still open at the end of the data, on
 // vessel and start (within a minute), over the whole run.
 func ScoreOpenGaps(truth []sim.Truth, events []risk.Event, start time.Time) RiskScore {
 	s := RiskScore{Name: "open gaps"}
@@ -267,7 +267,7 @@ type pairKind struct {
 	excuse  func(e *risk.Event) bool // may be nil
 }
 
-// evaluatePair scores each detector against the truth of the data span
+// EvaluatePair scores each detector against the truth of the data span
 // [from, to].
 func EvaluatePair(truth []sim.Truth, detected []risk.Event, from, to time.Time, firstSeen map[overwatch.IMO]time.Time, staticEvery time.Duration) []pairScore {
 	settle := risk.DraughtSettle(6*time.Hour, staticEvery) // how late a misreport may first be seen

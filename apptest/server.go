@@ -29,7 +29,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 )
 
-// testServer is the real service started through run() on a free port,
+// TestServer is the real service started through run() on a free port,
 // with its own view of both stores for arranging data.
 type TestServer struct {
 	Base    string
@@ -60,13 +60,13 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// e2eStores are the databases of the end-to-end tests, shared by every
+// Stores are the databases of the end-to-end tests, shared by every
 // server a test starts.
-func E2eStores(t *testing.T) (chURL, pgURL string) {
+func Stores(t *testing.T) (chURL, pgURL string) {
 	return chtest.URL(t, "e2e"), pgtest.URL(t, "e2e")
 }
 
-// offlineSources turn off the external sources configured by default:
+// OfflineSources turn off the external sources configured by default:
 // they are on the internet, which tests do not reach (their refreshes are
 // tested against local servers).
 var OfflineSources = map[string]string{
@@ -78,14 +78,14 @@ var OfflineSources = map[string]string{
 	"OVERWATCH_SAR_URL":         "off",
 }
 
-// startServer runs `overwatch serve` with the test stores and env on top of
+// StartServer runs `overwatch serve` with the test stores and env on top of
 // fast test defaults, waits until it listens, and stops it at cleanup.
 func StartServer(t *testing.T, env map[string]string) *TestServer {
 	t.Helper()
 	return StartCommand(t, "serve", env)
 }
 
-// startCommand is startServer for any command that serves the API (serve,
+// StartCommand is startServer for any command that serves the API (serve,
 // run).
 func StartCommand(t *testing.T, command string, env map[string]string) *TestServer {
 	t.Helper()
@@ -95,7 +95,7 @@ func StartCommand(t *testing.T, command string, env map[string]string) *TestServ
 // startCommandOut is startCommand with the command's standard output.
 func startCommandOut(t *testing.T, command string, env map[string]string, stdout io.Writer) *TestServer {
 	t.Helper()
-	chURL, pgURL := E2eStores(t)
+	chURL, pgURL := Stores(t)
 	vars := map[string]string{
 		"OVERWATCH_ADDR":                 "127.0.0.1:0",
 		"CLICKHOUSE_URL":                 chURL,
@@ -172,7 +172,7 @@ func startCommandOut(t *testing.T, command string, env map[string]string, stdout
 		stopped = true
 		// Unused keep-alive connections would hold the graceful shutdown
 		// for its whole timeout; a well-behaved client closes them.
-		HttpClient.CloseIdleConnections()
+		HTTPClient.CloseIdleConnections()
 		cancel()
 		select {
 		case err := <-done:
@@ -210,13 +210,13 @@ func startCommandOut(t *testing.T, command string, env map[string]string, stdout
 	return s
 }
 
-// response is a received response with its body read.
+// Response is a received response with its body read.
 type Response struct {
 	*http.Response
 	Body []byte
 }
 
-func (r Response) Json(t *testing.T) map[string]any {
+func (r Response) JSON(t *testing.T) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(r.Body, &m); err != nil {
@@ -225,19 +225,21 @@ func (r Response) Json(t *testing.T) map[string]any {
 	return m
 }
 
-// request is what a test sends.
+// Request is what a test sends.
 type Request struct {
 	Method string
 	Path   string
-	Ip     string // sent as X-Forwarded-For (the test proxy is trusted)
+	IP     string // sent as X-Forwarded-For (the test proxy is trusted)
 	Key    string // sent as X-API-Key
 	Header map[string]string
 	Body   string
 }
 
-var HttpClient = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
+// HTTPClient is the client the kit sends requests with: keep-alive
+// connections, closed before a server stops.
+var HTTPClient = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
 
-// do sends the request and validates the response against the OpenAPI
+// Do sends the request and validates the response against the OpenAPI
 // document: every documented route must answer with a documented status,
 // headers and body.
 func (s *TestServer) Do(t *testing.T, r Request) Response {
@@ -249,8 +251,8 @@ func (s *TestServer) Do(t *testing.T, r Request) Response {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Ip != "" {
-		req.Header.Set("X-Forwarded-For", r.Ip)
+	if r.IP != "" {
+		req.Header.Set("X-Forwarded-For", r.IP)
 	}
 	if r.Key != "" {
 		req.Header.Set("X-API-Key", r.Key)
@@ -261,7 +263,7 @@ func (s *TestServer) Do(t *testing.T, r Request) Response {
 	for k, v := range r.Header {
 		req.Header.Set(k, v)
 	}
-	resp, err := HttpClient.Do(req)
+	resp, err := HTTPClient.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", r.Method, r.Path, err)
 	}
@@ -314,14 +316,14 @@ func (s *TestServer) Validate(t *testing.T, req *http.Request, resp *http.Respon
 
 var ipCounter atomic.Uint32
 
-// freshIP returns a client address no other test has used, so each test
+// FreshIP returns a client address no other test has used, so each test
 // starts with fresh rate-limit windows.
 func FreshIP() string {
 	n := ipCounter.Add(1) + uint32(time.Now().UnixNano()%1000)*65536
 	return fmt.Sprintf("10.%d.%d.%d", (n>>16)&255, (n>>8)&255, n&255)
 }
 
-// newKey creates an account with the plan (or reuses the email's) and
+// NewKey creates an account with the plan (or reuses the email's) and
 // returns a fresh key for it.
 func (s *TestServer) NewKey(t *testing.T, email string, plan overwatch.Plan) (key string, accountID int64) {
 	t.Helper()
@@ -336,7 +338,7 @@ func (s *TestServer) NewKey(t *testing.T, email string, plan overwatch.Plan) (ke
 	return key, accountID
 }
 
-// eventually retries fn until it returns true or the timeout passes.
+// Eventually retries fn until it returns true or the timeout passes.
 func Eventually(t *testing.T, timeout time.Duration, what string, fn func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
@@ -348,15 +350,15 @@ func Eventually(t *testing.T, timeout time.Duration, what string, fn func() bool
 	}
 }
 
-// caller sends requests from the client address ip with a key.
+// Caller sends requests from the client address ip with a key.
 func (s *TestServer) Caller(t *testing.T, ip string) func(key, method, path, body string) Response {
 	return func(key, method, path, body string) Response {
 		t.Helper()
-		return s.Do(t, Request{Method: method, Path: path, Ip: ip, Key: key, Body: body})
+		return s.Do(t, Request{Method: method, Path: path, IP: ip, Key: key, Body: body})
 	}
 }
 
-// expecter checks that a response has the status and its body holds the
+// Expecter checks that a response has the status and its body holds the
 // text.
 func Expecter(t *testing.T) func(r Response, status int, contains string) {
 	return func(r Response, status int, contains string) {
@@ -367,7 +369,7 @@ func Expecter(t *testing.T) func(r Response, status int, contains string) {
 	}
 }
 
-// clockEnv is the environment of a command a test runs in process (run):
+// ClockEnv is the environment of a command a test runs in process (run):
 // get's variables, and the tests' clock as OVERWATCH_CLOCK_START when
 // OVERWATCH_TEST_NOW sets it and get does not, so that the command's
 // "now" (a simulation's default start, the receive time of replayed

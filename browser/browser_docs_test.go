@@ -72,7 +72,7 @@ func testDocsPage(t *testing.T, env *pageEnv) {
 		t.Fatalf("the header's key did not authorize ApiKeyHeader: %q", authorized)
 	}
 	// "Try it out" on GET /risk/stats (401 without a key).
-	if r := env.s.Do(t, apptest.Request{Method: http.MethodGet, Path: "/v1/risk/stats", Ip: apptest.FreshIP()}); r.StatusCode != 401 {
+	if r := env.s.Do(t, apptest.Request{Method: http.MethodGet, Path: "/v1/risk/stats", IP: apptest.FreshIP()}); r.StatusCode != 401 {
 		t.Fatalf("/v1/risk/stats without a key: %d", r.StatusCode)
 	}
 	op := `#operations-risk-getRiskStats`

@@ -129,7 +129,7 @@ type fleetPage struct {
 // (validated against the OpenAPI document).
 func fleetAPI(t *testing.T, env *pageEnv, key, query string) fleetPage {
 	t.Helper()
-	r := env.s.Do(t, apptest.Request{Path: "/v1/vessels/positions?" + query, Key: key, Ip: apptest.FreshIP()})
+	r := env.s.Do(t, apptest.Request{Path: "/v1/vessels/positions?" + query, Key: key, IP: apptest.FreshIP()})
 	if r.StatusCode != 200 {
 		t.Fatalf("/v1/vessels/positions?%s: %d %s", query, r.StatusCode, r.Body)
 	}

@@ -41,7 +41,7 @@ func TestUnifiedAlertsISOCursor(t *testing.T) {
 	}
 	get := func(query string) page {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Path: "/v1/alerts/unified?" + query, Ip: apptest.FreshIP(), Key: key})
+		r := s.Do(t, apptest.Request{Path: "/v1/alerts/unified?" + query, IP: apptest.FreshIP(), Key: key})
 		if r.StatusCode != 200 {
 			t.Fatalf("%s: %d %s", query, r.StatusCode, r.Body)
 		}
@@ -81,7 +81,7 @@ func TestUnifiedAlertsISOCursor(t *testing.T) {
 		t.Errorf("second page: %q, want %q", got, oldest)
 	}
 	for _, bad := range []string{"xyz", "2026-13-01T00:00:00Z", "2026-01-31T00:00:00", "yesterday", "1738281600"} {
-		r := s.Do(t, apptest.Request{Path: "/v1/alerts/unified?cursor=" + url.QueryEscape(bad), Ip: apptest.FreshIP(), Key: key})
+		r := s.Do(t, apptest.Request{Path: "/v1/alerts/unified?cursor=" + url.QueryEscape(bad), IP: apptest.FreshIP(), Key: key})
 		var e struct {
 			Error     string `json:"error"`
 			Parameter string `json:"parameter"`

@@ -208,7 +208,7 @@ func TestAlertsEndToEnd(t *testing.T) {
 			req.Header.Set("X-API-Key", a)
 			req.Header.Set("X-Forwarded-For", apptest.FreshIP())
 			req.Header.Set("Content-Type", "application/json")
-			if resp, err := apptest.HttpClient.Do(req); err == nil {
+			if resp, err := apptest.HTTPClient.Do(req); err == nil {
 				codes[i] = resp.StatusCode
 				resp.Body.Close()
 			}
@@ -275,7 +275,7 @@ func TestAlertStatePairsAPI(t *testing.T) {
 	ids := raiseFor(t, s, account, 16)
 	post := func(id, action string) apptest.Response {
 		t.Helper()
-		return s.Do(t, apptest.Request{Method: "POST", Path: "/v1/alerts/unified/state", Ip: apptest.FreshIP(), Key: key,
+		return s.Do(t, apptest.Request{Method: "POST", Path: "/v1/alerts/unified/state", IP: apptest.FreshIP(), Key: key,
 			Body: `{"alert_id":"` + id + `","action":"` + action + `"}`})
 	}
 	setup := map[string]string{"open": "", "read": "read", "snoozed": "snooze", "resolved": "resolve"}
@@ -289,7 +289,7 @@ func TestAlertStatePairsAPI(t *testing.T) {
 		t.Helper()
 		for _, st := range []string{"open", "read", "snoozed", "resolved"} {
 			var f struct{ Alerts []read.UnifiedAlert }
-			apptest.MustUnmarshal(t, s.Do(t, apptest.Request{Path: "/v1/alerts/unified?limit=100&state=" + st, Ip: apptest.FreshIP(), Key: key}).Body, &f)
+			apptest.MustUnmarshal(t, s.Do(t, apptest.Request{Path: "/v1/alerts/unified?limit=100&state=" + st, IP: apptest.FreshIP(), Key: key}).Body, &f)
 			for _, a := range f.Alerts {
 				if a.AlertID == id {
 					if string(a.State) != st {
@@ -334,7 +334,7 @@ func TestAlertsCrossAccount(t *testing.T) {
 	b, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanPro)
 	do := func(key, method, path, body string) apptest.Response {
 		t.Helper()
-		return s.Do(t, apptest.Request{Method: method, Path: path, Ip: apptest.FreshIP(), Key: key, Body: body})
+		return s.Do(t, apptest.Request{Method: method, Path: path, IP: apptest.FreshIP(), Key: key, Body: body})
 	}
 	expect := func(r apptest.Response, status int, contains string) {
 		t.Helper()
@@ -401,7 +401,7 @@ func TestAlertsUnacknowledgedCount(t *testing.T) {
 	ids := raiseFor(t, s, account, 25)
 	do := func(method, path, body string) apptest.Response {
 		t.Helper()
-		return s.Do(t, apptest.Request{Method: method, Path: path, Ip: apptest.FreshIP(), Key: key, Body: body})
+		return s.Do(t, apptest.Request{Method: method, Path: path, IP: apptest.FreshIP(), Key: key, Body: body})
 	}
 	if r := do("POST", "/v1/alerts/unified/state", `{"alert_id":"`+ids[24]+`","action":"read"}`); r.StatusCode != 200 {
 		t.Fatalf("read: %d %s", r.StatusCode, r.Body)

@@ -111,7 +111,7 @@ func TestAnalyticsEndpoints(t *testing.T) {
 	starter, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanStarter)
 	get := func(path string, into any) apptest.Response {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: starter})
+		r := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: starter})
 		if r.StatusCode != 200 {
 			t.Fatalf("%s: %d %s", path, r.StatusCode, r.Body)
 		}
@@ -226,7 +226,7 @@ func TestAnalyticsErrors(t *testing.T) {
 		"/v1/export?limit=0":                                        `limit must be a positive integer`,
 		"/v1/export?port=atlantis":                                  `unknown port 'atlantis'`,
 	} {
-		r := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: key})
+		r := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: key})
 		if r.StatusCode != 400 && r.StatusCode != 404 || !strings.Contains(string(r.Body), want) {
 			t.Errorf("%s: %d %s, want %s", path, r.StatusCode, r.Body, want)
 		}
@@ -237,12 +237,12 @@ func TestAnalyticsErrors(t *testing.T) {
 	// A port is named by its slug or its stable UUID (the id of /v1/ports).
 	santos, _ := seaport.BySlug("santos")
 	for _, path := range []string{"/v1/congestion/history?port=" + santos.ID, "/v1/estimates?port=" + strings.ToUpper(santos.ID), "/v1/berth-utilization?port=" + santos.ID} {
-		if r := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: key}); r.StatusCode != 200 {
+		if r := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: key}); r.StatusCode != 200 {
 			t.Errorf("%s: %d %s", path, r.StatusCode, r.Body)
 		}
 	}
 	for _, path := range []string{"/v1/congestion", "/v1/fleet-age", "/v1/export", "/v1/estimates", "/v1/destination-reliability"} {
-		if r := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP()}); r.StatusCode != 401 || string(r.Body) != `{"error":"missing API key"}` {
+		if r := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP()}); r.StatusCode != 401 || string(r.Body) != `{"error":"missing API key"}` {
 			t.Errorf("%s without a key: %d %s", path, r.StatusCode, r.Body)
 		}
 	}
@@ -254,12 +254,12 @@ func TestAnalyticsExport(t *testing.T) {
 	free, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanFree)
 	starter, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanStarter)
 
-	r := s.Do(t, apptest.Request{Path: "/v1/export", Ip: apptest.FreshIP(), Key: free})
+	r := s.Do(t, apptest.Request{Path: "/v1/export", IP: apptest.FreshIP(), Key: free})
 	if r.StatusCode != 403 || !strings.Contains(string(r.Body), "Starter") || r.Header.Get("Content-Disposition") != "" {
 		t.Fatalf("Free: %d %s %v", r.StatusCode, r.Body, r.Header)
 	}
 
-	r = s.Do(t, apptest.Request{Path: "/v1/export?port=" + analyticsPort + "&limit=1000", Ip: apptest.FreshIP(), Key: starter})
+	r = s.Do(t, apptest.Request{Path: "/v1/export?port=" + analyticsPort + "&limit=1000", IP: apptest.FreshIP(), Key: starter})
 	day := testclock.Now().UTC().Format("20060102")
 	if r.StatusCode != 200 || r.Header.Get("Content-Type") != "text/csv; charset=utf-8" ||
 		r.Header.Get("Content-Disposition") != `attachment; filename="overwatch-visits-`+analyticsPort+`-`+day+`.csv"` {
@@ -290,7 +290,7 @@ func TestAnalyticsExport(t *testing.T) {
 		t.Error("CSV lines must end with CRLF")
 	}
 
-	r = s.Do(t, apptest.Request{Path: "/v1/export?type=estimates&port=" + analyticsPort, Ip: apptest.FreshIP(), Key: starter})
+	r = s.Do(t, apptest.Request{Path: "/v1/export?type=estimates&port=" + analyticsPort, IP: apptest.FreshIP(), Key: starter})
 	y, w := fx.monday.AddDate(0, 0, -7).ISOWeek()
 	row := fmt.Sprintf("%s,%d,%d,%s,1,2,1,30000,0.50,", analyticsPort, y, w, fx.monday.AddDate(0, 0, -7).Format(time.DateOnly))
 	if r.StatusCode != 200 || !strings.HasPrefix(string(r.Body), estimateHeader+"\r\n") || !strings.Contains(string(r.Body), row) {
@@ -299,7 +299,7 @@ func TestAnalyticsExport(t *testing.T) {
 	if r.Header.Get("Content-Disposition") != `attachment; filename="overwatch-estimates-`+analyticsPort+`-`+day+`.csv"` {
 		t.Errorf("estimates filename: %v", r.Header)
 	}
-	r = s.Do(t, apptest.Request{Path: "/v1/export?limit=1", Ip: apptest.FreshIP(), Key: starter})
+	r = s.Do(t, apptest.Request{Path: "/v1/export?limit=1", IP: apptest.FreshIP(), Key: starter})
 	if lines := strings.Count(string(r.Body), "\r\n"); r.StatusCode != 200 || lines != 2 {
 		t.Errorf("limit=1: %d, %d lines", r.StatusCode, lines)
 	}

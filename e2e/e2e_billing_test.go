@@ -32,7 +32,7 @@ func TestBilling(t *testing.T) {
 	ip := apptest.FreshIP()
 	entitlements := func() write.Entitlement {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Path: "/v1/billing/entitlements", Ip: ip, Key: key})
+		r := s.Do(t, apptest.Request{Path: "/v1/billing/entitlements", IP: ip, Key: key})
 		if r.StatusCode != 200 {
 			t.Fatalf("entitlements: %d %s", r.StatusCode, r.Body)
 		}
@@ -44,7 +44,7 @@ func TestBilling(t *testing.T) {
 		t.Errorf("free: %+v", e)
 	}
 	checkout := func(body string) apptest.Response {
-		return s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/billing/checkout", Ip: ip, Key: key, Body: body})
+		return s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/billing/checkout", IP: ip, Key: key, Body: body})
 	}
 	if r := checkout(`{"plan":"pro"}`); r.StatusCode != 200 || !strings.Contains(string(r.Body), `"url":"https://checkout.stripe.com/`) {
 		t.Errorf("checkout: %d %s", r.StatusCode, r.Body)
@@ -55,14 +55,14 @@ func TestBilling(t *testing.T) {
 			t.Errorf("checkout %s: %d %s", body, r.StatusCode, r.Body)
 		}
 	}
-	if r := s.Do(t, apptest.Request{Path: "/v1/export?type=visits", Ip: ip, Key: key}); r.StatusCode != 403 {
+	if r := s.Do(t, apptest.Request{Path: "/v1/export?type=visits", IP: ip, Key: key}); r.StatusCode != 403 {
 		t.Errorf("free export: %d", r.StatusCode)
 	}
 
 	event := func(id string, acct int64, plan string, sign func([]byte) string) apptest.Response {
 		t.Helper()
 		payload := stripetest.Event(id, acct, plan)
-		return s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/billing/webhook", Ip: ip, Body: string(payload),
+		return s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/billing/webhook", IP: ip, Body: string(payload),
 			Header: map[string]string{"Stripe-Signature": sign(payload)}})
 	}
 	signed := func(p []byte) string { return stripe.SignatureHeader(secret, time.Now(), p) }
@@ -73,7 +73,7 @@ func TestBilling(t *testing.T) {
 	if e := entitlements(); e.Plan != "pro" || e.HasBundle {
 		t.Errorf("after the payment: %+v", e)
 	}
-	if r := s.Do(t, apptest.Request{Path: "/v1/export?type=visits", Ip: ip, Key: key}); r.StatusCode != 200 {
+	if r := s.Do(t, apptest.Request{Path: "/v1/export?type=visits", IP: ip, Key: key}); r.StatusCode != 200 {
 		t.Errorf("the Pro plan's export right away: %d %s", r.StatusCode, r.Body)
 	}
 	if r := event(id, account, "pro", signed); r.StatusCode != 200 || string(r.Body) != `{"received":true,"applied":false}` {
@@ -111,12 +111,12 @@ func TestBilling(t *testing.T) {
 	session := func(id, typ, status string) apptest.Response {
 		t.Helper()
 		payload := stripetest.SessionEvent(id, typ, account2, "starter", status)
-		return s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/billing/webhook", Ip: ip, Body: string(payload),
+		return s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/billing/webhook", IP: ip, Body: string(payload),
 			Header: map[string]string{"Stripe-Signature": signed(payload)}})
 	}
 	plan2 := func() string {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Path: "/v1/billing/entitlements", Ip: ip, Key: key2})
+		r := s.Do(t, apptest.Request{Path: "/v1/billing/entitlements", IP: ip, Key: key2})
 		var e write.Entitlements
 		apptest.MustUnmarshal(t, r.Body, &e)
 		return string(e.Entitlements.Plan)
@@ -134,15 +134,15 @@ func TestBillingNotConfigured(t *testing.T) {
 	s := apptest.StartServer(t, nil)
 	key, account := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanStarter)
 	ip := apptest.FreshIP()
-	if r := s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/billing/checkout", Ip: ip, Key: key, Body: `{"plan":"pro"}`}); r.StatusCode != 503 {
+	if r := s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/billing/checkout", IP: ip, Key: key, Body: `{"plan":"pro"}`}); r.StatusCode != 503 {
 		t.Errorf("checkout: %d %s", r.StatusCode, r.Body)
 	}
 	p := stripetest.Event("evt_nc", account, "pro")
-	if r := s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/billing/webhook", Ip: ip, Body: string(p),
+	if r := s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/billing/webhook", IP: ip, Body: string(p),
 		Header: map[string]string{"Stripe-Signature": stripe.SignatureHeader("whsec_x", time.Now(), p)}}); r.StatusCode != 503 {
 		t.Errorf("webhook: %d %s", r.StatusCode, r.Body)
 	}
-	if r := s.Do(t, apptest.Request{Path: "/v1/billing/entitlements", Ip: ip, Key: key}); r.StatusCode != 200 || !strings.Contains(string(r.Body), `"plan":"starter"`) {
+	if r := s.Do(t, apptest.Request{Path: "/v1/billing/entitlements", IP: ip, Key: key}); r.StatusCode != 200 || !strings.Contains(string(r.Body), `"plan":"starter"`) {
 		t.Errorf("entitlements: %d %s", r.StatusCode, r.Body)
 	}
 }
@@ -174,7 +174,7 @@ func TestDowngradePausesWebhooks(t *testing.T) {
 	move := func(plan string) {
 		t.Helper()
 		payload := stripetest.Event(id+"-"+plan+strconv.Itoa(len(rcv.ok)), account, plan)
-		r := s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/billing/webhook", Ip: apptest.FreshIP(), Body: string(payload),
+		r := s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/billing/webhook", IP: apptest.FreshIP(), Body: string(payload),
 			Header: map[string]string{"Stripe-Signature": stripe.SignatureHeader(secret, time.Now(), payload)}})
 		if r.StatusCode != 200 || !strings.Contains(string(r.Body), `"applied":true`) {
 			t.Fatalf("to %s: %d %s", plan, r.StatusCode, r.Body)

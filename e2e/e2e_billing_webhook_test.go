@@ -25,14 +25,14 @@ func TestBillingWebhookOwnLimit(t *testing.T) {
 	ip := apptest.FreshIP()
 	// The public surface's limit, spent from the same address.
 	for i := 0; i < 3; i++ {
-		s.Do(t, apptest.Request{Path: "/v1/ais/any/9321483/location/latest", Ip: ip})
+		s.Do(t, apptest.Request{Path: "/v1/ais/any/9321483/location/latest", IP: ip})
 	}
-	if r := s.Do(t, apptest.Request{Path: "/v1/ais/any/9321483/location/latest", Ip: ip}); r.StatusCode != 429 {
+	if r := s.Do(t, apptest.Request{Path: "/v1/ais/any/9321483/location/latest", IP: ip}); r.StatusCode != 429 {
 		t.Fatalf("the public limit: %d", r.StatusCode)
 	}
 	post := func(payload []byte, signature string) apptest.Response {
 		t.Helper()
-		return s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/billing/webhook", Ip: ip, Body: string(payload),
+		return s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/billing/webhook", IP: ip, Body: string(payload),
 			Header: map[string]string{"Stripe-Signature": signature}})
 	}
 	for i := 0; i < 5; i++ {
@@ -58,7 +58,7 @@ func TestBillingWebhookOwnLimit(t *testing.T) {
 		t.Errorf("the fourth signed event in a minute: %d %v %s", r.StatusCode, r.Header, r.Body)
 	}
 	// The budget is the endpoint's, whatever the sender's address.
-	if r := s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/billing/webhook", Ip: apptest.FreshIP(), Body: string(p),
+	if r := s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/billing/webhook", IP: apptest.FreshIP(), Body: string(p),
 		Header: map[string]string{"Stripe-Signature": stripe.SignatureHeader(secret, time.Now(), p)}}); r.StatusCode != 429 {
 		t.Errorf("from another address: %d %s", r.StatusCode, r.Body)
 	}

@@ -105,7 +105,7 @@ func TestAnnouncedBodiesTakeNoMemory(t *testing.T) {
 	part, _ := w.CreateFormFile("file", "cover.csv")
 	part.Write(csv.Bytes()) //nolint:errcheck
 	w.Close()
-	r := s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/pi-coverage/import", Ip: apptest.FreshIP(), Key: key,
+	r := s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/pi-coverage/import", IP: apptest.FreshIP(), Key: key,
 		Header: map[string]string{"Content-Type": w.FormDataContentType()}, Body: mp.String()})
 	var ans write.PICoverageImport
 	if err := json.Unmarshal(r.Body, &ans); r.StatusCode != 200 || err != nil || ans.RowsProcessed != rows || ans.Stored != rows || ans.RejectedCount != 0 {

@@ -99,7 +99,7 @@ func TestCalibrationEndToEnd(t *testing.T) {
 	ip := apptest.FreshIP()
 	get := func(path string) apptest.Response {
 		t.Helper()
-		return s.Do(t, apptest.Request{Path: path, Ip: ip, Key: key})
+		return s.Do(t, apptest.Request{Path: path, IP: ip, Key: key})
 	}
 	var sumA, sumE float64
 	for d := range actual {
@@ -224,7 +224,7 @@ func TestCalibrationEndToEnd(t *testing.T) {
 	expect := apptest.Expecter(t)
 	expect(get("/v1/estimates?port=atlantis"), 400, "port")
 	expect(get("/v1/estimates?limit=0"), 400, "limit")
-	expect(s.Do(t, apptest.Request{Path: "/v1/calibration", Ip: ip}), 401, "")
+	expect(s.Do(t, apptest.Request{Path: "/v1/calibration", IP: ip}), 401, "")
 }
 
 func calibrationOf(t *testing.T, r apptest.Response) calibrationBody {

@@ -52,7 +52,7 @@ func TestEveryKeyedArrayIsClampedForFree(t *testing.T) {
 			IMO string `json:"imo"`
 		} `json:"vessels"`
 	}
-	apptest.MustUnmarshal(t, s.Do(t, apptest.Request{Path: "/v1/risk/vessels?limit=500", Ip: apptest.FreshIP(), Key: pro}).Body, &vessels)
+	apptest.MustUnmarshal(t, s.Do(t, apptest.Request{Path: "/v1/risk/vessels?limit=500", IP: apptest.FreshIP(), Key: pro}).Body, &vessels)
 	if len(vessels.Vessels) <= bound {
 		t.Fatalf("the simulation gave %d vessels", len(vessels.Vessels))
 	}
@@ -169,7 +169,7 @@ func TestEveryKeyedArrayIsClampedForFree(t *testing.T) {
 			if method == http.MethodDelete && strings.HasPrefix(path, "/portfolios") {
 				continue // walked last, after GET /portfolios/{id}
 			}
-			resp := s.Do(t, apptest.Request{Method: method, Path: "/v1" + target, Ip: apptest.FreshIP(), Key: key, Body: bodies[method+" "+path]})
+			resp := s.Do(t, apptest.Request{Method: method, Path: "/v1" + target, IP: apptest.FreshIP(), Key: key, Body: bodies[method+" "+path]})
 			walked++
 			name := method + " " + path
 			if resp.StatusCode == 429 {
@@ -189,7 +189,7 @@ func TestEveryKeyedArrayIsClampedForFree(t *testing.T) {
 			}
 		}
 	}
-	resp := s.Do(t, apptest.Request{Method: http.MethodDelete, Path: "/v1/portfolios/" + portfolio, Ip: apptest.FreshIP(), Key: accountKey})
+	resp := s.Do(t, apptest.Request{Method: http.MethodDelete, Path: "/v1/portfolios/" + portfolio, IP: apptest.FreshIP(), Key: accountKey})
 	if resp.StatusCode != 200 && resp.StatusCode != 204 {
 		t.Errorf("DELETE /portfolios/{id}: %d %s", resp.StatusCode, resp.Body)
 	}
@@ -309,7 +309,7 @@ func busiestPort(t *testing.T, s *apptest.TestServer, key string) string {
 			InPort int    `json:"in_port"`
 		} `json:"congestion"`
 	}
-	apptest.MustUnmarshal(t, s.Do(t, apptest.Request{Path: "/v1/congestion", Ip: apptest.FreshIP(), Key: key}).Body, &congestion)
+	apptest.MustUnmarshal(t, s.Do(t, apptest.Request{Path: "/v1/congestion", IP: apptest.FreshIP(), Key: key}).Body, &congestion)
 	best, most := "rotterdam", -1
 	for _, c := range congestion.Congestion {
 		if c.InPort > most {
@@ -328,7 +328,7 @@ func keyID(t *testing.T, s *apptest.TestServer, with, key string) string {
 			Prefix string `json:"prefix"`
 		} `json:"keys"`
 	}
-	apptest.MustUnmarshal(t, s.Do(t, apptest.Request{Path: "/v1/keys", Ip: apptest.FreshIP(), Key: with}).Body, &keys)
+	apptest.MustUnmarshal(t, s.Do(t, apptest.Request{Path: "/v1/keys", IP: apptest.FreshIP(), Key: with}).Body, &keys)
 	for _, k := range keys.Keys {
 		if strings.HasPrefix(key, k.Prefix) {
 			return fmt.Sprint(k.ID)

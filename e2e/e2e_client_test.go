@@ -136,7 +136,7 @@ type recordingDoer struct {
 
 // Do sends req and returns its response with the body read and kept.
 func (d *recordingDoer) Do(req *http.Request) (*http.Response, error) {
-	resp, err := apptest.HttpClient.Do(req)
+	resp, err := apptest.HTTPClient.Do(req)
 	if err != nil {
 		return nil, err
 	}

@@ -33,12 +33,12 @@ func TestServerClockStart(t *testing.T) {
 	}
 	waitVisible(s, t, imo, "aishub")
 
-	h := s.Do(t, apptest.Request{Path: "/v1/health", Ip: apptest.FreshIP()}).Json(t)
+	h := s.Do(t, apptest.Request{Path: "/v1/health", IP: apptest.FreshIP()}).JSON(t)
 	if h["positions"] != float64(2) || h["positions_last_hour"] != float64(1) {
 		t.Errorf("health: %v positions, %v in the last hour; want 2 and 1", h["positions"], h["positions_last_hour"])
 	}
-	r := s.Do(t, apptest.Request{Path: "/v1/ais/aishub/" + imo.String() + "/location/latest", Ip: apptest.FreshIP()})
-	if fresh, ok := r.Json(t)["freshness_seconds"].(float64); r.StatusCode != 200 || !ok || fresh < 120 || fresh > 121+time.Since(began).Seconds() {
+	r := s.Do(t, apptest.Request{Path: "/v1/ais/aishub/" + imo.String() + "/location/latest", IP: apptest.FreshIP()})
+	if fresh, ok := r.JSON(t)["freshness_seconds"].(float64); r.StatusCode != 200 || !ok || fresh < 120 || fresh > 121+time.Since(began).Seconds() {
 		t.Errorf("latest: %d %s, want about 120 s fresh", r.StatusCode, r.Body)
 	}
 }

@@ -59,7 +59,7 @@ func TestCropEndToEnd(t *testing.T) {
 	pro, _ := s.NewKey(t, apptest.UniqueEmail(t)+"-pro", overwatch.PlanPro)
 	get := func(key, path string, status int) cropAPI {
 		t.Helper()
-		resp := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: key})
+		resp := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: key})
 		if resp.StatusCode != status {
 			t.Fatalf("%s: %d %s, want %d", path, resp.StatusCode, resp.Body, status)
 		}
@@ -154,12 +154,12 @@ func TestCropEndToEnd(t *testing.T) {
 		"/v1/satellite/production?crop=barley":    "crop",
 		"/v1/satellite/production?limit=nonsense": "limit",
 	} {
-		resp := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: pro})
+		resp := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: pro})
 		if resp.StatusCode != 400 || !strings.Contains(string(resp.Body), param) {
 			t.Errorf("%s: %d %s, want a 400 naming %s", path, resp.StatusCode, resp.Body, param)
 		}
 	}
-	if resp := s.Do(t, apptest.Request{Path: "/v1/satellite/health", Ip: apptest.FreshIP()}); resp.StatusCode != 401 {
+	if resp := s.Do(t, apptest.Request{Path: "/v1/satellite/health", IP: apptest.FreshIP()}); resp.StatusCode != 401 {
 		t.Errorf("no key: %d", resp.StatusCode)
 	}
 }

@@ -30,9 +30,9 @@ func TestRunDemoBackfillsAndResumes(t *testing.T) {
 	}
 	// The server's replica follows the store within a sync interval.
 	apptest.Eventually(t, 10*time.Second, "the printed URL answers", func() bool {
-		return s.Do(t, apptest.Request{Path: m[2], Ip: apptest.FreshIP()}).StatusCode == 200
+		return s.Do(t, apptest.Request{Path: m[2], IP: apptest.FreshIP()}).StatusCode == 200
 	})
-	if r := s.Do(t, apptest.Request{Path: m[2], Ip: apptest.FreshIP()}); r.Json(t)["imo_number"] != m[3] {
+	if r := s.Do(t, apptest.Request{Path: m[2], IP: apptest.FreshIP()}); r.JSON(t)["imo_number"] != m[3] {
 		t.Fatalf("the printed URL: %d %s", r.StatusCode, r.Body)
 	}
 	for _, want := range []string{"keys create --email", "/v1/vessels?port=", "truth.jsonl"} {

@@ -71,7 +71,7 @@ func TestRunDemoTradeEndpoints(t *testing.T) {
 		{"/v1/river-levels", "source"},
 		{"/v1/disruptions?hours=720", "chokepoints"},
 	} {
-		r := s.Do(t, apptest.Request{Path: c.path, Key: key, Ip: apptest.FreshIP()})
+		r := s.Do(t, apptest.Request{Path: c.path, Key: key, IP: apptest.FreshIP()})
 		if r.StatusCode != 200 {
 			t.Errorf("%s: %d %s", c.path, r.StatusCode, r.Body)
 			continue

@@ -47,7 +47,7 @@ func TestDisruptionsNewsTone(t *testing.T) {
 		t.Fatalf("news run: %+v, %v", res, err)
 	}
 	key, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanPro)
-	r := s.Do(t, apptest.Request{Path: "/v1/disruptions?hours=24&limit=100", Ip: apptest.FreshIP(), Key: key})
+	r := s.Do(t, apptest.Request{Path: "/v1/disruptions?hours=24&limit=100", IP: apptest.FreshIP(), Key: key})
 	var body disruptionsAPI
 	apptest.MustUnmarshal(t, r.Body, &body)
 	tones := map[string]float64{}

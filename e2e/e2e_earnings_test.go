@@ -69,7 +69,7 @@ func TestEarningsEndToEnd(t *testing.T) {
 	pro, _ := s.NewKey(t, apptest.UniqueEmail(t)+"-pro", overwatch.PlanPro)
 	get := func(key, path string, status int, into any) []byte {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: key})
+		r := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: key})
 		if r.StatusCode != status {
 			t.Fatalf("%s: %d %s, want %d", path, r.StatusCode, r.Body, status)
 		}
@@ -80,7 +80,7 @@ func TestEarningsEndToEnd(t *testing.T) {
 		}
 		return r.Body
 	}
-	s.Do(t, apptest.Request{Path: "/v1/earnings", Ip: apptest.FreshIP()}) // no key: 401, validated too
+	s.Do(t, apptest.Request{Path: "/v1/earnings", IP: apptest.FreshIP()}) // no key: 401, validated too
 
 	var e struct{ Earnings []read.VoyageEarning }
 	get(pro, "/v1/earnings", 200, &e)

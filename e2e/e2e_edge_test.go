@@ -32,7 +32,7 @@ func TestEdgeHeaders(t *testing.T) {
 		{Path: "/v1/risk/vessel/1234567", Key: key},
 		{Method: http.MethodPost, Path: "/v1/keys", Key: key, Body: `{"name":`},
 	} {
-		r.Ip = apptest.FreshIP()
+		r.IP = apptest.FreshIP()
 		resp := s.Do(t, r)
 		if resp.Header.Get("X-Content-Type-Options") != "nosniff" || resp.Header.Get("Cache-Control") != "no-store" {
 			t.Errorf("%s %s (%d): X-Content-Type-Options %q, Cache-Control %q", r.Method, r.Path, resp.StatusCode,
@@ -48,12 +48,12 @@ func TestEdgeHeaders(t *testing.T) {
 		{Method: http.MethodOptions, Path: "/v1/keys"},
 		{Method: http.MethodDelete, Path: "/v1/ports"},
 	} {
-		r.Ip = apptest.FreshIP()
+		r.IP = apptest.FreshIP()
 		if resp := s.Do(t, r); resp.Header.Get("X-Content-Type-Options") != "nosniff" {
 			t.Errorf("%s %s (%d) without nosniff", r.Method, r.Path, resp.StatusCode)
 		}
 	}
-	r := s.Do(t, apptest.Request{Method: http.MethodOptions, Path: "/v1/watchlist", Ip: apptest.FreshIP()})
+	r := s.Do(t, apptest.Request{Method: http.MethodOptions, Path: "/v1/watchlist", IP: apptest.FreshIP()})
 	if got := r.Header.Get("Access-Control-Allow-Methods"); r.StatusCode != 204 || got != "GET, POST, PUT, DELETE, OPTIONS" {
 		t.Errorf("keyed preflight: %d, Access-Control-Allow-Methods %q", r.StatusCode, got)
 	}
@@ -78,7 +78,7 @@ func TestEdgeMethods(t *testing.T) {
 		{http.MethodPut, "/v1/nope", 404, ""},
 		{http.MethodPut, "/", 404, ""},
 	} {
-		r := s.Do(t, apptest.Request{Method: c.method, Path: c.path, Ip: apptest.FreshIP()})
+		r := s.Do(t, apptest.Request{Method: c.method, Path: c.path, IP: apptest.FreshIP()})
 		if r.StatusCode != c.status || r.Header.Get("Allow") != c.allow || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 			t.Errorf("%s %s: %d Allow %q %s, want %d Allow %q", c.method, c.path, r.StatusCode, r.Header.Get("Allow"), r.Body, c.status, c.allow)
 		}
@@ -125,7 +125,7 @@ func TestEdgeServerLimitsOverTCP(t *testing.T) {
 		}
 	}
 	// The server still serves after all this.
-	if r := s.Do(t, apptest.Request{Path: "/v1/ports", Ip: apptest.FreshIP()}); r.StatusCode != 200 {
+	if r := s.Do(t, apptest.Request{Path: "/v1/ports", IP: apptest.FreshIP()}); r.StatusCode != 200 {
 		t.Errorf("after the refusals: %d", r.StatusCode)
 	}
 }

@@ -69,7 +69,7 @@ func TestFleetPositionsEndToEnd(t *testing.T) {
 	}
 	get := func(key, query string) page {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Path: "/v1/vessels/positions?" + query, Key: key, Ip: apptest.FreshIP()})
+		r := s.Do(t, apptest.Request{Path: "/v1/vessels/positions?" + query, Key: key, IP: apptest.FreshIP()})
 		if r.StatusCode != 200 {
 			t.Fatalf("?%s: %d %s", query, r.StatusCode, r.Body)
 		}
@@ -125,11 +125,11 @@ func TestFleetPositionsEndToEnd(t *testing.T) {
 			t.Errorf("free sees coordinates: %+v", p)
 		}
 	}
-	r := s.Do(t, apptest.Request{Path: "/v1/vessels/positions?tier=severe", Key: pro, Ip: apptest.FreshIP()})
+	r := s.Do(t, apptest.Request{Path: "/v1/vessels/positions?tier=severe", Key: pro, IP: apptest.FreshIP()})
 	if r.StatusCode != 400 {
 		t.Errorf("tier=severe: %d %s", r.StatusCode, r.Body)
 	}
-	if r := s.Do(t, apptest.Request{Path: "/v1/vessels/positions", Ip: apptest.FreshIP()}); r.StatusCode != 401 {
+	if r := s.Do(t, apptest.Request{Path: "/v1/vessels/positions", IP: apptest.FreshIP()}); r.StatusCode != 401 {
 		t.Errorf("no key: %d %s", r.StatusCode, r.Body)
 	}
 }
@@ -137,7 +137,7 @@ func TestFleetPositionsEndToEnd(t *testing.T) {
 // fleetTotal is the total of the first page of the fleet the key sees.
 func fleetTotal(t *testing.T, s *apptest.TestServer, key string) int {
 	t.Helper()
-	r := s.Do(t, apptest.Request{Path: "/v1/vessels/positions", Key: key, Ip: apptest.FreshIP()})
+	r := s.Do(t, apptest.Request{Path: "/v1/vessels/positions", Key: key, IP: apptest.FreshIP()})
 	if r.StatusCode != 200 {
 		t.Fatalf("/v1/vessels/positions: %d %s", r.StatusCode, r.Body)
 	}

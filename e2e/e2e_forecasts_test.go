@@ -92,7 +92,7 @@ func TestForecastsEndToEnd(t *testing.T) {
 	ip := apptest.FreshIP()
 	get := func(key, path string, status int, into any) apptest.Response {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Path: path, Ip: ip, Key: key})
+		r := s.Do(t, apptest.Request{Path: path, IP: ip, Key: key})
 		if r.StatusCode != status {
 			t.Fatalf("%s: %d %s", path, r.StatusCode, r.Body)
 		}

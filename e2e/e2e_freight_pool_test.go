@@ -61,7 +61,7 @@ func TestFreightAggregatesIsolateNoContributor(t *testing.T) {
 	today := testclock.Today().Format(time.DateOnly)
 	post := func(k, origin string, rate float64, date string) int64 {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/freight-rates", Ip: apptest.FreshIP(), Key: k, Body: fmt.Sprintf(
+		r := s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/freight-rates", IP: apptest.FreshIP(), Key: k, Body: fmt.Sprintf(
 			`{"vessel_type":"capesize","origin":%q,"destination":"qingdao","rate":%g,"unit":"usd_per_tonne","date":%q}`, origin, rate, date)})
 		var created struct {
 			FreightRate struct {
@@ -78,7 +78,7 @@ func TestFreightAggregatesIsolateNoContributor(t *testing.T) {
 	// answer.
 	look := func(origin string) ([]read.FreightRate, string) {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Path: "/v1/freight-rates?vessel_type=capesize&limit=200", Ip: apptest.FreshIP(), Key: reader})
+		r := s.Do(t, apptest.Request{Path: "/v1/freight-rates?vessel_type=capesize&limit=200", IP: apptest.FreshIP(), Key: reader})
 		var out freightAPI
 		if r.StatusCode != 200 || json.Unmarshal(r.Body, &out) != nil {
 			t.Fatalf("read: %d %s", r.StatusCode, r.Body)
@@ -133,7 +133,7 @@ func TestFreightAggregatesIsolateNoContributor(t *testing.T) {
 	published := rows[0]
 	// Its date is the Monday of the week the victim's record was submitted
 	// in (whatever the record's own date).
-	r := s.Do(t, apptest.Request{Path: "/v1/freight-rates?vessel_type=capesize", Ip: apptest.FreshIP(), Key: victim})
+	r := s.Do(t, apptest.Request{Path: "/v1/freight-rates?vessel_type=capesize", IP: apptest.FreshIP(), Key: victim})
 	var mine freightAPI
 	if r.StatusCode != 200 || json.Unmarshal(r.Body, &mine) != nil {
 		t.Fatalf("the victim's records: %d %s", r.StatusCode, r.Body)
@@ -160,7 +160,7 @@ func TestFreightAggregatesIsolateNoContributor(t *testing.T) {
 	}
 
 	// The victim deletes its records: nothing changes.
-	if r := s.Do(t, apptest.Request{Method: http.MethodDelete, Path: "/v1/freight-rates", Ip: apptest.FreshIP(), Key: victim}); r.StatusCode != 200 ||
+	if r := s.Do(t, apptest.Request{Method: http.MethodDelete, Path: "/v1/freight-rates", IP: apptest.FreshIP(), Key: victim}); r.StatusCode != 200 ||
 		string(r.Body) != `{"deleted":1}` {
 		t.Fatalf("victim's delete: %d %s", r.StatusCode, r.Body)
 	}
@@ -170,7 +170,7 @@ func TestFreightAggregatesIsolateNoContributor(t *testing.T) {
 	unchanged("after the victim posted a record dated in the published week")
 	// The high account moves its value across the others': nothing changes.
 	for _, v := range []float64{36, 37.5, 29, 45} {
-		if r := s.Do(t, apptest.Request{Method: http.MethodDelete, Path: fmt.Sprintf("/v1/freight-rates/%d", highID), Ip: apptest.FreshIP(), Key: high}); r.StatusCode != 200 {
+		if r := s.Do(t, apptest.Request{Method: http.MethodDelete, Path: fmt.Sprintf("/v1/freight-rates/%d", highID), IP: apptest.FreshIP(), Key: high}); r.StatusCode != 200 {
 			t.Fatalf("delete: %d %s", r.StatusCode, r.Body)
 		}
 		highID = post(high, "tubarao", v, published.Date)

@@ -69,7 +69,7 @@ func TestFreightRatesEndToEnd(t *testing.T) {
 	}
 	send := func(key, method, path, body string) apptest.Response {
 		t.Helper()
-		return s.Do(t, apptest.Request{Method: method, Path: path, Ip: apptest.FreshIP(), Key: key, Body: body})
+		return s.Do(t, apptest.Request{Method: method, Path: path, IP: apptest.FreshIP(), Key: key, Body: body})
 	}
 	good := record("panamax", "new-orleans", "rotterdam", 45.5)
 

@@ -112,7 +112,7 @@ func TestImportHistory(t *testing.T) {
 			IMO string `json:"imo_number"`
 		} `json:"vessels"`
 	}
-	r := s.Do(t, apptest.Request{Path: "/v1/vessels?limit=200", Ip: apptest.FreshIP(), Key: pro})
+	r := s.Do(t, apptest.Request{Path: "/v1/vessels?limit=200", IP: apptest.FreshIP(), Key: pro})
 	apptest.MustUnmarshal(t, r.Body, &list)
 	served := 0
 	for _, v := range list.Vessels {

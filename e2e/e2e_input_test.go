@@ -40,7 +40,7 @@ func TestNULAndInvalidUTF8AreRefused(t *testing.T) {
 		{"POST", "/v1/keys", `{"na\u0000me":"x"}`, "body"},
 	}
 	for _, c := range cases {
-		r := s.Do(t, apptest.Request{Method: c.method, Path: c.path, Ip: ip, Key: key, Body: c.body})
+		r := s.Do(t, apptest.Request{Method: c.method, Path: c.path, IP: ip, Key: key, Body: c.body})
 		var e struct {
 			Error     string `json:"error"`
 			Parameter string `json:"parameter"`
@@ -58,10 +58,10 @@ func TestNULAndInvalidUTF8AreRefused(t *testing.T) {
 		}
 	}
 	// Text that is valid passes.
-	if r := s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/keys", Ip: ip, Key: key, Body: `{"name":"Zürich ✓ \u00e9"}`}); r.StatusCode != 201 {
+	if r := s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/keys", IP: ip, Key: key, Body: `{"name":"Zürich ✓ \u00e9"}`}); r.StatusCode != 201 {
 		t.Errorf("a valid non-ASCII name: %d %s", r.StatusCode, r.Body)
 	}
-	if r := s.Do(t, apptest.Request{Path: "/v1/alerts/unified?portfolio=S%C3%A3o", Ip: ip, Key: key}); r.StatusCode >= 500 || r.StatusCode == 400 {
+	if r := s.Do(t, apptest.Request{Path: "/v1/alerts/unified?portfolio=S%C3%A3o", IP: ip, Key: key}); r.StatusCode >= 500 || r.StatusCode == 400 {
 		t.Errorf("a valid non-ASCII portfolio: %d %s", r.StatusCode, r.Body)
 	}
 }

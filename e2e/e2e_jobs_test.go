@@ -26,11 +26,11 @@ func TestRunSchedulesJobsAndRefreshes(t *testing.T) {
 		"OVERWATCH_DEMO_VESSELS": "60",
 	})
 	apptest.Eventually(t, 180*time.Second, "every derived table computed", func() bool {
-		r := s.Do(t, apptest.Request{Path: "/v1/health", Ip: apptest.FreshIP()})
+		r := s.Do(t, apptest.Request{Path: "/v1/health", IP: apptest.FreshIP()})
 		if r.StatusCode != 200 {
 			return false
 		}
-		derived, _ := r.Json(t)["derived"].(map[string]any)
+		derived, _ := r.JSON(t)["derived"].(map[string]any)
 		for _, name := range []string{"port_calls", "congestion_daily", "berth_weekly", "fleet_age_weekly", "estimates_weekly", "destination_reliability"} {
 			d, _ := derived[name].(map[string]any)
 			if d == nil || d["computed_at"] == nil {
@@ -60,15 +60,15 @@ func TestRunSchedulesJobsAndRefreshes(t *testing.T) {
 		}
 	}
 
-	if r := s.Do(t, apptest.Request{Method: "POST", Path: "/v1/congestion/refresh", Ip: apptest.FreshIP()}); r.StatusCode != 401 {
+	if r := s.Do(t, apptest.Request{Method: "POST", Path: "/v1/congestion/refresh", IP: apptest.FreshIP()}); r.StatusCode != 401 {
 		t.Fatalf("refresh without a key: %d %s", r.StatusCode, r.Body)
 	}
 	key, _ := s.NewKey(t, "refresh@example.com", overwatch.PlanStarter)
-	r := s.Do(t, apptest.Request{Method: "POST", Path: "/v1/congestion/refresh", Ip: apptest.FreshIP(), Key: key})
+	r := s.Do(t, apptest.Request{Method: "POST", Path: "/v1/congestion/refresh", IP: apptest.FreshIP(), Key: key})
 	if r.StatusCode != 200 {
 		t.Fatalf("refresh: %d %s", r.StatusCode, r.Body)
 	}
-	body2 := r.Json(t)
+	body2 := r.JSON(t)
 	runs, _ := body2["result"].(map[string]any)["recomputed"].([]any)
 	if body2["success"] != true || len(runs) != 2 {
 		t.Fatalf("refresh body: %s", r.Body)

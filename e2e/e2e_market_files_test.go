@@ -77,7 +77,7 @@ func TestMarketEveryRealFileThroughTheAPI(t *testing.T) {
 		found := false
 		apptest.Eventually(t, 5*time.Second, c.file+" served", func() bool {
 			var m marketAPI
-			resp = s.Do(t, apptest.Request{Path: c.path, Ip: apptest.FreshIP(), Key: key})
+			resp = s.Do(t, apptest.Request{Path: c.path, IP: apptest.FreshIP(), Key: key})
 			if resp.StatusCode != 200 {
 				t.Fatalf("%s: %d %s", c.path, resp.StatusCode, resp.Body)
 			}
@@ -102,7 +102,7 @@ func TestMarketEveryRealFileThroughTheAPI(t *testing.T) {
 		})
 	}
 	var all marketAPI
-	apptest.MustUnmarshal(t, s.Do(t, apptest.Request{Path: "/v1/commodity-prices?commodity=soybeans&since=2026-08-01", Ip: apptest.FreshIP(), Key: key}).Body, &all)
+	apptest.MustUnmarshal(t, s.Do(t, apptest.Request{Path: "/v1/commodity-prices?commodity=soybeans&since=2026-08-01", IP: apptest.FreshIP(), Key: key}).Body, &all)
 	for _, p := range all.Prices {
 		if strings.HasSuffix(p.Series, ":basis") && p.Unit != "usd_cents_per_bushel" {
 			t.Errorf("an AMS basis bid in %s: %+v", p.Unit, p)

@@ -60,7 +60,7 @@ func TestMarketEndToEnd(t *testing.T) {
 	pro, _ := s.NewKey(t, apptest.UniqueEmail(t)+"-pro", overwatch.PlanPro)
 	get := func(key, path string, status int) marketAPI {
 		t.Helper()
-		resp := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: key})
+		resp := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: key})
 		if resp.StatusCode != status {
 			t.Fatalf("%s: %d %s, want %d", path, resp.StatusCode, resp.Body, status)
 		}
@@ -184,7 +184,7 @@ func TestMarketEndToEnd(t *testing.T) {
 		"/v1/transport-data?region=" + strings.Repeat("x", 101): "region",
 		"/v1/transport-data?since=2024-13-01":                   "since",
 	} {
-		resp := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: pro})
+		resp := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: pro})
 		if resp.StatusCode != 400 || !strings.Contains(string(resp.Body), want) {
 			t.Errorf("%s: %d %s, want 400 naming %s", path, resp.StatusCode, resp.Body, want)
 		}

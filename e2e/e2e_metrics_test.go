@@ -22,7 +22,7 @@ func TestMetricsAddress(t *testing.T) {
 		if authorization != "" {
 			req.Header.Set("Authorization", authorization)
 		}
-		resp, err := apptest.HttpClient.Do(req)
+		resp, err := apptest.HTTPClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,11 +14,11 @@ import (
 // content security policy, the licences, the icon and the map's land,
 // and the one error path's 404 for a file the build does not have.
 func TestPageRoutes(t *testing.T) {
-	chURL, pgURL := apptest.E2eStores(t)
+	chURL, pgURL := apptest.Stores(t)
 	s := apptest.StartServer(t, map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL})
 	get := func(path string) apptest.Response {
 		t.Helper()
-		resp, err := apptest.HttpClient.Get(s.Base + path) // not s.do: the document lists API operations only
+		resp, err := apptest.HTTPClient.Get(s.Base + path) // not s.do: the document lists API operations only
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -27,7 +27,7 @@ func TestPageRoutes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return apptest.Response{resp, body}
+		return apptest.Response{Response: resp, Body: body}
 	}
 	for _, c := range []struct{ path, ctype, holds string }{
 		{"/docs", "text/html", "/docs/main.js"},

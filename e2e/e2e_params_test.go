@@ -44,7 +44,7 @@ func TestEveryListParsesItsNumbersAlike(t *testing.T) {
 		if len(q) > 0 {
 			target += "?" + q.Encode()
 		}
-		return s.Do(t, apptest.Request{Path: target, Ip: apptest.FreshIP(), Key: key})
+		return s.Do(t, apptest.Request{Path: target, IP: apptest.FreshIP(), Key: key})
 	}
 
 	var lists []string
@@ -186,7 +186,7 @@ func TestInapplicableAndImpossibleParameters(t *testing.T) {
 		if strings.Contains(path, "/state?") {
 			method = http.MethodPost
 		}
-		r := s.Do(t, apptest.Request{Method: method, Path: path, Ip: apptest.FreshIP(), Key: key})
+		r := s.Do(t, apptest.Request{Method: method, Path: path, IP: apptest.FreshIP(), Key: key})
 		var e struct {
 			Error     string `json:"error"`
 			Parameter string `json:"parameter"`
@@ -202,7 +202,7 @@ func TestInapplicableAndImpossibleParameters(t *testing.T) {
 		"/v1/emissions?format=csv&group_by=none", "/v1/emissions?format=csv&cursor=" + url.QueryEscape("ZW0xfDE3ODI4MjA4MDB8OTMyMTQ4M3x4"),
 		"/v1/emissions/report?format=pdf&entity=Acme", "/v1/emissions/report?entity=Acme", "/v1/sar-coverage?lat=-90&lng=180&radius=500",
 	} {
-		if r := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: key}); r.StatusCode != 200 {
+		if r := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: key}); r.StatusCode != 200 {
 			t.Errorf("GET %s: %d %s, want 200", path, r.StatusCode, r.Body)
 		}
 	}

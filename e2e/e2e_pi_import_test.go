@@ -26,7 +26,7 @@ func TestPICoverageImportIsStrict(t *testing.T) {
 	expect := apptest.Expecter(t)
 	upload := func(contentType, body string) apptest.Response {
 		t.Helper()
-		return s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/pi-coverage/import", Ip: apptest.FreshIP(), Key: key,
+		return s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/pi-coverage/import", IP: apptest.FreshIP(), Key: key,
 			Header: map[string]string{"Content-Type": contentType}, Body: body})
 	}
 	multipartOf := func(parts ...[2]string) (string, string) {

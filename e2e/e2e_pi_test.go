@@ -48,7 +48,7 @@ func TestPICoverageEndToEnd(t *testing.T) {
 		if contentType != "" {
 			h["Content-Type"] = contentType
 		}
-		return s.Do(t, apptest.Request{Method: method, Path: path, Ip: apptest.FreshIP(), Key: key, Header: h, Body: body})
+		return s.Do(t, apptest.Request{Method: method, Path: path, IP: apptest.FreshIP(), Key: key, Header: h, Body: body})
 	}
 
 	// The shared base, loaded by the import command: one Gard record of

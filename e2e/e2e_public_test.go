@@ -66,7 +66,7 @@ func TestPublicLatestPosition(t *testing.T) {
 	imoText := imo.String()
 	ip := apptest.FreshIP()
 
-	r := s.Do(t, apptest.Request{Path: "/v1/ais/spire/" + imoText + "/location/latest", Ip: ip})
+	r := s.Do(t, apptest.Request{Path: "/v1/ais/spire/" + imoText + "/location/latest", IP: ip})
 	if r.StatusCode != 200 {
 		t.Fatalf("status %d: %s", r.StatusCode, r.Body)
 	}
@@ -119,16 +119,16 @@ func TestPublicLatestPosition(t *testing.T) {
 	}
 
 	// any: the freshest row with a position across sources.
-	if r := s.Do(t, apptest.Request{Path: "/v1/ais/any/" + imoText + "/location/latest", Ip: ip}); r.StatusCode != 200 || r.Json(t)["source"] != "spire" {
+	if r := s.Do(t, apptest.Request{Path: "/v1/ais/any/" + imoText + "/location/latest", IP: ip}); r.StatusCode != 200 || r.JSON(t)["source"] != "spire" {
 		t.Errorf("any: %d %s", r.StatusCode, r.Body)
 	}
 	// The named provider with older data is still served: stale is not missing.
-	if r := s.Do(t, apptest.Request{Path: "/v1/ais/aishub/" + imoText + "/location/latest", Ip: ip}); r.StatusCode != 200 || r.Json(t)["latitude"] != 51.9 {
+	if r := s.Do(t, apptest.Request{Path: "/v1/ais/aishub/" + imoText + "/location/latest", IP: ip}); r.StatusCode != 200 || r.JSON(t)["latitude"] != 51.9 {
 		t.Errorf("aishub: %d %s", r.StatusCode, r.Body)
 	}
 	notFound := func(provider, imo string) {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Path: "/v1/ais/" + provider + "/" + imo + "/location/latest", Ip: ip})
+		r := s.Do(t, apptest.Request{Path: "/v1/ais/" + provider + "/" + imo + "/location/latest", IP: ip})
 		want := `{"error":"no recent position","imo_number":"` + imo + `","provider":"` + provider + `"}`
 		if r.StatusCode != 404 || string(r.Body) != want {
 			t.Errorf("%s/%s: %d %s, want 404 %s", provider, imo, r.StatusCode, r.Body, want)
@@ -144,12 +144,12 @@ func TestPublicLatestPosition(t *testing.T) {
 	notFound("spire", other.String())
 
 	// A row ingested before source attribution: source is null, the rest too.
-	r = s.Do(t, apptest.Request{Path: "/v1/ais/any/" + other.String() + "/location/latest", Ip: ip})
+	r = s.Do(t, apptest.Request{Path: "/v1/ais/any/" + other.String() + "/location/latest", IP: ip})
 	if r.StatusCode != 200 {
 		t.Fatalf("unattributed row: %d %s", r.StatusCode, r.Body)
 	}
 	for _, k := range []string{"source", "vessel_name", "vessel_type", "flag", "speed_kt", "course_deg", "draft_m", "destination", "nav_status"} {
-		if v, ok := r.Json(t)[k]; !ok || v != nil {
+		if v, ok := r.JSON(t)[k]; !ok || v != nil {
 			t.Errorf("%s = %v (present %v), want null", k, v, ok)
 		}
 	}
@@ -168,7 +168,7 @@ func TestPublicErrors(t *testing.T) {
 	ip := apptest.FreshIP()
 	unknown := func(provider, imo string) {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Path: "/v1/ais/" + provider + "/" + imo + "/location/latest", Ip: ip})
+		r := s.Do(t, apptest.Request{Path: "/v1/ais/" + provider + "/" + imo + "/location/latest", IP: ip})
 		want := `{"error":"unknown provider '` + provider + `'","allowed":["aishub","aisstream","satellite","spire","any"]}`
 		if r.StatusCode != 400 || string(r.Body) != want {
 			t.Errorf("%s/%s: %d %s, want 400 %s", provider, imo, r.StatusCode, r.Body, want)
@@ -179,7 +179,7 @@ func TestPublicErrors(t *testing.T) {
 	unknown("marinetraffic", "12") // both invalid: the provider error wins
 	badIMO := func(imo string) {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Path: "/v1/ais/aishub/" + imo + "/location/latest", Ip: ip})
+		r := s.Do(t, apptest.Request{Path: "/v1/ais/aishub/" + imo + "/location/latest", IP: ip})
 		if r.StatusCode != 400 || string(r.Body) != `{"error":"imo must be a 7-digit IMO number"}` {
 			t.Errorf("imo %q: %d %s", imo, r.StatusCode, r.Body)
 		}
@@ -189,7 +189,7 @@ func TestPublicErrors(t *testing.T) {
 	}
 	// Preflight: always 204 with exactly the three CORS headers.
 	for _, path := range []string{"/v1/ais/aishub/9321483/location/latest", "/v1/ais/bogus/1/location/latest"} {
-		r := s.Do(t, apptest.Request{Method: http.MethodOptions, Path: path, Ip: ip})
+		r := s.Do(t, apptest.Request{Method: http.MethodOptions, Path: path, IP: ip})
 		if r.StatusCode != 204 || len(r.Body) != 0 ||
 			r.Header.Get("Access-Control-Allow-Methods") != "GET, OPTIONS" ||
 			r.Header.Get("Access-Control-Allow-Headers") != "Content-Type" {
@@ -209,7 +209,7 @@ func TestPublicRateLimits(t *testing.T) {
 	path := "/v1/ais/any/9999998/location/latest"
 	first := time.Now()
 	for i := 1; i <= 60; i++ {
-		r := s.Do(t, apptest.Request{Path: path, Ip: ip})
+		r := s.Do(t, apptest.Request{Path: path, IP: ip})
 		if r.StatusCode != 404 {
 			t.Fatalf("request %d: %d %s", i, r.StatusCode, r.Body)
 		}
@@ -217,7 +217,7 @@ func TestPublicRateLimits(t *testing.T) {
 			t.Fatalf("request %d: remaining %s", i, got)
 		}
 	}
-	r := s.Do(t, apptest.Request{Path: path, Ip: ip})
+	r := s.Do(t, apptest.Request{Path: path, IP: ip})
 	if r.StatusCode != 429 || string(r.Body) != `{"error":"rate limit exceeded","limit_per_minute":60,"limit_per_day":1000}` {
 		t.Fatalf("61st: %d %s", r.StatusCode, r.Body)
 	}
@@ -231,7 +231,7 @@ func TestPublicRateLimits(t *testing.T) {
 	}
 	// Another client is not affected; a spoofed X-Forwarded-For from an
 	// untrusted peer is ignored (tested in clientip_test.go).
-	if r := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP()}); r.StatusCode != 404 {
+	if r := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP()}); r.StatusCode != 404 {
 		t.Errorf("another client: %d", r.StatusCode)
 	}
 
@@ -244,7 +244,7 @@ func TestPublicRateLimits(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := s.Do(t, apptest.Request{Path: path, Ip: ip})
+			r := s.Do(t, apptest.Request{Path: path, IP: ip})
 			mu.Lock()
 			statuses[r.StatusCode]++
 			mu.Unlock()
@@ -260,9 +260,9 @@ func TestPublicDailyLimitRetryAfter(t *testing.T) {
 	s := apptest.StartServer(t, map[string]string{"OVERWATCH_PUBLIC_LIMIT_PER_DAY": "3"})
 	ip := apptest.FreshIP()
 	for i := 0; i < 3; i++ {
-		s.Do(t, apptest.Request{Path: "/v1/ais/any/9999998/location/latest", Ip: ip})
+		s.Do(t, apptest.Request{Path: "/v1/ais/any/9999998/location/latest", IP: ip})
 	}
-	r := s.Do(t, apptest.Request{Path: "/v1/ais/any/9999998/location/latest", Ip: ip})
+	r := s.Do(t, apptest.Request{Path: "/v1/ais/any/9999998/location/latest", IP: ip})
 	if r.StatusCode != 429 || string(r.Body) != `{"error":"rate limit exceeded","limit_per_minute":60,"limit_per_day":3}` {
 		t.Fatalf("4th: %d %s", r.StatusCode, r.Body)
 	}
@@ -284,7 +284,7 @@ func TestSharedRateLimitsAcrossInstances(t *testing.T) {
 		if i%2 == 1 {
 			s = b
 		}
-		switch s.Do(t, apptest.Request{Path: "/v1/ais/any/9999998/location/latest", Ip: ip}).StatusCode {
+		switch s.Do(t, apptest.Request{Path: "/v1/ais/any/9999998/location/latest", IP: ip}).StatusCode {
 		case 404:
 			admitted++
 		case 429:
@@ -297,7 +297,7 @@ func TestSharedRateLimitsAcrossInstances(t *testing.T) {
 }
 
 func TestLookupFailsWhenClickHouseIsUnreachable(t *testing.T) {
-	chURL, _ := apptest.E2eStores(t)
+	chURL, _ := apptest.Stores(t)
 	server := strings.TrimPrefix(chURL, "clickhouse://")
 	host, db, _ := strings.Cut(server, "/")
 	host, _, _ = strings.Cut(host, ",") // in cluster mode: through the first node only
@@ -317,20 +317,20 @@ func TestLookupFailsWhenClickHouseIsUnreachable(t *testing.T) {
 
 	proxy.Cut()
 	apptest.Eventually(t, 15*time.Second, "500 once ClickHouse is unreachable", func() bool {
-		return s.Do(t, apptest.Request{Path: path, Ip: ip}).StatusCode == 500
+		return s.Do(t, apptest.Request{Path: path, IP: ip}).StatusCode == 500
 	})
-	r := s.Do(t, apptest.Request{Path: path, Ip: ip})
+	r := s.Do(t, apptest.Request{Path: path, IP: ip})
 	if r.StatusCode != 500 || string(r.Body) != `{"error":"lookup failed"}` {
 		t.Fatalf("%d %s", r.StatusCode, r.Body)
 	}
-	h := s.Do(t, apptest.Request{Path: "/v1/health", Ip: ip})
-	if h.StatusCode != 503 || h.Json(t)["status"] != "degraded" || h.Json(t)["positions"] != nil {
+	h := s.Do(t, apptest.Request{Path: "/v1/health", IP: ip})
+	if h.StatusCode != 503 || h.JSON(t)["status"] != "degraded" || h.JSON(t)["positions"] != nil {
 		t.Errorf("health while ClickHouse is down: %d %s", h.StatusCode, h.Body)
 	}
 
 	proxy.Restore(t)
 	apptest.Eventually(t, 15*time.Second, "200 again once ClickHouse is back", func() bool {
-		return s.Do(t, apptest.Request{Path: path, Ip: ip}).StatusCode == 200
+		return s.Do(t, apptest.Request{Path: path, IP: ip}).StatusCode == 200
 	})
 }
 

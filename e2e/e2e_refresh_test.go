@@ -59,7 +59,7 @@ func TestCongestionRefreshJoinsAndIsIncremental(t *testing.T) {
 	}
 	refresh := func(k string) (apptest.Response, refreshAnswer) {
 		t.Helper()
-		resp := s.Do(t, apptest.Request{Method: "POST", Path: "/v1/congestion/refresh", Ip: apptest.FreshIP(), Key: k})
+		resp := s.Do(t, apptest.Request{Method: "POST", Path: "/v1/congestion/refresh", IP: apptest.FreshIP(), Key: k})
 		var a refreshAnswer
 		if resp.StatusCode == 200 {
 			apptest.MustUnmarshal(t, resp.Body, &a)

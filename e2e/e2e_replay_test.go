@@ -130,7 +130,7 @@ func TestReplayServesTheLastPositionOfEveryIMO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := s.Do(t, apptest.Request{Path: "/v1/health", Ip: ip}).Json(t)
+	h := s.Do(t, apptest.Request{Path: "/v1/health", IP: ip}).JSON(t)
 	if h["positions"] != float64(counts.Positions) || counts.Positions < 60000 || h["vessels"] != float64(len(want)) {
 		t.Errorf("health %v, store %+v, %d IMOs", h, counts, len(want))
 	}
@@ -144,13 +144,13 @@ func checkServesLatest(t *testing.T, s *apptest.TestServer, ip string, want map[
 	mismatches := 0
 	for imo, w := range want {
 		for _, provider := range []string{provider, "any"} {
-			r := s.Do(t, apptest.Request{Path: fmt.Sprintf("/v1/ais/%s/%s/location/latest", provider, imo.String()), Ip: ip})
+			r := s.Do(t, apptest.Request{Path: fmt.Sprintf("/v1/ais/%s/%s/location/latest", provider, imo.String()), IP: ip})
 			if r.StatusCode != 200 {
 				t.Errorf("IMO %d (%s): %d %s", imo, provider, r.StatusCode, r.Body)
 				mismatches++
 				continue
 			}
-			got := r.Json(t)
+			got := r.JSON(t)
 			diff := []string{}
 			check := func(field string, want any) {
 				if fmt.Sprint(got[field]) != fmt.Sprint(want) {

@@ -19,7 +19,7 @@ func TestRevokeKey(t *testing.T) {
 	ip := apptest.FreshIP()
 	create := func(key string) (string, int64) {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/keys", Ip: ip, Key: key, Body: `{"name":"second"}`})
+		r := s.Do(t, apptest.Request{Method: http.MethodPost, Path: "/v1/keys", IP: ip, Key: key, Body: `{"name":"second"}`})
 		if r.StatusCode != 201 {
 			t.Fatalf("create: %d %s", r.StatusCode, r.Body)
 		}
@@ -29,7 +29,7 @@ func TestRevokeKey(t *testing.T) {
 	}
 	status := func(key, method, path string) (int, string) {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Method: method, Path: path, Ip: ip, Key: key})
+		r := s.Do(t, apptest.Request{Method: method, Path: path, IP: ip, Key: key})
 		return r.StatusCode, string(r.Body)
 	}
 
@@ -58,7 +58,7 @@ func TestRevokeKey(t *testing.T) {
 	}
 	// A key revokes itself; the account's other keys are untouched.
 	a3, _ := create(a)
-	r := s.Do(t, apptest.Request{Path: "/v1/keys", Ip: ip, Key: a})
+	r := s.Do(t, apptest.Request{Path: "/v1/keys", IP: ip, Key: a})
 	var list struct {
 		Keys []struct {
 			ID      int64  `json:"id"`

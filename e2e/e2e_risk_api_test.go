@@ -112,7 +112,7 @@ func TestRiskAPIEndpoints(t *testing.T) {
 	a, b, c := fx.a.String(), fx.b.String(), fx.c.String()
 	get := func(key, path string, into any) {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: key})
+		r := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: key})
 		if r.StatusCode != 200 {
 			t.Fatalf("%s: %d %s", path, r.StatusCode, r.Body)
 		}
@@ -264,7 +264,7 @@ func TestRiskAPIFreeTier(t *testing.T) {
 	free, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanFree)
 	a, c := fx.a.String(), fx.c.String()
 
-	r := s.Do(t, apptest.Request{Path: "/v1/risk/events?vessel=" + a, Ip: apptest.FreshIP(), Key: free})
+	r := s.Do(t, apptest.Request{Path: "/v1/risk/events?vessel=" + a, IP: apptest.FreshIP(), Key: free})
 	var ev struct{ Events []read.RiskEvent }
 	apptest.MustUnmarshal(t, r.Body, &ev)
 	if r.StatusCode != 200 || len(ev.Events) != 4 {
@@ -278,12 +278,12 @@ func TestRiskAPIFreeTier(t *testing.T) {
 			t.Errorf("Free position: %+v", e)
 		}
 	}
-	r = s.Do(t, apptest.Request{Path: "/v1/risk/events?vessel=" + c, Ip: apptest.FreshIP(), Key: free})
+	r = s.Do(t, apptest.Request{Path: "/v1/risk/events?vessel=" + c, IP: apptest.FreshIP(), Key: free})
 	apptest.MustUnmarshal(t, r.Body, &ev)
 	if len(ev.Events) != 2 {
 		t.Errorf("Free's 7 days leave out the 20-day-old gap: %s", r.Body)
 	}
-	r = s.Do(t, apptest.Request{Path: "/v1/risk/vessel/" + a, Ip: apptest.FreshIP(), Key: free})
+	r = s.Do(t, apptest.Request{Path: "/v1/risk/vessel/" + a, IP: apptest.FreshIP(), Key: free})
 	if r.StatusCode != 200 || !strings.Contains(string(r.Body), `"start_position":{"lat":null,"lon":null}`) {
 		t.Errorf("Free profile: %d %s", r.StatusCode, r.Body)
 	}
@@ -319,13 +319,13 @@ func TestRiskAPIErrors(t *testing.T) {
 		"/v1/risk/hotspots?active=maybe":                     `active must be 'true' or 'false'`,
 		"/v1/risk/hotspots?limit=-1":                         `limit must be a positive integer`,
 	} {
-		r := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: key})
+		r := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: key})
 		if r.StatusCode != 400 && r.StatusCode != 404 || !strings.Contains(string(r.Body), want) {
 			t.Errorf("%s: %d %s, want %s", path, r.StatusCode, r.Body, want)
 		}
 	}
 	for _, path := range []string{"/v1/risk/vessels", "/v1/risk/stats", "/v1/risk/baselines", "/v1/risk/vessel/1234567"} {
-		if r := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP()}); r.StatusCode != 401 {
+		if r := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP()}); r.StatusCode != 401 {
 			t.Errorf("%s without a key: %d %s", path, r.StatusCode, r.Body)
 		}
 	}

@@ -116,7 +116,7 @@ func TestRiskJobsThroughTheAPI(t *testing.T) {
 	pro, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanPro)
 	get := func(path string, into any) {
 		t.Helper()
-		resp := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: pro})
+		resp := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: pro})
 		if resp.StatusCode != 200 {
 			t.Fatalf("%s: %d %s", path, resp.StatusCode, resp.Body)
 		}

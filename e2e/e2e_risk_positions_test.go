@@ -58,7 +58,7 @@ func TestRiskEventPositionsThroughTheAPI(t *testing.T) {
 	placed, unplaced := 0, 0
 	for _, imo := range fleet {
 		for _, path := range []string{"/v1/risk/events?vessel=%s&limit=500", "/v1/risk/identity?vessel=%s&limit=500"} {
-			resp := s.Do(t, apptest.Request{Path: fmt.Sprintf(path, imo), Ip: apptest.FreshIP(), Key: key})
+			resp := s.Do(t, apptest.Request{Path: fmt.Sprintf(path, imo), IP: apptest.FreshIP(), Key: key})
 			if resp.StatusCode != 200 {
 				t.Fatalf("%s: %d %s", fmt.Sprintf(path, imo), resp.StatusCode, resp.Body)
 			}

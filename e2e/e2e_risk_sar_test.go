@@ -72,7 +72,7 @@ func TestRiskGapVerificationEndToEnd(t *testing.T) {
 	pro, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanPro)
 	get := func(path string, into any) {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: pro})
+		r := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: pro})
 		if r.StatusCode != 200 {
 			t.Fatalf("%s: %d %s", path, r.StatusCode, r.Body)
 		}

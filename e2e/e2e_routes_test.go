@@ -141,7 +141,7 @@ func TestTradeRoutesEndToEnd(t *testing.T) {
 	pro, _ := s.NewKey(t, apptest.UniqueEmail(t)+"-pro", overwatch.PlanPro)
 	get := func(key, path string, status int) apptest.Response {
 		t.Helper()
-		r := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: key})
+		r := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: key})
 		if r.StatusCode != status {
 			t.Fatalf("%s: %d %s, want %d", path, r.StatusCode, r.Body, status)
 		}

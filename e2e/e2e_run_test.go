@@ -55,7 +55,7 @@ func TestRunIngestsAFeedAndExposesMetrics(t *testing.T) {
 	}
 	path := "/v1/ais/spire/" + imo.String() + "/location/latest"
 	apptest.Eventually(t, 60*time.Second, "the feed's data served", func() bool {
-		return s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP()}).StatusCode == 200
+		return s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP()}).StatusCode == 200
 	})
 	// The lookup can answer from the in-memory replica before the first
 	// batch reaches ClickHouse (in cluster mode a synchronous distributed
@@ -93,7 +93,7 @@ func TestRunIngestsAFeedAndExposesMetrics(t *testing.T) {
 	// The bundled market samples answer out of the box, dated as published.
 	key, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanPro)
 	for path, field := range map[string]string{"/v1/commodity-prices?commodity=wheat": "commodity_prices", "/v1/transport-data?mode=barge": "transport_data"} {
-		resp := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: key})
+		resp := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: key})
 		var answer map[string][]map[string]any
 		if resp.StatusCode != 200 || json.Unmarshal(resp.Body, &answer) != nil || len(answer[field]) == 0 {
 			t.Errorf("%s: %d %.300s", path, resp.StatusCode, resp.Body)

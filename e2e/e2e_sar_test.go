@@ -83,7 +83,7 @@ func TestSARCoverageEndToEnd(t *testing.T) {
 	key, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanPro)
 	get := func(query string, status int) read.SARCoverageAnswer {
 		t.Helper()
-		resp := s.Do(t, apptest.Request{Path: "/v1/sar-coverage?" + query, Ip: apptest.FreshIP(), Key: key})
+		resp := s.Do(t, apptest.Request{Path: "/v1/sar-coverage?" + query, IP: apptest.FreshIP(), Key: key})
 		if resp.StatusCode != status {
 			t.Fatalf("%s: %d %s, want %d", query, resp.StatusCode, resp.Body, status)
 		}
@@ -153,12 +153,12 @@ func TestSARCoverageEndToEnd(t *testing.T) {
 	for query, param := range map[string]string{"lng=10": "lat", "lat=91&lng=0": "lat", "lat=0&lng=-181": "lng", "lat=0&lng=x": "lng",
 		"lat=0&lng=0&radius=0": "radius", "lat=0&lng=0&radius=501": "radius", "lat=0&lng=0&radius=-3": "radius",
 		"lat=0&lng=0&date=yesterday": "date", "lat=NaN&lng=0": "lat"} {
-		resp := s.Do(t, apptest.Request{Path: "/v1/sar-coverage?" + query, Ip: apptest.FreshIP(), Key: key})
+		resp := s.Do(t, apptest.Request{Path: "/v1/sar-coverage?" + query, IP: apptest.FreshIP(), Key: key})
 		if resp.StatusCode != 400 || !strings.Contains(string(resp.Body), param) {
 			t.Errorf("%s: %d %s, want a 400 naming %s", query, resp.StatusCode, resp.Body, param)
 		}
 	}
-	if resp := s.Do(t, apptest.Request{Path: "/v1/sar-coverage?lat=0&lng=0", Ip: apptest.FreshIP()}); resp.StatusCode != 401 {
+	if resp := s.Do(t, apptest.Request{Path: "/v1/sar-coverage?lat=0&lng=0", IP: apptest.FreshIP()}); resp.StatusCode != 401 {
 		t.Errorf("no key: %d", resp.StatusCode)
 	}
 
@@ -187,7 +187,7 @@ func TestSARCoverageSamplesOffline(t *testing.T) {
 	key, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanFree)
 	get := func(query string) read.SARCoverageAnswer {
 		t.Helper()
-		resp := s.Do(t, apptest.Request{Path: "/v1/sar-coverage?" + query, Ip: apptest.FreshIP(), Key: key})
+		resp := s.Do(t, apptest.Request{Path: "/v1/sar-coverage?" + query, IP: apptest.FreshIP(), Key: key})
 		if resp.StatusCode != 200 {
 			t.Fatalf("%s: %d %s", query, resp.StatusCode, resp.Body)
 		}

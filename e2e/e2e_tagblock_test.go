@@ -75,7 +75,7 @@ func TestRunKeepsTagBlockChecksumSlips(t *testing.T) {
 	for imo := range imos {
 		path := fmt.Sprintf("/v1/ais/any/%s/location/latest", imo)
 		apptest.Eventually(t, 60*time.Second, path+" served", func() bool {
-			return s.Do(t, apptest.Request{Path: path, Ip: ip}).StatusCode == 200
+			return s.Do(t, apptest.Request{Path: path, IP: ip}).StatusCode == 200
 		})
 	}
 	checkServesLatest(t, s, ip, want, "aishub")

@@ -42,7 +42,7 @@ func TestTerminalsEndToEnd(t *testing.T) {
 	pro, _ := s.NewKey(t, apptest.UniqueEmail(t)+"-pro", overwatch.PlanPro)
 	get := func(key, path string, status int) []byte {
 		t.Helper()
-		resp := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: key})
+		resp := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: key})
 		if resp.StatusCode != status {
 			t.Fatalf("%s: %d %s, want %d", path, resp.StatusCode, resp.Body, status)
 		}

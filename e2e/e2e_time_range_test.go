@@ -28,11 +28,11 @@ func TestTimeParametersOutsideTheStoreRange(t *testing.T) {
 	}
 	get := func(path string) apptest.Response {
 		t.Helper()
-		return s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: pro})
+		return s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: pro})
 	}
 	// The end of the range reads the voyages stored there.
 	r := get("/v1/emissions?start=2105-12-01&end=2105-12-31T23:59:59Z")
-	if body := r.Json(t); r.StatusCode != 200 || body["fleet"].(map[string]any)["voyages"] != 2.0 {
+	if body := r.JSON(t); r.StatusCode != 200 || body["fleet"].(map[string]any)["voyages"] != 2.0 {
 		t.Fatalf("end at the end of the range: %d %s", r.StatusCode, r.Body)
 	}
 	for path, param := range map[string]string{
@@ -48,7 +48,7 @@ func TestTimeParametersOutsideTheStoreRange(t *testing.T) {
 		"/v1/routes/flows?week=2105-12-28":                            "week",
 	} {
 		r := get(path)
-		body := r.Json(t)
+		body := r.JSON(t)
 		msg, _ := body["error"].(string)
 		if r.StatusCode != 400 || body["parameter"] != param || !strings.HasPrefix(msg, param+" must be from 1970-01-01T00:00:00Z to 2105-12-31T23:59:59Z") {
 			t.Errorf("%s: %d %s, want 400 naming %s", path, r.StatusCode, r.Body, param)

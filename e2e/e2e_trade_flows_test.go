@@ -59,7 +59,7 @@ func TestTradeFlowsEndToEnd(t *testing.T) {
 	free, _ := s.NewKey(t, apptest.UniqueEmail(t)+"-free", overwatch.PlanFree)
 	get := func(key, path string, status int) tradeFlowsAPI {
 		t.Helper()
-		resp := s.Do(t, apptest.Request{Path: path, Ip: apptest.FreshIP(), Key: key})
+		resp := s.Do(t, apptest.Request{Path: path, IP: apptest.FreshIP(), Key: key})
 		if resp.StatusCode != status {
 			t.Fatalf("%s: %d %s, want %d", path, resp.StatusCode, resp.Body, status)
 		}
@@ -72,7 +72,7 @@ func TestTradeFlowsEndToEnd(t *testing.T) {
 	for _, q := range []string{"exporter=brazil&importer=china", "exporter=BRA&importer=cn", "exporter=br&importer=CHN&view=flows"} {
 		fl := get(pro, "/v1/trade-flows?"+q+"&commodity=soybeans&period=2024", 200).Flows
 		if len(fl) != 2 { // Brazil's export row and China's import row
-			t.Fatalf("%s: %+v %s", q, fl, s.Do(t, apptest.Request{Path: "/v1/trade-flows?exporter=brazil", Ip: apptest.FreshIP(), Key: pro}).Body)
+			t.Fatalf("%s: %+v %s", q, fl, s.Do(t, apptest.Request{Path: "/v1/trade-flows?exporter=brazil", IP: apptest.FreshIP(), Key: pro}).Body)
 		}
 	}
 	fl := get(pro, "/v1/trade-flows?exporter=Brazil&commodity=soybeans&period=2024", 200).Flows
@@ -199,7 +199,7 @@ func TestTradeFlowsEndToEnd(t *testing.T) {
 	for q, param := range map[string]string{"imo=" + a.String(): "imo", "view=mirror&imo=" + a.String(): "imo",
 		"view=sanctions&exporter=Brazil": "exporter", "view=sanctions&imo=" + a.String(): "imo", "view=entity&period=2024": "period",
 		"view=entity&commodity=soybeans": "commodity", "view=entity&importer=China": "importer"} {
-		resp := s.Do(t, apptest.Request{Path: "/v1/trade-flows?" + q, Ip: apptest.FreshIP(), Key: pro})
+		resp := s.Do(t, apptest.Request{Path: "/v1/trade-flows?" + q, IP: apptest.FreshIP(), Key: pro})
 		if resp.StatusCode != 400 || !strings.Contains(string(resp.Body), `"parameter":"`+param+`"`) || !strings.Contains(string(resp.Body), "does not apply") {
 			t.Errorf("%s: %d %s", q, resp.StatusCode, resp.Body)
 		}
@@ -207,12 +207,12 @@ func TestTradeFlowsEndToEnd(t *testing.T) {
 
 	for q, param := range map[string]string{"view=graph": "view", "exporter=atlantis": "exporter", "importer=zz": "importer",
 		"commodity=unobtainium": "commodity", "period=24": "period", "view=entity&imo=1234568": "imo", "limit=0": "limit"} {
-		resp := s.Do(t, apptest.Request{Path: "/v1/trade-flows?" + q, Ip: apptest.FreshIP(), Key: pro})
+		resp := s.Do(t, apptest.Request{Path: "/v1/trade-flows?" + q, IP: apptest.FreshIP(), Key: pro})
 		if resp.StatusCode != 400 || !strings.Contains(string(resp.Body), param) {
 			t.Errorf("%s: %d %s", q, resp.StatusCode, resp.Body)
 		}
 	}
-	if resp := s.Do(t, apptest.Request{Path: "/v1/trade-flows", Ip: apptest.FreshIP()}); resp.StatusCode != 401 {
+	if resp := s.Do(t, apptest.Request{Path: "/v1/trade-flows", IP: apptest.FreshIP()}); resp.StatusCode != 401 {
 		t.Errorf("no key: %d", resp.StatusCode)
 	}
 }

@@ -42,7 +42,7 @@ func TestVesselsAndPortPositions(t *testing.T) {
 	starter, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanStarter)
 	free, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanFree)
 
-	r := s.Do(t, apptest.Request{Path: "/v1/positions?port=santos", Ip: apptest.FreshIP(), Key: starter})
+	r := s.Do(t, apptest.Request{Path: "/v1/positions?port=santos", IP: apptest.FreshIP(), Key: starter})
 	if r.StatusCode != 200 {
 		t.Fatalf("positions: %d %s", r.StatusCode, r.Body)
 	}
@@ -52,7 +52,7 @@ func TestVesselsAndPortPositions(t *testing.T) {
 		got[0]["course"] != 12.3 || got[0]["draft"] != 12.5 || got[0]["latitude"] != anch.Lat || got[1]["vessel_type"] == nil {
 		t.Fatalf("positions: %s", r.Body)
 	}
-	r = s.Do(t, apptest.Request{Path: "/v1/positions?port=santos", Ip: apptest.FreshIP(), Key: free})
+	r = s.Do(t, apptest.Request{Path: "/v1/positions?port=santos", IP: apptest.FreshIP(), Key: free})
 	apptest.MustUnmarshal(t, r.Body, &got)
 	if len(got) != 2 || got[0]["latitude"] != nil || got[0]["longitude"] != nil {
 		t.Fatalf("free callers got coordinates: %s", r.Body)
@@ -61,12 +61,12 @@ func TestVesselsAndPortPositions(t *testing.T) {
 		"/v1/positions":               `{"error":"port is required (a port slug or id; see /v1/ports)","parameter":"port"}`,
 		"/v1/positions?port=atlantis": `{"error":"unknown port 'atlantis' in port; see /v1/ports for slugs and ids","parameter":"port"}`,
 	} {
-		if r := s.Do(t, apptest.Request{Path: q, Ip: apptest.FreshIP(), Key: starter}); string(r.Body) != want {
+		if r := s.Do(t, apptest.Request{Path: q, IP: apptest.FreshIP(), Key: starter}); string(r.Body) != want {
 			t.Errorf("%s: %d %s", q, r.StatusCode, r.Body)
 		}
 	}
 
-	r = s.Do(t, apptest.Request{Path: "/v1/vessels?port=santos", Ip: apptest.FreshIP(), Key: starter})
+	r = s.Do(t, apptest.Request{Path: "/v1/vessels?port=santos", IP: apptest.FreshIP(), Key: starter})
 	var body struct {
 		Vessels []map[string]any `json:"vessels"`
 	}
@@ -81,12 +81,12 @@ func TestVesselsAndPortPositions(t *testing.T) {
 	if dwt := v["dwt"].(float64); dwt < 55000 || dwt > 80000 {
 		t.Errorf("dwt %v for 225 x 32 x 12.5 m", dwt)
 	}
-	r = s.Do(t, apptest.Request{Path: "/v1/vessels?port=santos&type=tanker", Ip: apptest.FreshIP(), Key: starter})
+	r = s.Do(t, apptest.Request{Path: "/v1/vessels?port=santos&type=tanker", IP: apptest.FreshIP(), Key: starter})
 	apptest.MustUnmarshal(t, r.Body, &body)
 	if len(body.Vessels) != 1 || body.Vessels[0]["name"] != "BBB TANKER" {
 		t.Errorf("type filter: %s", r.Body)
 	}
-	r = s.Do(t, apptest.Request{Path: "/v1/vessels?limit=1", Ip: apptest.FreshIP(), Key: starter})
+	r = s.Do(t, apptest.Request{Path: "/v1/vessels?limit=1", IP: apptest.FreshIP(), Key: starter})
 	apptest.MustUnmarshal(t, r.Body, &body)
 	if len(body.Vessels) != 1 {
 		t.Errorf("limit: %s", r.Body)
@@ -96,11 +96,11 @@ func TestVesselsAndPortPositions(t *testing.T) {
 		"/v1/vessels?limit=0":        "limit must be a positive integer",
 		"/v1/vessels?port=atlantis":  "unknown port 'atlantis'",
 	} {
-		if r := s.Do(t, apptest.Request{Path: q, Ip: apptest.FreshIP(), Key: starter}); !strings.Contains(string(r.Body), want) {
+		if r := s.Do(t, apptest.Request{Path: q, IP: apptest.FreshIP(), Key: starter}); !strings.Contains(string(r.Body), want) {
 			t.Errorf("%s: %d %s", q, r.StatusCode, r.Body)
 		}
 	}
-	if r := s.Do(t, apptest.Request{Path: "/v1/vessels", Ip: apptest.FreshIP()}); r.StatusCode != 401 {
+	if r := s.Do(t, apptest.Request{Path: "/v1/vessels", IP: apptest.FreshIP()}); r.StatusCode != 401 {
 		t.Errorf("vessels without a key: %d", r.StatusCode)
 	}
 }

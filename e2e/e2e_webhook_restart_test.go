@@ -56,7 +56,7 @@ func newWebhookFleet(t *testing.T, s *apptest.TestServer, endpoints, perEndpoint
 		srv := httptest.NewServer(f.receivers[i])
 		t.Cleanup(srv.Close)
 		key, account := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanPro)
-		r := s.Do(t, apptest.Request{Method: "POST", Path: "/v1/webhooks", Ip: apptest.FreshIP(), Key: key,
+		r := s.Do(t, apptest.Request{Method: "POST", Path: "/v1/webhooks", IP: apptest.FreshIP(), Key: key,
 			Body: `{"url":"` + srv.URL + `","event_types":["dark_fleet"]}`})
 		if r.StatusCode != 201 {
 			t.Fatalf("webhook %d: %d %s", i, r.StatusCode, r.Body)
@@ -114,7 +114,7 @@ func (f *webhookFleet) check(t *testing.T, maxDups int) int {
 func TestWebhookDeliveryAcrossRestart(t *testing.T) {
 	const endpoints, perEndpoint = 10, 100
 	s := apptest.StartServer(t, map[string]string{"OVERWATCH_OUTBOUND_ALLOW": "127.0.0.0/8"})
-	chURL, pgURL := apptest.E2eStores(t)
+	chURL, pgURL := apptest.Stores(t)
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_OUTBOUND_ALLOW": "127.0.0.0/8",
 		"OVERWATCH_LOG_LEVEL": "warn", "OVERWATCH_SPOOL_DIR": t.TempDir()}
 	f := newWebhookFleet(t, s, endpoints, perEndpoint, 3*time.Millisecond)
@@ -154,7 +154,7 @@ func TestWebhookDeliveryAcrossRestart(t *testing.T) {
 func TestWebhookDeliveryAcrossCrash(t *testing.T) {
 	const endpoints, perEndpoint = 10, 100
 	s := apptest.StartServer(t, map[string]string{"OVERWATCH_OUTBOUND_ALLOW": "127.0.0.0/8"})
-	chURL, pgURL := apptest.E2eStores(t)
+	chURL, pgURL := apptest.Stores(t)
 	f := newWebhookFleet(t, s, endpoints, perEndpoint, 15*time.Millisecond)
 	worker := func() *exec.Cmd {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")

@@ -136,9 +136,9 @@ func newFuzzServer() (*fuzzServer, error, string) {
 	lim := owhttp.Limits{Store: unlimitedRates{}, Now: testclock.Now, PublicPerMinute: 1 << 30, PublicPerDay: 1 << 30,
 		KeyedPerMinute: 1 << 30, EventsPerMinute: 1 << 30}
 	d := &owhttp.Deps{
-		Log: log, Now: testclock.Now, Ch: ch, Pg: pg, Latest: latest, Cache: read.NewCache(ch, read.CacheOptions{}),
+		Log: log, Now: testclock.Now, Analytics: ch, Accounts: pg, Latest: latest, Cache: read.NewCache(ch, read.CacheOptions{}),
 		Limits: lim, Publisher: read.Publisher{Name: "Overwatch Fuzz", URL: "https://overwatch.test"},
-		Openapi: openapi, Metrics: app.NewMetrics(), Refresh: fuzzRefresher{},
+		OpenAPI: openapi, Metrics: app.NewMetrics(), Refresh: fuzzRefresher{},
 		Billing:   stripe.New(stripe.Config{WebhookSecret: "whsec_fuzz"}),
 		Outbound:  outbound.New(outbound.Options{ConnectTimeout: 100 * time.Millisecond, Timeout: 300 * time.Millisecond}),
 		PublicURL: "https://overwatch.test", Keys: owhttp.NewKeyGuard(lim, 1<<30, time.Minute), ReadTimeout: 2 * time.Second,

@@ -36,8 +36,8 @@ func apiKey(c *fiber.Ctx) (string, bool) {
 // a request without a key is refused; without it (the public keyed
 // endpoints), a key is optional but must be valid when presented. A key
 // that does not authenticate draws from the client address's failed-key
-// budget (keyGuard), and no key is looked up for an address that spent it.
-func authenticate(keys authenticator, g *keyGuard, required bool) fiber.Handler {
+// budget (KeyGuard), and no key is looked up for an address that spent it.
+func authenticate(keys authenticator, g *KeyGuard, required bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		key, present := apiKey(c)
 		if !present {

@@ -7,7 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// clientIPs finds the client address of a request: the socket peer, unless
+// ClientIPs finds the client address of a request: the socket peer, unless
 // the peer is a trusted proxy, in which case X-Forwarded-For is walked from
 // the right and the first address that is not a trusted proxy is the
 // client. Addresses a client writes itself at the left of the header are

@@ -12,7 +12,7 @@ import (
 	"overwatch"
 )
 
-// keyGuard bounds what invented API keys cost. Every key a client address
+// KeyGuard bounds what invented API keys cost. Every key a client address
 // presents that does not authenticate is drawn from the address's budget
 // of failed keys (budget a minute, counted in the rate store, so shared by
 // instances with the postgres store); once it is spent, the address gets
@@ -21,7 +21,7 @@ import (
 // for ttl, so that repeating it costs no lookup either. Both memories are
 // bounded: at most maxEntries addresses and maxEntries keys, the oldest
 // expiry dropped first when full.
-type keyGuard struct {
+type KeyGuard struct {
 	rates  RateStore
 	ips    ClientIPs
 	now    func() time.Time
@@ -33,19 +33,19 @@ type keyGuard struct {
 	unknown map[overwatch.KeyHash]time.Time // key hash → end of its memory
 }
 
-// maxEntries bounds each of keyGuard's memories.
+// maxEntries bounds each of KeyGuard's memories.
 const maxEntries = 10_000
 
-// newKeyGuard returns a guard drawing from the limits' rate store, with
+// NewKeyGuard returns a guard drawing from the limits' rate store, with
 // their client addresses and clock.
-func NewKeyGuard(l Limits, budget int, ttl time.Duration) *keyGuard {
-	return &keyGuard{rates: l.Store, ips: l.IPs, now: l.Now, budget: budget, ttl: ttl,
+func NewKeyGuard(l Limits, budget int, ttl time.Duration) *KeyGuard {
+	return &KeyGuard{rates: l.Store, ips: l.IPs, now: l.Now, budget: budget, ttl: ttl,
 		blocked: map[string]time.Time{}, unknown: map[overwatch.KeyHash]time.Time{}}
 }
 
 // refuse returns the 429 of an address whose budget is spent, with
 // Retry-After, or nil.
-func (g *keyGuard) refuse(c *fiber.Ctx, ip string, now time.Time) error {
+func (g *KeyGuard) refuse(c *fiber.Ctx, ip string, now time.Time) error {
 	g.mu.Lock()
 	end, ok := g.blocked[ip]
 	if ok && !end.After(now) {
@@ -59,7 +59,7 @@ func (g *keyGuard) refuse(c *fiber.Ctx, ip string, now time.Time) error {
 	return g.tooMany(c, end, now)
 }
 
-func (g *keyGuard) tooMany(c *fiber.Ctx, end, now time.Time) error {
+func (g *KeyGuard) tooMany(c *fiber.Ctx, end, now time.Time) error {
 	c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(math.Max(1, math.Ceil(end.Sub(now).Seconds())))))
 	return overwatch.Errorf(overwatch.TooManyRequests, "too many invalid API keys from this address; retry later").
 		With("limit_per_minute", g.budget)
@@ -67,7 +67,7 @@ func (g *keyGuard) tooMany(c *fiber.Ctx, end, now time.Time) error {
 
 // failed counts a key that did not authenticate and returns the error to
 // answer: 401 invalid API key within the budget, 429 beyond it.
-func (g *keyGuard) failed(c *fiber.Ctx, ip string, now time.Time) error {
+func (g *KeyGuard) failed(c *fiber.Ctx, ip string, now time.Time) error {
 	counts, ok, err := g.rates.TakeRate(c.UserContext(), now, []overwatch.RateBucket{
 		{Key: "fail:m:" + ip, Limit: g.budget, Period: overwatch.PerMinute}})
 	if err != nil {
@@ -85,7 +85,7 @@ func (g *keyGuard) failed(c *fiber.Ctx, ip string, now time.Time) error {
 }
 
 // isUnknown reports whether the key is remembered as unknown.
-func (g *keyGuard) isUnknown(hash overwatch.KeyHash, now time.Time) bool {
+func (g *KeyGuard) isUnknown(hash overwatch.KeyHash, now time.Time) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	end, ok := g.unknown[hash]
@@ -97,7 +97,7 @@ func (g *keyGuard) isUnknown(hash overwatch.KeyHash, now time.Time) bool {
 }
 
 // rememberUnknown remembers a key the store did not find.
-func (g *keyGuard) rememberUnknown(hash overwatch.KeyHash, now time.Time) {
+func (g *KeyGuard) rememberUnknown(hash overwatch.KeyHash, now time.Time) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.unknown[hash] = now.Add(g.ttl)
@@ -126,7 +126,7 @@ func prune[K comparable](m map[K]time.Time, now time.Time) {
 
 // lookup authenticates the key through the store, unless the key is
 // remembered as unknown; a key the store does not find is remembered.
-func (g *keyGuard) lookup(ctx context.Context, keys authenticator, hash overwatch.KeyHash, now time.Time) (*overwatch.Caller, error) {
+func (g *KeyGuard) lookup(ctx context.Context, keys authenticator, hash overwatch.KeyHash, now time.Time) (*overwatch.Caller, error) {
 	if g.isUnknown(hash, now) {
 		return nil, overwatch.Errorf(overwatch.NotFound, "unknown key")
 	}

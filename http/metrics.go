@@ -14,12 +14,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// serveMetrics is the /metrics handler in Prometheus's text format.
+// ServeMetrics is the /metrics handler in Prometheus's text format.
 func ServeMetrics(reg *prometheus.Registry) fiber.Handler {
 	return adaptor.HTTPHandler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 }
 
-// metricsApp serves /metrics alone, for its own listener
+// MetricsApp serves /metrics alone, for its own listener
 // (OVERWATCH_METRICS_ADDR, loopback by default): the operators' address,
 // apart from the API's.
 func MetricsApp(reg *prometheus.Registry, log *slog.Logger) *fiber.App {

@@ -23,7 +23,7 @@ import (
 //go:embed openapi/*.yaml
 var openapiFiles embed.FS
 
-// loadOpenAPI merges the fragments, parses and validates the document, and
+// LoadOpenAPI merges the fragments, parses and validates the document, and
 // returns it as JSON.
 func LoadOpenAPI() (*openapi3.T, []byte, error) {
 	merged, err := mergeOpenAPI(openapiFiles)

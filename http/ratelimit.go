@@ -11,7 +11,7 @@ import (
 	"overwatch"
 )
 
-// rateStore draws one request from every bucket, or from none when any of
+// RateStore draws one request from every bucket, or from none when any of
 // them is exhausted, atomically. memoryRates serves one instance;
 // postgres.DB serves several.
 type RateStore interface {
@@ -25,7 +25,7 @@ type RateStore interface {
 // window opens with the first request after the previous one ended, a day
 // window is the UTC day.
 
-// limits is the rate-limit edge of both surfaces.
+// Limits is the rate-limit edge of both surfaces.
 type Limits struct {
 	Store           RateStore
 	IPs             ClientIPs

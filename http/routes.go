@@ -32,18 +32,18 @@ func routes(app *fiber.App, d *Deps, bounds *bodyBounds) {
 	mountLand(app) // before the pages: /map/* would answer /map/land.geojson
 	mountPages(app, web.Pages())
 	v1 := app.Group("/v1")
-	v1.Get("/openapi.json", serveOpenAPI(d.Openapi))
+	v1.Get("/openapi.json", serveOpenAPI(d.OpenAPI))
 	v1.Options("/ais/:provider/:imo/location/latest", publicPreflight)
 	methods := &keyedMethods{}
 	v1.Options("/*", keyedPreflight(methods))
 
 	e := edge{router: v1, prefix: "/v1", d: d, methods: methods, bounds: bounds}
 	read.Routes(e, read.Deps{
-		Analytics: d.Ch, Accounts: d.Pg, Latest: d.Latest, Fleet: d.Latest, Publisher: d.Publisher,
+		Analytics: d.Analytics, Accounts: d.Accounts, Latest: d.Latest, Fleet: d.Latest, Publisher: d.Publisher,
 		Cache: d.Cache, Now: d.Now, Log: d.Log, SAR: d.SAR, FreightMinContributors: d.FreightMinContributors,
 	})
 	write.Routes(e, write.Deps{
-		Accounts: d.Pg, Billing: d.Billing, Refresher: d.Refresh, Outbound: d.Outbound,
+		Accounts: d.Accounts, Billing: d.Billing, Refresher: d.Refresh, Outbound: d.Outbound,
 		CheckURL: d.checkURL, PublicURL: d.PublicURL, Now: d.Now, EventLimit: d.Limits.events,
 	})
 }
@@ -89,7 +89,7 @@ func (e edge) Handle(method, path string, access overwatch.Access, h fiber.Handl
 	default:
 		e.methods.add(method)
 		chain = []fiber.Handler{noStore, l.perIP(), checkInput(true),
-			authenticate(e.d.Pg, e.d.Keys, access != overwatch.AccessOptionalKey), l.daily()}
+			authenticate(e.d.Accounts, e.d.Keys, access != overwatch.AccessOptionalKey), l.daily()}
 		if !unclamped[path] {
 			chain = append(chain, clampResults())
 		}

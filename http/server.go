@@ -10,42 +10,47 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/recover"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"overwatch/clickhouse"
-	"overwatch/postgres"
 	"overwatch/read"
 	"overwatch/write"
 )
 
-// deps is everything the routes need, built once by serve.
+// Deps is everything the edge and the routes need, built once by the
+// application (app.serve).
 type Deps struct {
-	Log          *slog.Logger
-	Now          func() time.Time
-	Ch           *clickhouse.DB
-	Pg           *postgres.DB
-	Latest       *read.LatestReplica
-	Cache        *read.Cache
-	Limits       Limits
-	Publisher    read.Publisher
-	Openapi      []byte
-	Metrics      *prometheus.Registry
-	Refresh      write.Refresher
-	Billing      write.PaymentProvider
-	Outbound     *outbound.Client
-	PublicURL    string
-	Keys         *keyGuard     // the failed-key budget and unknown-key cache; nil: none
-	MetricsToken string        // when set, /metrics on the API address for this bearer token
+	Log       *slog.Logger
+	Now       func() time.Time
+	Analytics read.Analytics // the derived tables (ClickHouse)
+	Accounts  Accounts       // accounts, keys and what users write (PostgreSQL)
+	Latest    *read.LatestReplica
+	Cache     *read.Cache
+	Limits    Limits
+	Publisher read.Publisher
+	OpenAPI   []byte // the merged OpenAPI document served at /v1/openapi.json
+	Metrics   *prometheus.Registry
+	Refresh   write.Refresher
+	Billing   write.PaymentProvider
+	Outbound  *outbound.Client
+	PublicURL string
+	// Keys is the failed-key budget and unknown-key cache (nil: one of 20
+	// failed keys a minute per client IP).
+	Keys *KeyGuard
+	// MetricsToken, when set, serves /metrics on the API address for this
+	// bearer token.
+	MetricsToken string
 	ReadTimeout  time.Duration // 0: 15 s
-	// sar is the Sentinel-1 catalogue client (nil: the stored products only).
+	// SAR is the Sentinel-1 catalogue client (nil: the stored products only).
 	SAR read.SARCatalogue
-	// freightMinContributors is k of the freight-rate aggregates (0: the default).
+	// FreightMinContributors is k of the freight-rate aggregates (0: the default).
 	FreightMinContributors int
 }
 
-// Compile-time proof that the stores implement the edge's interfaces.
-var (
-	_ authenticator = (*postgres.DB)(nil)
-	_ RateStore     = (*postgres.DB)(nil)
-)
+// Accounts is the account store as the edge (key lookups, rate counters
+// through Limits) and both sides' routes use it.
+type Accounts interface {
+	read.Accounts
+	write.Accounts
+	authenticator
+}
 
 // The HTTP server's bounds: a request line and headers over headerLimit
 // are a 431, a request not received within the read timeout
@@ -57,7 +62,7 @@ var (
 // the bytes received, never with the length announced.
 const HeaderLimit = 8 << 10
 
-// newApp builds the Fiber app: the error path, the request guard (common
+// NewApp builds the Fiber app: the error path, the request guard (common
 // headers, framing, body bounds, unknown methods), panic recovery and the
 // route table.
 func NewApp(d *Deps) *fiber.App {

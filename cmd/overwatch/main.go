@@ -8,8 +8,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"overwatch/app"
 	"syscall"
+
+	"overwatch/app"
 )
 
 func main() {
