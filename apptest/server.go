@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"overwatch"
 	"overwatch/app"
 	"overwatch/clickhouse"
@@ -17,6 +18,7 @@ import (
 	"overwatch/postgres/pgtest"
 	"overwatch/testclock"
 	"overwatch/write"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -60,11 +62,28 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// Stores are the databases of the end-to-end tests, shared by every
-// server a test starts.
+// Stores are the databases of the suite's servers, shared by every server
+// a test of the suite starts: named after the suite (e2e, accuracy,
+// browser), so that suites running at the same time, each in its own
+// process, never share (nor recreate) each other's databases.
 func Stores(t *testing.T) (chURL, pgURL string) {
-	return chtest.URL(t, "e2e"), pgtest.URL(t, "e2e")
+	return chtest.URL(t, suite), pgtest.URL(t, suite)
 }
+
+// suite is the name of the test binary's package ("e2e" for e2e.test).
+var suite = func() string {
+	name := strings.TrimSuffix(filepath.Base(os.Args[0]), ".test")
+	name = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' {
+			return r
+		}
+		return '_'
+	}, strings.ToLower(name))
+	if name == "" {
+		return "e2e"
+	}
+	return name
+}()
 
 // OfflineSources turn off the external sources configured by default:
 // they are on the internet, which tests do not reach (their refreshes are
