@@ -112,21 +112,23 @@ lint-arch:
 ## for HTTP_FUZZTIME each (`make fuzz` runs them, like every target, longer)
 HTTP_FUZZ     := FuzzHTTPRead FuzzHTTPWrite FuzzHTTPHeaders FuzzHTTPRaw
 HTTP_FUZZTIME ?= 10s
+## BENCH_PKGS: the packages that hold benchmarks (the smoke run of every
+## benchmark builds only these)
+BENCH_PKGS = $(shell grep -rl --include='*_test.go' --exclude-dir=testdata --exclude-dir=node_modules --exclude-dir=.data '^func Benchmark' . | xargs -n1 dirname | sort -u)
 ## test: a tidy go.mod, vet, import rules, unit, integration and end-to-end
-## tests (which run every fuzz target's corpus and a short load test), the
-## HTTP edge's fuzz targets for HTTP_FUZZTIME each, then one iteration of
-## every benchmark as a smoke run
+## tests (which run every fuzz target's corpus and a short load test) with
+## the accuracy suite's smoke runs among them (the packages run side by
+## side), the HTTP edge's fuzz targets for HTTP_FUZZTIME each, then one
+## iteration of every benchmark as a smoke run
 test: services tools $(STRIPE_MOCK) tidy vet lint-arch
-	$(GO) test -count=1 -timeout 20m ./...
-	OVERWATCH_ACCURACY_TRADE=smoke $(GO) test -count=1 -timeout 10m -run '^TestAccuracyTrade$$' ./accuracy
-	OVERWATCH_ACCURACY=smoke $(GO) test -count=1 -timeout 10m -run '^TestAccuracy$$' ./accuracy
+	OVERWATCH_ACCURACY=smoke OVERWATCH_ACCURACY_TRADE=smoke $(GO) test -count=1 -timeout 20m ./...
 	$(MAKE) test-cluster
 	OVERWATCH_CHAOS=smoke $(GO) test -count=1 -timeout 10m -run '^TestChaos$$' ./cmd/chaos
 	@for f in $(HTTP_FUZZ); do \
 	  echo "== fuzz $$f for $(HTTP_FUZZTIME)"; \
 	  $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(HTTP_FUZZTIME) ./e2e || exit 1; \
 	done
-	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./...
+	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x $(BENCH_PKGS)
 
 ## test-clock: `go test ./...` with the tests' clock (OVERWATCH_TEST_NOW,
 ## read by overwatch/testclock; the servers the tests start follow it)
