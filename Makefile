@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools web client test test-clock accuracy accuracy-trade bench-trade bench-market bench-map vet tidy lint-arch bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
+.PHONY: all build run services tools web client test test-clock accuracy accuracy-trade bench-trade bench-market bench-map vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
 
 all: build
 
@@ -80,7 +80,7 @@ export STRIPE_MOCK_BIN := $(CURDIR)/$(STRIPE_MOCK)
 $(STRIPE_MOCK):
 	GOBIN=$(CURDIR)/.data/bin $(GO) install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
 
-## run: serve the API (and, as issues land, ingest and jobs) on :8080
+## run: serve the API, ingest and jobs on :8080
 run: services build
 	./$(BIN) run
 
@@ -104,9 +104,19 @@ vet:
 tidy:
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy and commit"; exit 1; }
 
-## lint-arch: the import rules of ARCHITECTURE.md §2
+## lint-arch: the import rules of docs/architecture.md
 lint-arch:
 	@.ci/lint-arch
+
+## lint-openapi: the OpenAPI document (client/openapi.json) through an
+## outside linter, Redocly CLI's recommended rules; errors fail, warnings
+## print (the CLI is an npm package, installed under .data/redocly)
+REDOCLY_VERSION := 2.77.0
+REDOCLY := .data/redocly/node_modules/.bin/redocly
+$(REDOCLY):
+	npm install --prefix .data/redocly --no-audit --no-fund --loglevel=error @redocly/cli@$(REDOCLY_VERSION)
+lint-openapi: $(REDOCLY)
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true $(REDOCLY) lint client/openapi.json --format=stylish 2>&1 | grep -v '[║╔╚]'; exit $${PIPESTATUS[0]}
 
 ## HTTP_FUZZ: the fuzz targets of the HTTP edge, which `make test` also runs
 ## for HTTP_FUZZTIME each (`make fuzz` runs them, like every target, longer)
@@ -120,7 +130,7 @@ BENCH_PKGS = $(shell grep -rl --include='*_test.go' --exclude-dir=testdata --exc
 ## the accuracy suite's smoke runs among them (the packages run side by
 ## side), the HTTP edge's fuzz targets for HTTP_FUZZTIME each, then one
 ## iteration of every benchmark as a smoke run
-test: services tools $(STRIPE_MOCK) tidy vet lint-arch
+test: services tools $(STRIPE_MOCK) tidy vet lint-arch lint-openapi
 	OVERWATCH_ACCURACY=smoke OVERWATCH_ACCURACY_TRADE=smoke $(GO) test -count=1 -timeout 20m ./...
 	$(MAKE) test-cluster
 	OVERWATCH_CHAOS=smoke $(GO) test -count=1 -timeout 10m -run '^TestChaos$$' ./cmd/chaos
@@ -148,8 +158,8 @@ test-clock: services tools $(STRIPE_MOCK)
 ## prints the precision/recall table and writes it as markdown to
 ## ACCURACY_OUT (bin/accuracy.md), for the table
 ## docs/risk-detectors.md keeps (make test runs the smoke run: one seed, a
-## small fleet); then accuracy-trade (the trade analytics of issue 18 and
-## the voyage earnings of issue 19) and the chokepoint signals of issue 20
+## small fleet); then accuracy-trade (the trade analytics and
+## the voyage earnings) and the chokepoint signals
 ACCURACY_OUT ?= bin/accuracy.md
 accuracy: services tools
 	@mkdir -p $(dir $(ACCURACY_OUT))
@@ -157,9 +167,9 @@ accuracy: services tools
 	$(MAKE) accuracy-trade
 	OVERWATCH_ACCURACY_CHOKEPOINT=full $(GO) test -count=1 -timeout 10m -v -run '^TestAccuracyChokepoint$$' ./accuracy
 
-## accuracy-trade: the trade analytics of issue 18 (route shifts,
+## accuracy-trade: the trade analytics (route shifts,
 ## deceptions, each anomaly type, flow tonnes, forecasts) and the voyage
-## earnings of issue 19 against the truths
+## earnings against the truths
 ## the simulator injects, through the API: 800 vessels over two simulated
 ## years with seasons, cheap older history and injected trade truths
 ## (OVERWATCH_ACCURACY_TRADE_VESSELS / _DAYS / _SEED change it), 7-10 min
@@ -192,14 +202,14 @@ bench-derive: build
 	$(GO) run ./cmd/loadtest derive -bin $(BIN)
 	OVERWATCH_EVAL_FULL=1 $(GO) test -count=1 -timeout 30m -run TestPortCallsAgainstGroundTruth -v ./e2e | grep -v 'level=INFO'
 
-## bench-trade: the trade derivations of issue 18 from scratch and daily
+## bench-trade: the trade derivations from scratch and daily
 ## on a simulated store of two years of 800 vessels (filled once into
 ## overwatch_bench_trade), then each trade endpoint's p99 under load
 bench-trade: build
 	$(GO) run ./cmd/loadtest trade -bin $(BIN)
 
 ## bench-market: the market imports' memory on growing files (flat: they
-## stream) and each market endpoint's p99 under load (issue 19)
+## stream) and each market endpoint's p99 under load
 bench-market: build
 	$(GO) run ./cmd/loadtest market -bin $(BIN)
 

@@ -5,7 +5,7 @@ import "time"
 // Plan names a subscription plan; every account has exactly one.
 type Plan string
 
-// The plans of spec §2.5.
+// The plans an account may be on.
 const (
 	PlanFree            Plan = "free"
 	PlanStarter         Plan = "starter"
@@ -109,7 +109,7 @@ func (p Plan) HistoryFloor(now time.Time) time.Time {
 // endpoint asks (Caller.Require), so that what a plan allows is said once.
 type Feature string
 
-// The features that differ between plans (spec §2.5).
+// The features that differ between plans.
 const (
 	FeatureExactCoordinates Feature = "exact coordinates"
 	FeatureCSVExport        Feature = "CSV export"

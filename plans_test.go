@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-func TestPlansMatchSpec(t *testing.T) {
+func TestPlanLimitsAndFeatures(t *testing.T) {
 	t.Parallel()
 	want := map[Plan]struct {
 		price, perDay, perCall, history int

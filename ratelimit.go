@@ -5,7 +5,7 @@ import "time"
 // RatePeriod is the kind of a fixed rate-limit window.
 type RatePeriod string
 
-// The rate-limit windows of spec §8. A minute window starts at the first
+// The rate-limit windows (README, "Limits and errors"). A minute window starts at the first
 // request after the previous one ended and lasts 60 s; a day window is the
 // UTC calendar day.
 const (

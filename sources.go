@@ -4,7 +4,7 @@ package overwatch
 // rows ingested before source attribution; it is served as null.
 type Source string
 
-// The AIS providers of the spec.
+// The AIS providers the service takes positions from.
 const (
 	SourceNone      Source = ""
 	SourceAISHub    Source = "aishub"
@@ -13,15 +13,29 @@ const (
 	SourceSpire     Source = "spire"
 )
 
-// ProviderAny is the provider path value that selects the freshest position
-// across all sources.
-const ProviderAny = "any"
+// SourceAny is the provider path value that selects the freshest position
+// across all sources. It names no source: no row is stored under it, and
+// ParseSource does not accept it.
+const SourceAny Source = "any"
 
-// Sources lists the named providers in the order the spec gives them.
+// Sources lists the named AIS providers, in the order the public surface
+// lists them.
 var Sources = []Source{SourceAISHub, SourceAISStream, SourceSatellite, SourceSpire}
 
-// Providers lists the values accepted as a provider on the public surface.
-var Providers = []string{"aishub", "aisstream", "satellite", "spire", ProviderAny}
+// Providers lists the values accepted as a provider on the public surface:
+// the named sources, then SourceAny.
+func Providers() []Source {
+	return append(append(make([]Source, 0, len(Sources)+1), Sources...), SourceAny)
+}
+
+// ParseProvider returns the provider path value s as a source: a named
+// source, or SourceAny for "any"; ok is false for any other value.
+func ParseProvider(s string) (src Source, ok bool) {
+	if s == string(SourceAny) {
+		return SourceAny, true
+	}
+	return ParseSource(s)
+}
 
 // ParseSource returns the named source for s; "any" and unknown names are not
 // sources.

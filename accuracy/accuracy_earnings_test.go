@@ -20,7 +20,7 @@ import (
 	"time"
 )
 
-// The accuracy of the voyage earnings (issue 19) against the simulator's
+// The accuracy of the voyage earnings against the simulator's
 // truth, scored on the trade accuracy run's databases (TestAccuracyTrade
 // calls scoreEarningsRun after its own answers: no second simulation).
 //

@@ -14,8 +14,8 @@ import (
 	"time"
 )
 
-// The accuracy of every detector against the simulator's ground truth
-// (issue 17): seeded simulations through the real pipeline, the
+// The accuracy of every detector against the simulator's ground truth:
+// seeded simulations through the real pipeline, the
 // derivations run by the jobs command, and every event read back from the
 // real server's API, as a user would (accuracy_api_test.go), then matched
 // to the truth (accuracy_score_test.go and the matching rules of

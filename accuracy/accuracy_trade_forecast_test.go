@@ -12,7 +12,7 @@ import (
 	"overwatch/read"
 )
 
-// Anomalies and forecasts against the truth (issue 18).
+// Anomalies and forecasts against the truth.
 //
 // Which anomaly type is expected to fire for which injected anomaly is not
 // assumed but computed: each type's own rule (forecast.DetectAll over every

@@ -12,8 +12,8 @@ import (
 	"overwatch/write/sim"
 )
 
-// The trade analytics' scoring against the simulator's injected truths
-// (issue 18): pure functions of the truth file and the API's answers, so
+// The trade analytics' scoring against the simulator's injected truths:
+// pure functions of the truth file and the API's answers, so
 // that they are unit-tested on hand-made truths (accuracy_trade_unit_test.go)
 // and run on whole simulations (accuracy_trade_test.go).
 

@@ -19,7 +19,7 @@ import (
 	"time"
 )
 
-// The accuracy of the trade analytics (issue 18) against the truths the
+// The accuracy of the trade analytics against the truths the
 // simulator injects: a seeded simulation with seasons, cheap older history
 // and injected trade truths, through the real pipeline (`overwatch
 // simulate`, then `overwatch jobs --once`), every answer read from the

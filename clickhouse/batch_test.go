@@ -8,7 +8,6 @@ import (
 	"overwatch"
 	"overwatch/clickhouse/chtest"
 	"overwatch/testclock"
-	"overwatch/write/ingest"
 )
 
 // A caller that cancels its context right after an insert returns (a
@@ -23,7 +22,7 @@ func TestInsertThenCancelKeepsThePoolUsable(t *testing.T) {
 	}
 	for i := range n {
 		ctx, cancel := context.WithCancel(bg)
-		err := db.InsertLatest(ctx, []ingest.LatestRow{{IMO: overwatch.IMO(8000000 + i), Source: overwatch.SourceSpire, TS: testclock.Now().UTC().Truncate(time.Second)}})
+		err := db.InsertLatest(ctx, []overwatch.LatestRow{{IMO: overwatch.IMO(8000000 + i), Source: overwatch.SourceSpire, TS: testclock.Now().UTC().Truncate(time.Second)}})
 		cancel()
 		if err != nil {
 			t.Fatalf("insert %d: %v", i, err)

@@ -105,7 +105,7 @@ func capacityBatches(rows, vessels, size int) []*ingest.Batch {
 				}
 				seen[p.IMO] = true
 				lat, lon := p.Lat, p.Lon
-				b.Latest = append(b.Latest, ingest.LatestRow{IMO: p.IMO, Source: p.Source, TS: p.TS, MMSI: p.MMSI, Lat: &lat, Lon: &lon, ReceivedAt: p.ReceivedAt})
+				b.Latest = append(b.Latest, overwatch.LatestRow{IMO: p.IMO, Source: p.Source, TS: p.TS, MMSI: p.MMSI, Lat: &lat, Lon: &lon, ReceivedAt: p.ReceivedAt})
 			}
 			out = append(out, b)
 			b = &ingest.Batch{}

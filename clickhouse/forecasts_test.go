@@ -12,7 +12,6 @@ import (
 	"overwatch/maritime/forecast"
 	"overwatch/read"
 	"overwatch/testclock"
-	"overwatch/write/ingest"
 )
 
 // The forecast and anomaly tables, written by their jobs from weekly
@@ -76,7 +75,7 @@ func TestForecastAndAnomalyJobs(t *testing.T) {
 		fx.RecordGeneration(t, "port_calls", d, gen)
 	}
 	lat, lon, speed, dest := -24.5, -45.5, 12.0, "SANTOS BR"
-	if err := db.InsertLatest(ctx, []ingest.LatestRow{{IMO: 9100004, Source: overwatch.SourceAISHub, TS: h(-1), MMSI: 1, Lat: &lat, Lon: &lon,
+	if err := db.InsertLatest(ctx, []overwatch.LatestRow{{IMO: 9100004, Source: overwatch.SourceAISHub, TS: h(-1), MMSI: 1, Lat: &lat, Lon: &lon,
 		SpeedKt: &speed, Destination: &dest, ReceivedAt: h(-1)}}); err != nil {
 		t.Fatal(err)
 	}

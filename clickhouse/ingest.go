@@ -20,6 +20,14 @@ func sourceName(s overwatch.Source) string {
 	return string(s)
 }
 
+// sourceOf is the source of an Enum8 name: sourceName's inverse.
+func sourceOf(name string) overwatch.Source {
+	if name == "none" {
+		return overwatch.SourceNone
+	}
+	return overwatch.Source(name)
+}
+
 // WriteBatch writes every table of an ingest batch, column by column. A
 // batch written twice stores nothing twice: each table's sorting key ends
 // in the row's identity (dedup_key, or the whole row), and ReplacingMergeTree

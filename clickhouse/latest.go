@@ -7,7 +7,6 @@ import (
 
 	"overwatch"
 	"overwatch/read"
-	"overwatch/write/ingest"
 )
 
 var _ read.LatestFeed = (*DB)(nil)
@@ -21,7 +20,7 @@ const clusterLatestLag = 30 * time.Second
 // LatestChanges streams the rows of the latest-position store that the
 // server received at or after since (every row for the zero time), and
 // returns the server's clock read just before the query.
-func (db *DB) LatestChanges(ctx context.Context, since time.Time, fn func(read.LatestRow) error) (time.Time, error) {
+func (db *DB) LatestChanges(ctx context.Context, since time.Time, fn func(overwatch.LatestRow) error) (time.Time, error) {
 	var asOf time.Time
 	if err := db.conn.QueryRow(ctx, "SELECT now()").Scan(&asOf); err != nil {
 		return asOf, fmt.Errorf("clickhouse: latest changes: %w", err)
@@ -40,15 +39,13 @@ func (db *DB) LatestChanges(ctx context.Context, since time.Time, fn func(read.L
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var r read.LatestRow
+		var r overwatch.LatestRow
 		var source string
 		if err := rows.Scan(&r.IMO, &source, &r.TS, &r.MMSI, &r.VesselName, &r.VesselType, &r.Flag,
 			&r.Lat, &r.Lon, &r.SpeedKt, &r.CourseDeg, &r.DraftM, &r.Destination, &r.NavStatus, &r.IngestedAt); err != nil {
 			return asOf, fmt.Errorf("clickhouse: latest changes: %w", err)
 		}
-		if source != "none" {
-			r.Source = overwatch.Source(source)
-		}
+		r.Source = sourceOf(source)
 		if err := fn(r); err != nil {
 			return asOf, err
 		}
@@ -60,14 +57,10 @@ func (db *DB) LatestChanges(ctx context.Context, since time.Time, fn func(read.L
 }
 
 // InsertLatest appends rows to the latest-position store in one batch.
-func (db *DB) InsertLatest(ctx context.Context, rows []ingest.LatestRow) error {
+func (db *DB) InsertLatest(ctx context.Context, rows []overwatch.LatestRow) error {
 	err := db.sendRetrying(ctx, "INSERT INTO latest_positions ("+latestColumns+", received_at)", func(batch sendBatch) error {
 		for _, r := range rows {
-			source := string(r.Source)
-			if r.Source == overwatch.SourceNone {
-				source = "none"
-			}
-			if err := batch.Append(r.IMO, source, r.TS.UTC(), r.MMSI, r.VesselName, r.VesselType, r.Flag,
+			if err := batch.Append(r.IMO, sourceName(r.Source), r.TS.UTC(), r.MMSI, r.VesselName, r.VesselType, r.Flag,
 				r.Lat, r.Lon, r.SpeedKt, r.CourseDeg, r.DraftM, r.Destination, r.NavStatus, receivedAt(r)); err != nil {
 				return err
 			}
@@ -80,7 +73,7 @@ func (db *DB) InsertLatest(ctx context.Context, rows []ingest.LatestRow) error {
 	return nil
 }
 
-func receivedAt(r ingest.LatestRow) time.Time {
+func receivedAt(r overwatch.LatestRow) time.Time {
 	if r.ReceivedAt.IsZero() {
 		return r.TS.UTC()
 	}

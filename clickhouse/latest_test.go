@@ -13,7 +13,6 @@ import (
 	"overwatch/clickhouse/chtest"
 	"overwatch/read"
 	"overwatch/testclock"
-	"overwatch/write/ingest"
 )
 
 // openDB opens the database most tests of the package share.
@@ -21,8 +20,8 @@ func openDB(t *testing.T) *clickhouse.DB { return chtest.DB(t, "clickhouse") }
 
 func ptr[T any](v T) *T { return &v }
 
-func row(imo overwatch.IMO, src overwatch.Source, ts time.Time, lat float64) ingest.LatestRow {
-	return ingest.LatestRow{
+func row(imo overwatch.IMO, src overwatch.Source, ts time.Time, lat float64) overwatch.LatestRow {
+	return overwatch.LatestRow{
 		IMO: imo, Source: src, TS: ts, MMSI: 636000000 + uint32(imo)%1000,
 		VesselName: ptr("TEST " + imo.String()), Flag: ptr("LR"),
 		Lat: ptr(lat), Lon: ptr(lat / 2), SpeedKt: ptr(12.5), CourseDeg: ptr(271.0),
@@ -48,7 +47,7 @@ func TestLatestReplicaFollowsStore(t *testing.T) {
 	const a, b = 9000001, 9000002
 	noCoords := row(b, overwatch.SourceAISHub, base, 0)
 	noCoords.Lat, noCoords.Lon = nil, nil
-	if err := db.InsertLatest(ctx, []ingest.LatestRow{
+	if err := db.InsertLatest(ctx, []overwatch.LatestRow{
 		row(a, overwatch.SourceAISHub, base, 10),
 		row(a, overwatch.SourceSpire, base.Add(10*time.Minute), 20),
 		row(a, overwatch.SourceNone, base.Add(-time.Hour), 30),
@@ -65,7 +64,7 @@ func TestLatestReplicaFollowsStore(t *testing.T) {
 	if err := replica.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	expect := func(imo overwatch.IMO, provider string, found bool, lat float64) {
+	expect := func(imo overwatch.IMO, provider overwatch.Source, found bool, lat float64) {
 		t.Helper()
 		got, ok, err := replica.Latest(ctx, imo, provider)
 		if err != nil || ok != found {
@@ -88,7 +87,7 @@ func TestLatestReplicaFollowsStore(t *testing.T) {
 	expect(9999999, "any", false, 0)
 
 	// A newer report replaces the row; an older one arriving late does not.
-	if err := db.InsertLatest(ctx, []ingest.LatestRow{
+	if err := db.InsertLatest(ctx, []overwatch.LatestRow{
 		row(a, overwatch.SourceAISHub, base.Add(20*time.Minute), 11),
 		row(a, overwatch.SourceSpire, base.Add(5*time.Minute), 21),
 	}); err != nil {
@@ -138,7 +137,7 @@ func TestHealthCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.InsertLatest(ctx, []ingest.LatestRow{row(9100001, overwatch.SourceAISHub, testclock.Now(), 1), row(9100001, overwatch.SourceSpire, testclock.Now(), 1), row(9100002, overwatch.SourceSpire, testclock.Now(), 1)}); err != nil {
+	if err := db.InsertLatest(ctx, []overwatch.LatestRow{row(9100001, overwatch.SourceAISHub, testclock.Now(), 1), row(9100001, overwatch.SourceSpire, testclock.Now(), 1), row(9100002, overwatch.SourceSpire, testclock.Now(), 1)}); err != nil {
 		t.Fatal(err)
 	}
 	after, err := db.HealthCounts(ctx, testclock.Now())
@@ -156,9 +155,9 @@ type countingFeed struct {
 	rows int
 }
 
-func (f *countingFeed) LatestChanges(ctx context.Context, since time.Time, fn func(read.LatestRow) error) (time.Time, error) {
+func (f *countingFeed) LatestChanges(ctx context.Context, since time.Time, fn func(overwatch.LatestRow) error) (time.Time, error) {
 	f.rows = 0
-	return f.db.LatestChanges(ctx, since, func(r read.LatestRow) error {
+	return f.db.LatestChanges(ctx, since, func(r overwatch.LatestRow) error {
 		if r.IMO >= 9200000 && r.IMO < 9200500 { // this test's rows, not those other tests of the package write meanwhile
 			f.rows++
 		}
@@ -171,7 +170,7 @@ func (f *countingFeed) LatestChanges(ctx context.Context, since time.Time, fn fu
 func TestLatestReplicaPassesAreIncremental(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
-	var rows []ingest.LatestRow
+	var rows []overwatch.LatestRow
 	for i := 0; i < 500; i++ {
 		rows = append(rows, row(9200000+overwatch.IMO(i), overwatch.SourceSpire, testclock.Now(), 3))
 	}
@@ -221,7 +220,7 @@ func BenchmarkLatestReplicaLookup(b *testing.B) {
 	ctx := context.Background()
 	const vessels = 100000
 	if c, _ := db.HealthCounts(ctx, testclock.Now()); c.Vessels != vessels {
-		var rows []ingest.LatestRow
+		var rows []overwatch.LatestRow
 		for i := 0; i < vessels; i++ {
 			for _, src := range overwatch.Sources {
 				rows = append(rows, row(1000000+overwatch.IMO(i), src, testclock.Now().Add(-time.Duration(i)*time.Second), 1))
@@ -235,7 +234,7 @@ func BenchmarkLatestReplicaLookup(b *testing.B) {
 	if err := replica.Sync(ctx); err != nil {
 		b.Fatal(err)
 	}
-	providers := []string{"aishub", "aisstream", "satellite", "spire", "any"}
+	providers := overwatch.Providers()
 	b.ReportAllocs()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"overwatch"
 	"overwatch/maritime/seaport"
 	"overwatch/read"
 )
@@ -39,7 +40,7 @@ func inArea(z seaport.Zone) (string, []any) {
 }
 
 // PortPositions implements read.PortPositionQuery.
-func (db *DB) PortPositions(ctx context.Context, port seaport.Port, since time.Time, limit int) ([]read.LatestRow, error) {
+func (db *DB) PortPositions(ctx context.Context, port seaport.Port, since time.Time, limit int) ([]overwatch.LatestRow, error) {
 	cond, args := inArea(port.Area)
 	q := "SELECT imo, la, lo, sp, co, dr, ns, nm, vt, t FROM (" + freshestLatest + ") WHERE " + cond + " ORDER BY imo LIMIT ?"
 	rows, err := db.conn.Query(ctx, q, append(append([]any{since.UTC()}, args...), uint64(limit))...)
@@ -47,9 +48,9 @@ func (db *DB) PortPositions(ctx context.Context, port seaport.Port, since time.T
 		return nil, fmt.Errorf("clickhouse: port positions: %w", err)
 	}
 	defer rows.Close()
-	var out []read.LatestRow
+	var out []overwatch.LatestRow
 	for rows.Next() {
-		var r read.LatestRow
+		var r overwatch.LatestRow
 		if err := rows.Scan(&r.IMO, &r.Lat, &r.Lon, &r.SpeedKt, &r.CourseDeg, &r.DraftM, &r.NavStatus, &r.VesselName, &r.VesselType, &r.TS); err != nil {
 			return nil, fmt.Errorf("clickhouse: port positions: %w", err)
 		}

@@ -6103,6 +6103,9 @@ type Conflict = Error
 // Forbidden Example: {"error":"unknown port 'atlantis' in port; see /v1/ports for slugs and ids","parameter":"port"}
 type Forbidden = Error
 
+// MalformedRequest Example: {"error":"unknown port 'atlantis' in port; see /v1/ports for slugs and ids","parameter":"port"}
+type MalformedRequest = Error
+
 // NotFound Example: {"error":"unknown port 'atlantis' in port; see /v1/ports for slugs and ids","parameter":"port"}
 type NotFound = Error
 
@@ -17601,8 +17604,15 @@ type PreflightLatestPositionResponse204Headers struct {
 type PreflightLatestPositionResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *MalformedRequest
 	// Headers204 the parsed response headers for an HTTP 204 response
 	Headers204 *PreflightLatestPositionResponse204Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PreflightLatestPositionResponse) GetJSON400() *MalformedRequest {
+	return r.JSON400
 }
 
 // GetBody returns the raw response body bytes
@@ -21070,11 +21080,18 @@ type GetOpenAPIResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *map[string]interface{}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *MalformedRequest
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetOpenAPIResponse) GetJSON200() *map[string]interface{} {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetOpenAPIResponse) GetJSON400() *MalformedRequest {
+	return r.JSON400
 }
 
 // GetBody returns the raw response body bytes
@@ -26951,6 +26968,19 @@ func ParsePreflightLatestPositionResponse(rsp *http.Response) (*PreflightLatestP
 
 	switch {
 	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest MalformedRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
 		var headers PreflightLatestPositionResponse204Headers
 		if values := rsp.Header.Values("Access-Control-Allow-Headers"); len(values) > 0 {
 			var value string
@@ -29915,6 +29945,13 @@ func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest MalformedRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
 
 	}
 

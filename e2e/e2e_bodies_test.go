@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"overwatch"
 	"overwatch/apptest"
+	"overwatch/route"
 	"overwatch/write"
 	"runtime"
 	"strings"
@@ -139,7 +140,7 @@ func TestCompressedBodiesAreBounded(t *testing.T) {
 		return status, string(b)
 	}
 	bomb := gz(`{"name":"` + strings.Repeat("a", 8<<20) + `"}`)
-	if len(bomb) > write.SmallBody {
+	if len(bomb) > route.SmallBody {
 		t.Fatalf("the compressed body is %d bytes", len(bomb))
 	}
 	for _, c := range []struct {

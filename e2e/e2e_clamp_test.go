@@ -15,7 +15,6 @@ import (
 	"overwatch/maritime/vessel"
 	"overwatch/testclock"
 	"overwatch/write"
-	"overwatch/write/ingest"
 	"sort"
 	"strconv"
 	"strings"
@@ -231,7 +230,7 @@ func writeClampFixtures(t *testing.T, s *apptest.TestServer, now time.Time, imo 
 		other: {IMO: other, Name: "OTHER", Flag: "LR", ShipType: 80}}
 	var events []risk.Event
 	var hotspots []risk.Hotspot
-	var latest []ingest.LatestRow
+	var latest []overwatch.LatestRow
 	p, _ := seaport.BySlug(port)
 	cols := []string{"imo", "valid_from", "mmsi", "name", "call_sign", "flag", "ship_type", "source"}
 	var steps [][]any

@@ -24,13 +24,13 @@ import (
 	"time"
 )
 
-// specField is a field the specification names, with the JSON type the
+// specField is a field a documented record names, with the JSON type the
 // service answers it with ("string", "number", "integer", "boolean",
 // "array", "object"; "|null" where it may be null).
 type specField struct{ name, json string }
 
-// specRecord is a record of the specification's table of keyed-surface
-// records: the operation that answers it and where it sits in the answer
+// specRecord is one of the documented records of the keyed surface
+// (specRecords): the operation that answers it and where it sits in the answer
 // ("" the answer itself, "ports[]" every item of ports, "[]" every item of
 // a bare array, "pagination" a member).
 type specRecord struct {
@@ -50,8 +50,8 @@ func fields(spec ...string) []specField {
 	return out
 }
 
-// specRecords are the records the specification's table names, with
-// their fields as the service answers them. Where the table names a field
+// specRecords are the documented records of the keyed surface, with
+// their fields as the service answers them. Where a record names a field
 // in words, it is mapped to the service's name: Vessel (search) IMO is
 // imo_number, DWT dwt, the dimensions length_m, beam_m and draft_m; Export
 // estimate vessel count is vessels, USDA actuals usda_actuals.
@@ -108,7 +108,7 @@ var specRecords = []specRecord{
 	{"Emissions report", "GET /emissions/report", 200, "", fields("report:object", "voyages:array", "pagination:object")},
 }
 
-// The records of the specification's table, by its field names and with
+// The documented records (specRecords), by their field names and with
 // their JSON types, called through the generated Go client on a server
 // whose data gives every list of them at least one item: a simulated fleet
 // with its derivations, the trade samples, a sanctions entry, river
@@ -116,7 +116,7 @@ var specRecords = []specRecord{
 // keys and imports. Every named field is in the answer with its type, the
 // lists the records live in are not empty, and the OpenAPI document lists
 // every named field as required with that type.
-func TestClientAnswersTheSpecificationsRecords(t *testing.T) {
+func TestClientAnswersTheDocumentedRecords(t *testing.T) {
 	r := simulateRecent(t, "spec_fields", 23, 60, 15)
 	r.Command(t, io.Discard, "jobs", "--once")
 	files, err := filepath.Glob("../app/samples/trade/*.json")

@@ -8,7 +8,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// The walks of TestClientAnswersTheSpecificationsRecords: a record's
+// The walks of TestClientAnswersTheDocumentedRecords: a record's
 // objects in an answer, their JSON types, and the schema the document
 // gives them.
 

@@ -6,7 +6,6 @@ import (
 	"overwatch/apptest"
 	"overwatch/clickhouse/chtest"
 	"overwatch/postgres/pgtest"
-	"overwatch/write/ingest"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +27,7 @@ func TestServerClockStart(t *testing.T) {
 		[]any{uint32(imo), start.Add(-30 * time.Minute), 51.9, 4.1, "ROTTERDAM", uint64(1)},
 		[]any{uint32(imo), start.Add(-2 * time.Hour), 51.8, 4.0, "ROTTERDAM", uint64(2)})
 	reported := start.Add(-2 * time.Minute)
-	if err := s.Ch.InsertLatest(context.Background(), []ingest.LatestRow{latestRow(imo, overwatch.SourceAISHub, reported, 51.9, 4.1)}); err != nil {
+	if err := s.Ch.InsertLatest(context.Background(), []overwatch.LatestRow{latestRow(imo, overwatch.SourceAISHub, reported, 51.9, 4.1)}); err != nil {
 		t.Fatal(err)
 	}
 	waitVisible(s, t, imo, "aishub")

@@ -10,7 +10,7 @@ import (
 	"overwatch"
 	"overwatch/apptest"
 	owhttp "overwatch/http"
-	"overwatch/write"
+	"overwatch/route"
 	"strings"
 	"testing"
 	"time"
@@ -99,7 +99,7 @@ func TestEdgeMethods(t *testing.T) {
 func TestEdgeServerLimitsOverTCP(t *testing.T) {
 	s := apptest.StartServer(t, map[string]string{"OVERWATCH_READ_TIMEOUT": "1s"})
 	key, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanPro)
-	big := fmt.Sprintf("POST /v1/keys HTTP/1.1\r\nHost: x\r\nX-API-Key: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", key, write.SmallBody+1)
+	big := fmt.Sprintf("POST /v1/keys HTTP/1.1\r\nHost: x\r\nX-API-Key: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", key, route.SmallBody+1)
 	cases := []struct {
 		name, request string
 		wait          time.Duration

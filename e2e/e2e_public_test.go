@@ -12,7 +12,6 @@ import (
 	"overwatch/apptest"
 	"overwatch/clickhouse/chtest"
 	"overwatch/testclock"
-	"overwatch/write/ingest"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,8 +19,8 @@ import (
 	"time"
 )
 
-func latestRow(imo overwatch.IMO, src overwatch.Source, ts time.Time, lat, lon float64) ingest.LatestRow {
-	return ingest.LatestRow{
+func latestRow(imo overwatch.IMO, src overwatch.Source, ts time.Time, lat, lon float64) overwatch.LatestRow {
+	return overwatch.LatestRow{
 		IMO: imo, Source: src, TS: ts.UTC().Truncate(time.Second), MMSI: 538000000 + uint32(imo)%100000,
 		VesselName: apptest.Ptr("OCEAN TRADER"), VesselType: apptest.Ptr("Bulk Carrier"), Flag: apptest.Ptr("MH"),
 		Lat: apptest.Ptr(lat), Lon: apptest.Ptr(lon), SpeedKt: apptest.Ptr(11.3), CourseDeg: apptest.Ptr(84.5), DraftM: apptest.Ptr(12.1),
@@ -54,7 +53,7 @@ func TestPublicLatestPosition(t *testing.T) {
 	bare := latestRow(other, overwatch.SourceNone, reported, -33.9, 18.4)
 	bare.VesselName, bare.VesselType, bare.Flag, bare.SpeedKt, bare.CourseDeg, bare.DraftM, bare.Destination, bare.NavStatus =
 		nil, nil, nil, nil, nil, nil, nil, nil
-	if err := s.Ch.InsertLatest(ctx, []ingest.LatestRow{
+	if err := s.Ch.InsertLatest(ctx, []overwatch.LatestRow{
 		latestRow(imo, overwatch.SourceAISHub, reported.Add(-time.Hour), 51.9, 4.1),
 		latestRow(imo, overwatch.SourceSpire, reported, 52.0, 4.2),
 		noCoords,
@@ -95,7 +94,7 @@ func TestPublicLatestPosition(t *testing.T) {
 		t.Errorf("body\n got %s\nwant %s", a, b)
 	}
 	if !strings.HasPrefix(string(r.Body), `{"@context":"https://schema.org","@type":"GeoCoordinates","imo_number":`) {
-		t.Errorf("field order differs from the spec: %.80s", r.Body)
+		t.Errorf("field order differs from the documented body: %.80s", r.Body)
 	}
 	for h, v := range map[string]string{
 		"Cache-Control":                "public, max-age=60",
@@ -110,7 +109,7 @@ func TestPublicLatestPosition(t *testing.T) {
 		}
 	}
 	// Go's client canonicalises header names; read the wire to check that
-	// they are sent exactly as the spec spells them.
+	// they are sent exactly as the README spells them.
 	raw := rawGet(t, s.Base, "/v1/ais/spire/"+imoText+"/location/latest", ip)
 	for _, h := range []string{"X-RateLimit-Limit-Minute: ", "X-RateLimit-Remaining-Minute: ", "X-RateLimit-Limit-Day: ", "X-RateLimit-Remaining-Day: ", "Cache-Control: public, max-age=60\r\n", "Access-Control-Allow-Origin: *\r\n"} {
 		if !strings.Contains(raw, "\r\n"+h) {
@@ -308,7 +307,7 @@ func TestLookupFailsWhenClickHouseIsUnreachable(t *testing.T) {
 		"OVERWATCH_PUBLIC_LIMIT_PER_MINUTE": "100000",
 	})
 	imo := apptest.NextIMO()
-	if err := s.Ch.InsertLatest(context.Background(), []ingest.LatestRow{latestRow(imo, overwatch.SourceAISHub, testclock.Now(), 1, 2)}); err != nil {
+	if err := s.Ch.InsertLatest(context.Background(), []overwatch.LatestRow{latestRow(imo, overwatch.SourceAISHub, testclock.Now(), 1, 2)}); err != nil {
 		t.Fatal(err)
 	}
 	waitVisible(s, t, imo, "aishub")

@@ -46,7 +46,7 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.ok = append(r.ok, req.Header.Get("webhook-id"))
 }
 
-// Webhooks end to end: registration (Pro only, answered in the spec's
+// Webhooks end to end: registration (Pro only, answered in the documented
 // {"webhook": ...}; across accounts 404), signed deliveries retried after
 // failures and received once, the delivery log, disabling after repeated
 // failure, the chat test.
@@ -68,7 +68,7 @@ func TestWebhooksEndToEnd(t *testing.T) {
 	expect(do(a, "POST", "/v1/webhooks", `{"url":"ftp://example.com/","event_types":["dark_fleet"]}`), 400, "url")
 	expect(do(a, "POST", "/v1/webhooks", `{"url":"`+srv.URL+`","event_types":["weather"]}`), 400, "event_types")
 	r := do(a, "POST", "/v1/webhooks", `{"url":"`+srv.URL+`","event_types":["dark_fleet","dark_fleet"]}`)
-	expect(r, 201, `{"webhook":{"id":`) // the spec's root key
+	expect(r, 201, `{"webhook":{"id":`) // the documented root key
 	var created write.CreatedWebhook
 	apptest.MustUnmarshal(t, r.Body, &struct{ Webhook *write.CreatedWebhook }{&created})
 	if created.ID == 0 || !strings.HasPrefix(created.Secret, "whsec_") || created.URL != srv.URL ||

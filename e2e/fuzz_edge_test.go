@@ -39,7 +39,7 @@ import (
 // The HTTP fuzz targets drive the real app, on a real listener, over the
 // real stores, with fuzzed request lines, paths, query strings, headers
 // and bodies for every route of the OpenAPI document. Whatever comes in,
-// the answer is no 5xx (but the spec's 500 `lookup failed` of the public
+// the answer is no 5xx (but the documented 500 `lookup failed` of the public
 // lookup and the 503 of billing, which the fuzzed server has no keys for),
 // every error is a JSON object with "error", every answer says nosniff,
 // and nothing panics.

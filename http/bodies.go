@@ -9,13 +9,14 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"overwatch"
+	"overwatch/route"
 	"overwatch/write"
 )
 
 // bodyBounds are the request bodies the routes take, found from a
 // request's method and path before any of its body is read: none for
 // GET, HEAD, OPTIONS and the methods the router does not know; the
-// route's own for a route mounted with one (HandleBody); write.SmallBody
+// route's own for a route mounted with one (HandleBody); route.SmallBody
 // for every other POST, PUT, PATCH and DELETE.
 type bodyBounds struct {
 	routes []boundRoute
@@ -24,26 +25,26 @@ type bodyBounds struct {
 type boundRoute struct {
 	method string
 	parts  []string // as routeIndex's
-	body   write.Body
+	body   route.Body
 }
 
 // add records the body of the route method path (the full path, /v1
 // included).
-func (b *bodyBounds) add(method, path string, body write.Body) {
+func (b *bodyBounds) add(method, path string, body route.Body) {
 	b.routes = append(b.routes, boundRoute{method: method, parts: segments(path), body: body})
 }
 
 // of is the body the request of these headers may send: the route's as
 // the router will find it (its path as sent, any case, trailing slashes
 // ignored).
-func (b *bodyBounds) of(h *fasthttp.RequestHeader) write.Body {
+func (b *bodyBounds) of(h *fasthttp.RequestHeader) route.Body {
 	method := string(h.Method())
 	switch method {
 	case fiber.MethodPost, fiber.MethodPut, fiber.MethodPatch, fiber.MethodDelete:
 	default:
-		return write.Body{}
+		return route.Body{}
 	}
-	small := write.Body{Max: write.SmallBody}
+	small := route.Body{Max: route.SmallBody}
 	if b == nil || len(b.routes) == 0 {
 		return small
 	}
@@ -64,10 +65,10 @@ func (b *bodyBounds) of(h *fasthttp.RequestHeader) write.Body {
 // admit judges a request from its headers alone, before any of its body
 // is read: its framing (framingError), then the length it announces
 // against its route's body (a 413). It returns the route's body.
-func admit(h *fasthttp.RequestHeader, bounds *bodyBounds) (write.Body, error) {
+func admit(h *fasthttp.RequestHeader, bounds *bodyBounds) (route.Body, error) {
 	f := scanFraming(h.RawHeaders())
 	if err := framingError(h, f); err != nil {
-		return write.Body{}, err
+		return route.Body{}, err
 	}
 	body := bounds.of(h)
 	if f.length > int64(body.Max) {

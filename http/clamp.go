@@ -10,7 +10,7 @@ import (
 )
 
 // clampResults holds every keyed JSON answer to the plan's results per
-// call (spec §2.5): the handlers clamp what they query (limitParam), and
+// call (README, "Limits and errors"): the handlers clamp what they query (limitParam), and
 // this clamps, once for every route, every array of the answer at any
 // depth, endpoints without a limit parameter included. Answers within the
 // bound, the usual case, are scanned and sent unchanged.

@@ -8,7 +8,8 @@ import (
 )
 
 // publicPreflight answers OPTIONS on the public surface: always 204 with
-// exactly the three CORS headers of the spec.
+// exactly three CORS headers: Allow-Origin * (the common headers'),
+// Allow-Methods GET, OPTIONS and Allow-Headers Content-Type.
 func publicPreflight(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderAccessControlAllowMethods, "GET, OPTIONS")
 	c.Set(fiber.HeaderAccessControlAllowHeaders, "Content-Type")

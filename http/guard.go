@@ -77,7 +77,7 @@ func serverErrors(app *fiber.App, next func(*fasthttp.RequestCtx, error)) func(*
 // (the public surface is meant for browsers; the keyed surface takes no
 // cookies, only keys in headers), browsers may read the rate-limit
 // headers, and no response is sniffed for another content type. Header
-// names go out exactly as set (X-RateLimit-*, as the spec spells them);
+// names go out exactly as set (X-RateLimit-*, as the README spells them);
 // request headers are still matched case-insensitively.
 func commonHeaders(h *fasthttp.ResponseHeader, preflight bool) {
 	h.DisableNormalizing()

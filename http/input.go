@@ -22,7 +22,7 @@ import (
 // here for every route rather than by each handler; a body the handler
 // reads as it arrives (a streamed upload) is the handler's to judge.
 // withPath is false for routes whose handlers validate their path
-// parameters against fixed sets and owe the spec's own messages (the
+// parameters against fixed sets and answer with messages of their own (the
 // public lookup).
 func checkInput(withPath bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {

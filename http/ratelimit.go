@@ -37,7 +37,8 @@ type Limits struct {
 }
 
 // public limits the public surface: per client IP, per minute and per UTC
-// day. The 429 body is the spec's RateLimited.
+// day. The 429 body is the OpenAPI
+// document's RateLimited.
 func (l Limits) public() fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		ip := rateKey(l.IPs.of(c))

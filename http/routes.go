@@ -8,6 +8,7 @@ import (
 
 	"overwatch"
 	"overwatch/read"
+	"overwatch/route"
 	"overwatch/web"
 	"overwatch/write"
 	"overwatch/write/outbound"
@@ -70,14 +71,14 @@ type edge struct {
 // results: the ports and the plans.
 var unclamped = map[string]bool{"/ports": true, "/billing/plans": true}
 
-// HandleBody implements write.Router: Handle, the route's body bounded
+// HandleBody implements route.Router: Handle, the route's body bounded
 // by body instead of the default.
-func (e edge) HandleBody(method, path string, access overwatch.Access, body write.Body, h fiber.Handler) {
+func (e edge) HandleBody(method, path string, access overwatch.Access, body route.Body, h fiber.Handler) {
 	e.bounds.add(method, e.prefix+path, body)
 	e.Handle(method, path, access, h)
 }
 
-// Handle implements read.Router and write.Router.
+// Handle implements route.Router and route.Router.
 func (e edge) Handle(method, path string, access overwatch.Access, h fiber.Handler) {
 	l := e.d.Limits
 	var chain []fiber.Handler
@@ -105,10 +106,7 @@ func noStore(c *fiber.Ctx) error {
 	return c.Next()
 }
 
-var (
-	_ read.Router  = edge{}
-	_ write.Router = edge{}
-)
+var _ route.Router = edge{}
 
 // checkURL validates a webhook URL at registration with the outbound
 // client's rules, its host name resolved now (outbound.CheckResolved).

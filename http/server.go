@@ -4,14 +4,14 @@ import (
 	"log/slog"
 	"time"
 
-	"overwatch/write/outbound"
-
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"overwatch/read"
+	"overwatch/route"
 	"overwatch/write"
+	"overwatch/write/outbound"
 )
 
 // Deps is everything the edge and the routes need, built once by the
@@ -55,7 +55,7 @@ type Accounts interface {
 // The HTTP server's bounds: a request line and headers over headerLimit
 // are a 431, a request not received within the read timeout
 // (OVERWATCH_READ_TIMEOUT) a 408, each with a JSON body. Bodies are
-// bounded per route (bodyBounds: none for a GET, write.SmallBody for most
+// bounded per route (bodyBounds: none for a GET, route.SmallBody for most
 // writes, the P&I import's own): a body announced over its route's bound
 // is a 413 from the headers, before any of it is read or the key looked
 // up; the server streams every body, so that a body's buffer grows with
@@ -79,7 +79,7 @@ func NewApp(d *Deps) *fiber.App {
 		ReadTimeout:                  readTimeout,
 		WriteTimeout:                 60 * time.Second,
 		IdleTimeout:                  90 * time.Second,
-		BodyLimit:                    write.SmallBody, // per request: headerReceived
+		BodyLimit:                    route.SmallBody, // per request: headerReceived
 		ReadBufferSize:               HeaderLimit,
 		StreamRequestBody:            true,
 		DisablePreParseMultipartForm: true,

@@ -11,7 +11,7 @@ import (
 	"overwatch/maritime/sanctions"
 )
 
-// Alert types and severities (spec §4.2 "Alerts").
+// Alert types and severities, as docs/alerts.md lists them.
 const (
 	AlertSanctions  = "sanctions_match"
 	AlertDarkFleet  = "dark_fleet"

@@ -21,9 +21,9 @@ var (
 // submission counter of the account goes up by one unless it holds limit
 // already (then nothing is stored, ok false), and the record is stored,
 // in one transaction.
-func (db *DB) CreateFreightRate(ctx context.Context, accountID int64, r write.NewFreightRate, day time.Time, limit int) (write.FreightRecord, bool, error) {
-	rec := write.FreightRecord{Source: read.FreightSourceOwn, VesselType: r.VesselType, Origin: r.Origin, Destination: r.Destination,
-		Rate: r.Rate, Unit: r.Unit, Date: r.Date.UTC().Format(time.DateOnly), Period: "day", Notes: r.Notes}
+func (db *DB) CreateFreightRate(ctx context.Context, accountID int64, r write.NewFreightRate, day time.Time, limit int) (overwatch.FreightRecord, bool, error) {
+	rec := overwatch.FreightRecord{VesselType: r.VesselType, Origin: r.Origin, Destination: r.Destination,
+		Rate: r.Rate, Unit: r.Unit, Date: r.Date.UTC(), Notes: r.Notes}
 	ok := false
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		var n int
@@ -50,7 +50,7 @@ func (db *DB) CreateFreightRate(ctx context.Context, accountID int64, r write.Ne
 			accountID, r.VesselType, r.Origin, r.Destination, r.Rate, r.Unit, r.Date.UTC(), r.Notes).Scan(&rec.ID, &rec.CreatedAt)
 	})
 	if err != nil || !ok {
-		return write.FreightRecord{}, false, pgErr(err, "create freight rate")
+		return overwatch.FreightRecord{}, false, pgErr(err, "create freight rate")
 	}
 	rec.CreatedAt = rec.CreatedAt.UTC()
 	return rec, true, nil
@@ -78,7 +78,7 @@ func (db *DB) DeleteFreightRates(ctx context.Context, accountID int64) (int64, e
 }
 
 // OwnFreightRates implements read.FreightRateQuery.
-func (db *DB) OwnFreightRates(ctx context.Context, accountID int64, vesselType string, limit int) ([]read.FreightRecord, error) {
+func (db *DB) OwnFreightRates(ctx context.Context, accountID int64, vesselType string, limit int) ([]overwatch.FreightRecord, error) {
 	rows, err := db.pool.Query(ctx, `SELECT id, vessel_type, origin, destination, rate, unit, date, notes, created_at
 		FROM freight_rates WHERE account_id = $1 AND ($2 = '' OR vessel_type = $2)
 		ORDER BY date DESC, id DESC LIMIT $3`, accountID, vesselType, limit)
@@ -86,9 +86,9 @@ func (db *DB) OwnFreightRates(ctx context.Context, accountID int64, vesselType s
 		return nil, pgErr(err, "own freight rates")
 	}
 	defer rows.Close()
-	out := []read.FreightRecord{}
+	out := []overwatch.FreightRecord{}
 	for rows.Next() {
-		var r read.FreightRecord
+		var r overwatch.FreightRecord
 		if err := rows.Scan(&r.ID, &r.VesselType, &r.Origin, &r.Destination, &r.Rate, &r.Unit, &r.Date, &r.Notes, &r.CreatedAt); err != nil {
 			return nil, pgErr(err, "own freight rates")
 		}

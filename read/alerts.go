@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/route"
 )
 
 // Watchlist is what an account watches: IMO numbers and port slugs.
@@ -66,7 +67,7 @@ type AlertQuery interface {
 
 // alertRoutes mounts the reads of the caller's watchlist, portfolios and
 // alerts.
-func alertRoutes(r Router, s AlertQuery, now func() time.Time) {
+func alertRoutes(r route.Router, s AlertQuery, now func() time.Time) {
 	get := func(path string, h fiber.Handler) { r.Handle(fiber.MethodGet, path, overwatch.AccessKey, h) }
 	get("/watchlist", GetWatchlist(s))
 	get("/portfolios", ListPortfolios(s))

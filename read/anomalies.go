@@ -10,6 +10,7 @@ import (
 	"overwatch/maritime/forecast"
 	"overwatch/maritime/seaport"
 	"overwatch/reports"
+	"overwatch/route"
 )
 
 // Anomaly limits of GET /v1/anomalies.
@@ -35,7 +36,7 @@ type AnomalyStore interface {
 }
 
 // anomalyRoutes mounts the anomaly endpoints.
-func anomalyRoutes(r Router, s AnomalyStore, c *Cache, now func() time.Time) {
+func anomalyRoutes(r route.Router, s AnomalyStore, c *Cache, now func() time.Time) {
 	a := Cached(c, "anomalies", []string{tableAnomalies}, s.Anomalies)
 	m := Cached(c, "anomaly_maturity", []string{tableMaturity}, s.AnomalyMaturity)
 	r.Handle(fiber.MethodGet, "/anomalies", overwatch.AccessKey, Anomalies(a, now))

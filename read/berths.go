@@ -5,11 +5,11 @@ import (
 	"math"
 	"time"
 
-	"overwatch/maritime/portstats"
-
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/maritime/portstats"
+	"overwatch/route"
 )
 
 // BerthWindow is the trailing window of GET /v1/berth-utilization.
@@ -50,7 +50,7 @@ type BerthStore interface {
 }
 
 // berthRoutes mounts the berth utilisation endpoints.
-func berthRoutes(r Router, s BerthStore, c *Cache, now func() time.Time) {
+func berthRoutes(r route.Router, s BerthStore, c *Cache, now func() time.Time) {
 	usage := Cached(c, "berth_usage", []string{tablePortCalls}, s.BerthUsage)
 	weeks := Cached(c, "berth_weeks", []string{tableBerths}, s.BerthWeeks)
 	r.Handle(fiber.MethodGet, "/berth-utilization", overwatch.AccessKey, BerthUtilization(usage, now))

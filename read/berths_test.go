@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
 	"overwatch/maritime/portstats"
 	"overwatch/maritime/seaport"
-
-	"overwatch"
+	"overwatch/route"
 )
 
 // fakeBerths is a BerthStore: it records the requests it was asked and
@@ -36,7 +36,7 @@ func (f *fakeBerths) BerthWeeks(_ context.Context, r BerthWeeksRequest) ([]ports
 // berthRoutesOf mounts the berth routes on the store, uncached.
 func berthRoutesOf(t *testing.T, s BerthStore) *routeTable {
 	t.Helper()
-	return mount(t, func(r Router) { berthRoutes(r, s, nil, fixedNow) })
+	return mount(t, func(r route.Router) { berthRoutes(r, s, nil, fixedNow) })
 }
 
 func TestBerthParams(t *testing.T) {

@@ -3,11 +3,12 @@ package read
 import (
 	"context"
 	"errors"
-	"overwatch/testclock"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"overwatch/testclock"
 )
 
 // versionStore is a TableVersions whose versions the test sets, counting

@@ -9,6 +9,7 @@ import (
 	"overwatch"
 	"overwatch/maritime/calibration"
 	"overwatch/maritime/seaport"
+	"overwatch/route"
 )
 
 // tableCalibration is the self-calibrated factors' table.
@@ -64,7 +65,7 @@ func (cs *Calibrations) load(ctx context.Context) (selfCalibration, []calibratio
 }
 
 // calibrationRoutes mounts GET /v1/calibration.
-func calibrationRoutes(r Router, cs *Calibrations) {
+func calibrationRoutes(r route.Router, cs *Calibrations) {
 	r.Handle(fiber.MethodGet, "/calibration", overwatch.AccessKey, CalibrationHandler(cs))
 }
 

@@ -5,12 +5,12 @@ import (
 	"math"
 	"time"
 
-	"overwatch/maritime/portstats"
-	"overwatch/maritime/seaport"
-
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/maritime/portstats"
+	"overwatch/maritime/seaport"
+	"overwatch/route"
 )
 
 // Congestion windows: the live figures look back CongestionWindow (and 24
@@ -55,7 +55,7 @@ type CongestionStore interface {
 
 // congestionRoutes mounts the congestion endpoints; the refresh is the
 // write side's.
-func congestionRoutes(r Router, s CongestionStore, c *Cache, now func() time.Time) {
+func congestionRoutes(r route.Router, s CongestionStore, c *Cache, now func() time.Time) {
 	live := Cached(c, "congestion_now", []string{tablePortCalls}, s.CongestionNow)
 	base := Cached(c, "congestion_baseline", []string{tableCongestion}, s.CongestionBaseline)
 	history := Cached(c, "congestion_history", []string{tableCongestion}, s.CongestionHistory)

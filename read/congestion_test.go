@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
 	"overwatch/maritime/portstats"
 	"overwatch/maritime/seaport"
-
-	"overwatch"
+	"overwatch/route"
 )
 
 // fakeCongestion is a CongestionStore: it records the requests it was
@@ -47,7 +47,7 @@ func (f *fakeCongestion) CongestionHistory(_ context.Context, r CongestionHistor
 // congestionRoutesOf mounts the congestion routes on the store, uncached.
 func congestionRoutesOf(t *testing.T, s CongestionStore) *routeTable {
 	t.Helper()
-	return mount(t, func(r Router) { congestionRoutes(r, s, nil, fixedNow) })
+	return mount(t, func(r route.Router) { congestionRoutes(r, s, nil, fixedNow) })
 }
 
 func TestCongestionParams(t *testing.T) {
@@ -181,7 +181,7 @@ func TestCongestionCached(t *testing.T) {
 	store := &fakeCongestion{}
 	versions := &fakeVersions{}
 	cache := NewCache(versions, CacheOptions{Check: time.Hour})
-	routes := mount(t, func(r Router) { congestionRoutes(r, store, cache, fixedNow) })
+	routes := mount(t, func(r route.Router) { congestionRoutes(r, store, cache, fixedNow) })
 	h := routes.get("/congestion/history")
 	for range 2 {
 		if status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/congestion/history?port=santos"); status != 200 {
@@ -211,7 +211,7 @@ func TestCongestionCached(t *testing.T) {
 	// minute share the live answer.
 	var tick atomic.Int64
 	clock := func() time.Time { return testNow.Add(time.Duration(tick.Add(1)) * 10 * time.Second) }
-	live := mount(t, func(r Router) { congestionRoutes(r, store, cache, clock) }).get("/congestion")
+	live := mount(t, func(r route.Router) { congestionRoutes(r, store, cache, clock) }).get("/congestion")
 	serve(t, overwatch.PlanPro, live, "/v1/congestion")
 	serve(t, overwatch.PlanPro, live, "/v1/congestion")
 	if n, m := store.liveReqs.count(), store.baseReqs.count(); n != 1 || m != 1 {

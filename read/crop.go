@@ -9,6 +9,7 @@ import (
 	"overwatch"
 	"overwatch/maritime/crop"
 	"overwatch/maritime/seaport"
+	"overwatch/route"
 )
 
 // CropInputsRequest selects what the crop assessments are computed from:
@@ -31,7 +32,7 @@ type CropStore interface {
 
 // cropRoutes mounts the crop-health endpoints. Their inputs (a few
 // thousand rows) are cached until one of their tables changes.
-func cropRoutes(r Router, s CropStore, c *Cache, now func() time.Time) {
+func cropRoutes(r route.Router, s CropStore, c *Cache, now func() time.Time) {
 	inputs := Cached(c, "crop_inputs", []string{"crop_psd", "crop_wasde", "crop_ndvi", "estimates_weekly"}, s.CropInputs)
 	r.Handle(fiber.MethodGet, "/satellite/regions", overwatch.AccessKey, CropRegions())
 	r.Handle(fiber.MethodGet, "/satellite/health", overwatch.AccessKey, CropHealth(inputs))

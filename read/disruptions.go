@@ -9,6 +9,7 @@ import (
 
 	"overwatch"
 	"overwatch/maritime/chokepoint"
+	"overwatch/route"
 )
 
 // DisruptionRequest selects disruption signals: published at or after
@@ -42,7 +43,7 @@ type DisruptionStore interface {
 }
 
 // disruptionRoutes mounts GET /v1/disruptions.
-func disruptionRoutes(r Router, s DisruptionStore, now func() time.Time) {
+func disruptionRoutes(r route.Router, s DisruptionStore, now func() time.Time) {
 	r.Handle(fiber.MethodGet, "/disruptions", overwatch.AccessKey, Disruptions(s, now))
 }
 

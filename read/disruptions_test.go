@@ -9,6 +9,7 @@ import (
 
 	"overwatch"
 	"overwatch/maritime/chokepoint"
+	"overwatch/route"
 )
 
 // fakeDisruptions is a DisruptionStore: it records the requests it was
@@ -41,7 +42,7 @@ func (f *fakeDisruptions) PortWatchLatest(context.Context) ([]chokepoint.PortWat
 func TestDisruptionsParams(t *testing.T) {
 	t.Parallel()
 	store := &fakeDisruptions{}
-	routes := mount(t, func(r Router) { disruptionRoutes(r, store, fixedNow) })
+	routes := mount(t, func(r route.Router) { disruptionRoutes(r, store, fixedNow) })
 	h := routes.get("/disruptions")
 	expectErrors(t, h, "/v1/disruptions", map[string]errCase{
 		"hours=0":   {400, "hours must be an integer from 1 to 720"},
@@ -83,7 +84,7 @@ func TestDisruptionsBody(t *testing.T) {
 		counts: []chokepoint.Count{{Chokepoint: chokepoint.Suez, Day: day, VesselType: "tanker", Transits: 3}},
 		src:    DisruptionSources{TransitsNewest: day.Add(24 * time.Hour), TransitsAt: testNow}, // today, partial: shown as of yesterday
 		pw:     []chokepoint.PortWatchDay{{Chokepoint: chokepoint.Suez, Day: day, Tanker: 18, Total: 74}}}
-	routes := mount(t, func(r Router) { disruptionRoutes(r, store, fixedNow) })
+	routes := mount(t, func(r route.Router) { disruptionRoutes(r, store, fixedNow) })
 	status, body, _ := serve(t, overwatch.PlanPro, routes.get("/disruptions"), "/v1/disruptions")
 	if status != 200 {
 		t.Fatalf("%d %s", status, body)

@@ -8,6 +8,7 @@ import (
 
 	"overwatch"
 	"overwatch/maritime/earnings"
+	"overwatch/route"
 )
 
 // The earnings tables the cached queries read.
@@ -41,7 +42,7 @@ type EarningsStore interface {
 }
 
 // earningsRoutes mounts the earnings endpoints.
-func earningsRoutes(r Router, s EarningsStore, c *Cache, now func() time.Time) {
+func earningsRoutes(r route.Router, s EarningsStore, c *Cache, now func() time.Time) {
 	voyages := Cached(c, "voyage_earnings", []string{tableVoyageEarnings}, Encoded(s.VoyageEarnings, "earnings", NewVoyageEarning))
 	r.Handle(fiber.MethodGet, "/earnings", overwatch.AccessKey, Earnings(voyages, now))
 	revenue := Cached(c, "port_revenue", []string{tablePortRevenue}, Encoded(s.PortRevenue, "port_revenue", NewPortRevenueWeek))

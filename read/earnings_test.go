@@ -8,6 +8,7 @@ import (
 
 	"overwatch"
 	"overwatch/maritime/earnings"
+	"overwatch/route"
 )
 
 // fakeEarnings is an EarningsStore that records its requests.
@@ -46,7 +47,7 @@ func TestEarningsHandlers(t *testing.T) {
 		revenue: []earnings.PortWeek{{Port: "new-orleans", Week: time.Date(2026, 2, 2, 0, 0, 0, 0, time.UTC), Voyages: 2, Tonnes: 120000.4,
 			Revenue: earnings.Bounds{Low: 1, Central: 2, High: 3.6}, PortCost: earnings.Bounds{Low: 4, Central: 5, High: 6}}},
 	}
-	routes := mount(t, func(r Router) { earningsRoutes(r, store, nil, fixedNow) })
+	routes := mount(t, func(r route.Router) { earningsRoutes(r, store, nil, fixedNow) })
 	if routes.access["GET /earnings"] != overwatch.AccessKey || routes.access["GET /earnings/port-revenue"] != overwatch.AccessKey {
 		t.Errorf("access %v", routes.access)
 	}

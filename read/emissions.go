@@ -16,6 +16,7 @@ import (
 	"overwatch"
 	"overwatch/maritime/emissions"
 	"overwatch/reports"
+	"overwatch/route"
 )
 
 // GET /v1/emissions: the voyages of the emissions job, their fleet totals
@@ -70,7 +71,7 @@ type EmissionsStore interface {
 // emissionsRoutes mounts the emissions endpoints. Both share the cached
 // answers: the stored voyages of a filter, and what was computed from them
 // for each set of assumptions.
-func emissionsRoutes(r Router, s EmissionsStore, c *Cache, now func() time.Time) {
+func emissionsRoutes(r route.Router, s EmissionsStore, c *Cache, now func() time.Time) {
 	stored := Cached(c, "emissions_voyages", []string{tableEmissions}, s.EmissionsVoyages)
 	computed := Cached(c, "emissions_computed", []string{tableEmissions}, computeEmissions(stored))
 	factors := Cached(c, "emissions_factor_names", []string{tableEmissions}, s.EmissionsFactorNames)

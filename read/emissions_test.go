@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"overwatch/maritime/emissions"
-
 	"overwatch"
+	"overwatch/maritime/emissions"
+	"overwatch/route"
 )
 
 // fakeEmissions is an EmissionsStore serving fixed voyages, newest
@@ -69,7 +69,7 @@ func emNowFunc() time.Time { return emNow }
 // (nil: uncached).
 func emissionsOf(t *testing.T, s EmissionsStore, c *Cache) *routeTable {
 	t.Helper()
-	return mount(t, func(r Router) { emissionsRoutes(r, s, c, emNowFunc) })
+	return mount(t, func(r route.Router) { emissionsRoutes(r, s, c, emNowFunc) })
 }
 
 var emNow = time.Date(2026, 6, 30, 12, 0, 0, 0, time.UTC)

@@ -4,13 +4,13 @@ import (
 	"context"
 	"time"
 
-	"overwatch/maritime/calibration"
-	"overwatch/maritime/portstats"
-	"overwatch/maritime/seaport"
-
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/maritime/calibration"
+	"overwatch/maritime/portstats"
+	"overwatch/maritime/seaport"
+	"overwatch/route"
 )
 
 // EstimatesRequest selects weekly export estimates: of a port ("" for
@@ -37,7 +37,7 @@ type EstimateStore interface {
 
 // estimateRoutes mounts the export-estimates endpoint.
 // cs (nil: none) are the calibration factors it applies.
-func estimateRoutes(r Router, s EstimateStore, cs *Calibrations, c *Cache, now func() time.Time) {
+func estimateRoutes(r route.Router, s EstimateStore, cs *Calibrations, c *Cache, now func() time.Time) {
 	q := Cached(c, "estimates", []string{tableEstimates, tableActuals}, s.Estimates)
 	r.Handle(fiber.MethodGet, "/estimates", overwatch.AccessKey, CalibratedEstimates(q, cs, now))
 }

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"overwatch/maritime/portstats"
-
 	"overwatch"
+	"overwatch/maritime/portstats"
+	"overwatch/route"
 )
 
 // fakeEstimates is an EstimateStore: it records the requests it was asked
@@ -26,7 +26,7 @@ func (f *fakeEstimates) Estimates(_ context.Context, r EstimatesRequest) ([]Esti
 // estimatesOf is the GET /estimates handler on the store, uncached.
 func estimatesOf(t *testing.T, s EstimateStore) *routeTable {
 	t.Helper()
-	return mount(t, func(r Router) { estimateRoutes(r, s, nil, nil, fixedNow) })
+	return mount(t, func(r route.Router) { estimateRoutes(r, s, nil, nil, fixedNow) })
 }
 
 func TestEstimatesParams(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"overwatch"
 	"overwatch/maritime/portcall"
 	"overwatch/reports"
+	"overwatch/route"
 )
 
 // Export limits: rows by default and at most (further capped by the plan's
@@ -43,7 +44,7 @@ type ExportStore interface {
 // request and kept by the cache as written: until the rows change, the
 // same request streams the bytes already written (a 10,000-row visits
 // file costs about 2 ms of CPU to write, a copy to stream).
-func exportRoutes(r Router, s ExportStore, c *Cache, now func() time.Time) {
+func exportRoutes(r route.Router, s ExportStore, c *Cache, now func() time.Time) {
 	visits := Cached(c, "export_visits_csv", []string{tablePortCalls}, func(ctx context.Context, req ExportRequest) ([]byte, error) {
 		rows, err := s.ExportVisits(ctx, req)
 		if err != nil {

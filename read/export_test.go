@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
 	"overwatch/maritime/portcall"
 	"overwatch/maritime/portstats"
-
-	"overwatch"
+	"overwatch/route"
 )
 
 // fakeExport is an ExportStore: it records the requests it was asked and
@@ -38,7 +38,7 @@ func (f *fakeExport) Estimates(_ context.Context, r EstimatesRequest) ([]Estimat
 // (nil: uncached).
 func exportOf(t *testing.T, s ExportStore, c *Cache) *routeTable {
 	t.Helper()
-	return mount(t, func(r Router) { exportRoutes(r, s, c, fixedNow) })
+	return mount(t, func(r route.Router) { exportRoutes(r, s, c, fixedNow) })
 }
 
 func TestExportAccessAndParams(t *testing.T) {

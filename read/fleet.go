@@ -5,13 +5,13 @@ import (
 	"slices"
 	"time"
 
-	"overwatch/maritime/risk"
-	"overwatch/maritime/seaport"
-	"overwatch/maritime/vessel"
-
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/maritime/risk"
+	"overwatch/maritime/seaport"
+	"overwatch/maritime/vessel"
+	"overwatch/route"
 )
 
 // GET /v1/vessels/positions: the latest position of every vessel, the
@@ -24,7 +24,7 @@ import (
 // FleetLatest is the latest-position replica as the fleet view reads it:
 // fn is called with the freshest row that has a position of every vessel.
 type FleetLatest interface {
-	EachLatest(ctx context.Context, fn func(LatestRow)) error
+	EachLatest(ctx context.Context, fn func(overwatch.LatestRow)) error
 }
 
 // FleetStore is what the fleet view reads besides the positions: the
@@ -41,7 +41,7 @@ const fleetAll = 1 << 24
 // fleetRoutes mounts GET /v1/vessels/positions. The registry answer is
 // cached for the cache's TTL (ingest writes it, no job), the scores until
 // the risk job writes new ones.
-func fleetRoutes(r Router, latest FleetLatest, s FleetStore, c *Cache, now func() time.Time) {
+func fleetRoutes(r route.Router, latest FleetLatest, s FleetStore, c *Cache, now func() time.Time) {
 	registry := Cached(c, "fleet_registry", []string{"vessels"}, s.Vessels)
 	scores := Cached(c, "fleet_risks", []string{tableVesselRisk}, s.VesselRisks)
 	r.Handle(fiber.MethodGet, "/vessels/positions", overwatch.AccessKey, FleetPositions(latest, registry, scores, now))
@@ -137,7 +137,7 @@ func FleetPositions(latest FleetLatest, registry Query[VesselFilter, []VesselRow
 		}
 
 		var out []FleetPosition
-		err = latest.EachLatest(ctx, func(r LatestRow) {
+		err = latest.EachLatest(ctx, func(r overwatch.LatestRow) {
 			if r.TS.Before(floor) || r.Lat == nil || r.Lon == nil {
 				return
 			}

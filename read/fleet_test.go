@@ -6,20 +6,20 @@ import (
 	"testing"
 	"time"
 
-	"overwatch/maritime/risk"
-
 	"overwatch"
+	"overwatch/maritime/risk"
+	"overwatch/route"
 )
 
 // fakeFleet is the replica, the registry and the scores of the fleet view.
 type fakeFleet struct {
-	rows   []LatestRow
+	rows   []overwatch.LatestRow
 	reg    []VesselRow
 	scores []risk.VesselScore
 	stale  bool
 }
 
-func (f *fakeFleet) EachLatest(_ context.Context, fn func(LatestRow)) error {
+func (f *fakeFleet) EachLatest(_ context.Context, fn func(overwatch.LatestRow)) error {
 	if f.stale {
 		return ErrStale
 	}
@@ -60,7 +60,7 @@ func newFakeFleet() *fakeFleet {
 			ts = testNow.AddDate(0, 0, -10)
 		}
 		name := "V" + imo.String()
-		f.rows = append(f.rows, LatestRow{IMO: imo, TS: ts, MMSI: uint32(200000000 + i), VesselName: &name, Lat: &lat, Lon: &lon})
+		f.rows = append(f.rows, overwatch.LatestRow{IMO: imo, TS: ts, MMSI: uint32(200000000 + i), VesselName: &name, Lat: &lat, Lon: &lon})
 		ship := uint8(70 + 10*(i%2))
 		f.reg = append(f.reg, VesselRow{IMO: imo, ShipType: ship})
 		tier := risk.TierLow
@@ -70,13 +70,13 @@ func newFakeFleet() *fakeFleet {
 		f.scores = append(f.scores, risk.VesselScore{IMO: imo, Score: float64(i), Tier: tier})
 	}
 	noPos := overwatch.IMO(9000500)
-	f.rows = append(f.rows, LatestRow{IMO: noPos, TS: testNow}) // no position: left out
+	f.rows = append(f.rows, overwatch.LatestRow{IMO: noPos, TS: testNow}) // no position: left out
 	return f
 }
 
 func fleetGet(t *testing.T, f *fakeFleet, plan overwatch.Plan, query string) (int, string, FleetPage) {
 	t.Helper()
-	h := mount(t, func(r Router) { fleetRoutes(r, f, f, nil, fixedNow) }).get("/vessels/positions")
+	h := mount(t, func(r route.Router) { fleetRoutes(r, f, f, nil, fixedNow) }).get("/vessels/positions")
 	status, body, _ := serve(t, plan, h, "/v1/vessels/positions?"+query)
 	var page FleetPage
 	if status == 200 {
@@ -164,7 +164,7 @@ func TestFleetPositions(t *testing.T) {
 // an empty fleet.
 func TestFleetPositionsErrors(t *testing.T) {
 	f := newFakeFleet()
-	h := mount(t, func(r Router) { fleetRoutes(r, f, f, nil, fixedNow) }).get("/vessels/positions")
+	h := mount(t, func(r route.Router) { fleetRoutes(r, f, f, nil, fixedNow) }).get("/vessels/positions")
 	expectErrors(t, h, "/v1/vessels/positions", map[string]errCase{
 		"type=boat":     {400, "type"},
 		"tier=extreme":  {400, "tier"},

@@ -4,11 +4,11 @@ import (
 	"context"
 	"time"
 
-	"overwatch/maritime/portstats"
-
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/maritime/portstats"
+	"overwatch/route"
 )
 
 // FleetAgeWindow is the trailing window of GET /v1/fleet-age.
@@ -42,7 +42,7 @@ type FleetAgeStore interface {
 }
 
 // fleetAgeRoutes mounts the fleet-age endpoints.
-func fleetAgeRoutes(r Router, s FleetAgeStore, c *Cache, now func() time.Time) {
+func fleetAgeRoutes(r route.Router, s FleetAgeStore, c *Cache, now func() time.Time) {
 	live := Cached(c, "fleet_age", []string{tablePortCalls}, s.FleetAge)
 	history := Cached(c, "fleet_age_history", []string{tableFleetAge}, s.FleetAgeHistory)
 	r.Handle(fiber.MethodGet, "/fleet-age", overwatch.AccessKey, FleetAge(live, now))

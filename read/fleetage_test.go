@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
 	"overwatch/maritime/portstats"
 	"overwatch/maritime/seaport"
-
-	"overwatch"
+	"overwatch/route"
 )
 
 // fakeFleetAge is a FleetAgeStore: it records the requests it was asked
@@ -36,7 +36,7 @@ func (f *fakeFleetAge) FleetAgeHistory(_ context.Context, r FleetAgeHistoryReque
 // fleetAgeRoutesOf mounts the fleet-age routes on the store, uncached.
 func fleetAgeRoutesOf(t *testing.T, s FleetAgeStore) *routeTable {
 	t.Helper()
-	return mount(t, func(r Router) { fleetAgeRoutes(r, s, nil, fixedNow) })
+	return mount(t, func(r route.Router) { fleetAgeRoutes(r, s, nil, fixedNow) })
 }
 
 func TestFleetAgeParams(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"overwatch"
 	"overwatch/maritime/forecast"
 	"overwatch/maritime/seaport"
+	"overwatch/route"
 )
 
 // The tables of the forecasts and anomalies (clickhouse/migrations/010_forecasts.sql).
@@ -43,7 +44,7 @@ type ForecastStore interface {
 }
 
 // forecastRoutes mounts the forecast endpoints.
-func forecastRoutes(r Router, s ForecastStore, c *Cache, now func() time.Time) {
+func forecastRoutes(r route.Router, s ForecastStore, c *Cache, now func() time.Time) {
 	f := Cached(c, "forecasts", []string{tableForecasts}, s.Forecasts)
 	a := Cached(c, "forecast_accuracy", []string{tableForecastAccuracy}, s.ForecastAccuracy)
 	r.Handle(fiber.MethodGet, "/forecasts", overwatch.AccessKey, Forecasts(f, now))

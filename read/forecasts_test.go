@@ -12,6 +12,7 @@ import (
 
 	"overwatch"
 	"overwatch/maritime/forecast"
+	"overwatch/route"
 	"overwatch/testclock"
 )
 
@@ -50,7 +51,7 @@ func (f *fakeForecasts) AnomalyMaturity(_ context.Context, limit int) ([]forecas
 
 func forecastsOf(t *testing.T, s *fakeForecasts) *routeTable {
 	t.Helper()
-	return mount(t, func(r Router) {
+	return mount(t, func(r route.Router) {
 		forecastRoutes(r, s, nil, testclock.Now)
 		anomalyRoutes(r, s, nil, fixedNow)
 	})

@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/route"
 )
 
 // FreightVesselTypes are the vessel classes of GET /v1/freight-rates's
@@ -50,19 +51,6 @@ const (
 	FreightSourceContributions = "contributions"
 	FreightSourceOwn           = "own"
 )
-
-// FreightRecord is one of the caller's own freight-rate records.
-type FreightRecord struct {
-	ID          int64
-	VesselType  string
-	Origin      string // port slug
-	Destination string // port slug
-	Rate        float64
-	Unit        string
-	Date        time.Time
-	Notes       string
-	CreatedAt   time.Time
-}
 
 // FreightContributions are the records submitted to one route (vessel
 // type, origin, destination, unit) in one ISO week, as publication pools
@@ -133,7 +121,7 @@ type FreightAggregateRequest struct {
 type FreightRateQuery interface {
 	// OwnFreightRates returns the account's records of one vessel type (""
 	// any), newest date first, at most limit.
-	OwnFreightRates(ctx context.Context, accountID int64, vesselType string, limit int) ([]FreightRecord, error)
+	OwnFreightRates(ctx context.Context, accountID int64, vesselType string, limit int) ([]overwatch.FreightRecord, error)
 	// PublishFreightWeeks publishes the aggregates of every week that has
 	// ended by now and is not published yet (PublishFreightAggregate with
 	// minContributors), each week once whoever asks first: the job or a
@@ -172,7 +160,7 @@ type FreightDatasetStore interface {
 // freightRoutes mounts GET /v1/freight-rates (POST and DELETE are the
 // write side's); minContributors is k of the aggregates (0:
 // FreightMinContributors).
-func freightRoutes(r Router, a FreightDatasetStore, s FreightRateQuery, c *Cache, now func() time.Time, minContributors int) {
+func freightRoutes(r route.Router, a FreightDatasetStore, s FreightRateQuery, c *Cache, now func() time.Time, minContributors int) {
 	datasets := Cached(c, "ocean_rates", []string{"transport_rates"}, a.OceanRates)
 	r.Handle(fiber.MethodGet, "/freight-rates", overwatch.AccessKey, FreightRates(datasets, s, now, FreightK(minContributors)))
 }
@@ -307,7 +295,7 @@ func aggregateRates(aggs []FreightAggregate) []FreightRate {
 }
 
 // ownRates presents the caller's records.
-func ownRates(recs []FreightRecord) []FreightRate {
+func ownRates(recs []overwatch.FreightRecord) []FreightRate {
 	out := make([]FreightRate, 0, len(recs))
 	for _, r := range recs {
 		id, notes, created := r.ID, r.Notes, r.CreatedAt.UTC()

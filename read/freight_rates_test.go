@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"overwatch"
+	"overwatch/route"
 )
 
 // fakeFreight is a FreightRateQuery and a FreightDatasetStore.
 type fakeFreight struct {
-	own       []FreightRecord
+	own       []overwatch.FreightRecord
 	aggs      []FreightAggregate
 	published []OceanRate
 
@@ -31,9 +32,9 @@ func (f *fakeFreight) PublishFreightWeeks(_ context.Context, now time.Time, minC
 	return 0, 0, nil
 }
 
-func (f *fakeFreight) OwnFreightRates(_ context.Context, _ int64, vesselType string, limit int) ([]FreightRecord, error) {
+func (f *fakeFreight) OwnFreightRates(_ context.Context, _ int64, vesselType string, limit int) ([]overwatch.FreightRecord, error) {
 	f.ownReqs.add(vesselType)
-	var out []FreightRecord
+	var out []overwatch.FreightRecord
 	for _, r := range f.own {
 		if vesselType == "" || r.VesselType == vesselType {
 			out = append(out, r)
@@ -92,7 +93,7 @@ func TestFreightClassOf(t *testing.T) {
 func TestFreightRatesParams(t *testing.T) {
 	t.Parallel()
 	f := &fakeFreight{}
-	routes := mount(t, func(r Router) { freightRoutes(r, f, f, nil, fixedNow, 0) })
+	routes := mount(t, func(r route.Router) { freightRoutes(r, f, f, nil, fixedNow, 0) })
 	if routes.access["GET /freight-rates"] != overwatch.AccessKey {
 		t.Error("GET /freight-rates is not keyed")
 	}
@@ -114,7 +115,7 @@ func TestFreightRatesCombined(t *testing.T) {
 	t.Parallel()
 	created := testNow.Add(-time.Hour)
 	f := &fakeFreight{
-		own: []FreightRecord{{ID: 7, VesselType: "panamax", Origin: "new-orleans", Destination: "rotterdam", Rate: 45.5,
+		own: []overwatch.FreightRecord{{ID: 7, VesselType: "panamax", Origin: "new-orleans", Destination: "rotterdam", Rate: 45.5,
 			Unit: "usd_per_tonne", Date: day("2026-03-16"), Notes: "fixture", CreatedAt: created}},
 		aggs: []FreightAggregate{{VesselType: "panamax", Origin: "santos", Destination: "qingdao", Unit: "usd_per_tonne",
 			Week: day("2026-03-09"), Rate: 40.7, Count: 6, Contributors: 5},
@@ -133,7 +134,7 @@ func TestFreightRatesCombined(t *testing.T) {
 				Frequency: "monthly", Rate: 33, Unit: "usd_per_tonne", USDPerTonne: math.NaN()}, // a spread, no route
 		},
 	}
-	routes := mount(t, func(r Router) { freightRoutes(r, f, f, nil, fixedNow, 0) })
+	routes := mount(t, func(r route.Router) { freightRoutes(r, f, f, nil, fixedNow, 0) })
 	h := routes.get("/freight-rates")
 
 	status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/freight-rates")

@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/route"
 )
 
 // Key is an API key as its owner sees it: never the secret, only its
@@ -27,7 +28,7 @@ type KeyLister interface {
 }
 
 // keyRoutes mounts the listing of the caller's keys.
-func keyRoutes(r Router, s KeyLister) {
+func keyRoutes(r route.Router, s KeyLister) {
 	r.Handle(fiber.MethodGet, "/keys", overwatch.AccessKey, ListKeys(s))
 }
 

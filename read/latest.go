@@ -11,15 +11,17 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/route"
 )
 
-// LatestPositions finds the newest position of a vessel from one provider,
-// or across providers for "any".
+// LatestPositions finds the newest position of a vessel from one source, or
+// across sources for overwatch.SourceAny.
 type LatestPositions interface {
-	Latest(ctx context.Context, imo overwatch.IMO, provider string) (LatestRow, bool, error)
+	Latest(ctx context.Context, imo overwatch.IMO, src overwatch.Source) (overwatch.LatestRow, bool, error)
 }
 
-// Attribution is the citation block of every public position (spec §2.2).
+// Attribution is the citation block of every public position: whom to
+// credit, and a sentence to copy verbatim.
 type Attribution struct {
 	Name    string `json:"name"`
 	URL     string `json:"url"`
@@ -48,7 +50,8 @@ func (p Publisher) cite(imo, timestamp string) Attribution {
 	}
 }
 
-// LatestPosition is the 200 body of the public lookup (spec §2.1).
+// LatestPosition is the 200 body of the public lookup: a schema.org
+// GeoCoordinates object, its fields sent in this order.
 type LatestPosition struct {
 	Context          string      `json:"@context"`
 	Type             string      `json:"@type"`
@@ -69,18 +72,9 @@ type LatestPosition struct {
 	Attribution      Attribution `json:"attribution"`
 }
 
-func validProvider(p string) bool {
-	for _, allowed := range overwatch.Providers {
-		if p == allowed {
-			return true
-		}
-	}
-	return false
-}
-
-// publicRoutes mounts the public surface (spec §4.1): no key, limited per
+// publicRoutes mounts the public surface: no key, limited per
 // client IP; its CORS preflight is the edge's.
-func publicRoutes(r Router, positions LatestPositions, pub Publisher, now func() time.Time) {
+func publicRoutes(r route.Router, positions LatestPositions, pub Publisher, now func() time.Time) {
 	r.Handle(fiber.MethodGet, "/ais/:provider/:imo/location/latest", overwatch.AccessPublic, LatestPositionHandler(positions, pub, now))
 }
 
@@ -91,19 +85,20 @@ func LatestPositionHandler(positions LatestPositions, pub Publisher, now func() 
 	return func(c *fiber.Ctx) error {
 		provider := c.Params("provider")
 		imoText := c.Params("imo")
-		if !validProvider(provider) {
-			return overwatch.Errorf(overwatch.Invalid, "unknown provider '%s'", strings.Clone(provider)).With("allowed", overwatch.Providers)
+		src, ok := overwatch.ParseProvider(provider)
+		if !ok {
+			return overwatch.Errorf(overwatch.Invalid, "unknown provider '%s'", strings.Clone(provider)).With("allowed", overwatch.Providers())
 		}
 		imo, err := overwatch.ParseIMO(imoText)
 		if errors.Is(err, overwatch.ErrIMO) {
 			return overwatch.Errorf(overwatch.Invalid, "imo %v", err)
 		}
 		// Seven digits whose check digit fails name no vessel: no position
-		// can be stored under them (spec: 400 only when not 7 digits).
-		var row LatestRow
+		// can be stored under them (the 400 is only for an IMO that is not seven digits).
+		var row overwatch.LatestRow
 		found := false
 		if err == nil {
-			row, found, err = positions.Latest(c.UserContext(), imo, provider)
+			row, found, err = positions.Latest(c.UserContext(), imo, src)
 			if err != nil {
 				return overwatch.Wrap(overwatch.Internal, err, "lookup failed")
 			}
@@ -117,7 +112,7 @@ func LatestPositionHandler(positions LatestPositions, pub Publisher, now func() 
 	}
 }
 
-func newLatestPosition(row LatestRow, imo string, pub Publisher, now time.Time) LatestPosition {
+func newLatestPosition(row overwatch.LatestRow, imo string, pub Publisher, now time.Time) LatestPosition {
 	ts := row.TS.UTC().Format(time.RFC3339)
 	fresh := int64(math.Max(0, math.Floor(now.Sub(row.TS).Seconds())))
 	var source *string

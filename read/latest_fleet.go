@@ -1,12 +1,16 @@
 package read
 
-import "context"
+import (
+	"context"
+
+	"overwatch"
+)
 
 // EachLatest calls fn with the freshest row that has a position of every
 // vessel (the row Latest returns for provider "any"), in no particular
 // order, holding the replica's read lock: fn must be quick and must not
 // call the replica. It fails with ErrStale while the store is unreachable.
-func (r *LatestReplica) EachLatest(_ context.Context, fn func(LatestRow)) error {
+func (r *LatestReplica) EachLatest(_ context.Context, fn func(overwatch.LatestRow)) error {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if r.synced.IsZero() || r.now().Sub(r.synced) > r.maxStale {

@@ -11,32 +11,11 @@ import (
 	"overwatch"
 )
 
-// LatestRow is one row of the latest-position store: the newest report of
-// one vessel from one source. Nil pointers are values the vessel did not
-// report (or reported as not available).
-type LatestRow struct {
-	IMO         overwatch.IMO
-	Source      overwatch.Source
-	TS          time.Time
-	MMSI        uint32
-	VesselName  *string
-	VesselType  *string
-	Flag        *string
-	Lat         *float64
-	Lon         *float64
-	SpeedKt     *float64
-	CourseDeg   *float64
-	DraftM      *float64
-	Destination *string
-	NavStatus   *string
-	IngestedAt  time.Time
-}
-
 // LatestFeed is the latest-position store as the replica follows it: every
 // row the store received at or after since (all rows for the zero time),
 // and the store's own clock when the pass began.
 type LatestFeed interface {
-	LatestChanges(ctx context.Context, since time.Time, fn func(LatestRow) error) (asOf time.Time, err error)
+	LatestChanges(ctx context.Context, since time.Time, fn func(overwatch.LatestRow) error) (asOf time.Time, err error)
 }
 
 // ErrStale is returned by lookups when the replica has not heard from its
@@ -131,8 +110,8 @@ func (r *LatestReplica) Sync(ctx context.Context) error {
 	}
 	started := r.now()
 	const chunk = 4096
-	pending := make([]LatestRow, 0, chunk)
-	asOf, err := r.feed.LatestChanges(ctx, since, func(row LatestRow) error {
+	pending := make([]overwatch.LatestRow, 0, chunk)
+	asOf, err := r.feed.LatestChanges(ctx, since, func(row overwatch.LatestRow) error {
 		pending = append(pending, row)
 		if len(pending) == chunk {
 			r.apply(pending)
@@ -153,7 +132,7 @@ func (r *LatestReplica) Sync(ctx context.Context) error {
 // apply merges rows in, keeping per vessel and source the row with the
 // newest report time (the later ingested on a tie), as the store's
 // ReplacingMergeTree does at merge.
-func (r *LatestReplica) apply(rows []LatestRow) {
+func (r *LatestReplica) apply(rows []overwatch.LatestRow) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i := range rows {
@@ -190,7 +169,7 @@ func (r *LatestReplica) intern(s *string) (uint32, bool) {
 	return id, true
 }
 
-func (r *LatestReplica) compact(row *LatestRow) latestEntry {
+func (r *LatestReplica) compact(row *overwatch.LatestRow) latestEntry {
 	e := latestEntry{ts: row.TS.Unix(), ingested: row.IngestedAt.Unix(), mmsi: row.MMSI, source: uint8(sourceIndex(row.Source))}
 	num := func(p *float64, bit uint16) float64 {
 		if p == nil {
@@ -215,12 +194,12 @@ func (r *LatestReplica) compact(row *LatestRow) latestEntry {
 
 // expand turns an entry back into a row; its optional fields point into one
 // allocation.
-func (r *LatestReplica) expand(imo overwatch.IMO, e *latestEntry) LatestRow {
+func (r *LatestReplica) expand(imo overwatch.IMO, e *latestEntry) overwatch.LatestRow {
 	v := &struct {
 		lat, lon, speed, course, draft float64
 		name, vtype, flag, dest, nav   string
 	}{e.lat, e.lon, e.speed, e.course, e.draft, r.strs[e.name], r.strs[e.vtype], r.strs[e.flag], r.strs[e.dest], r.strs[e.nav]}
-	row := LatestRow{IMO: imo, TS: time.Unix(e.ts, 0).UTC(), MMSI: e.mmsi, IngestedAt: time.Unix(e.ingested, 0).UTC()}
+	row := overwatch.LatestRow{IMO: imo, TS: time.Unix(e.ts, 0).UTC(), MMSI: e.mmsi, IngestedAt: time.Unix(e.ingested, 0).UTC()}
 	if e.source > 0 {
 		row.Source = overwatch.Sources[e.source-1]
 	}
@@ -267,25 +246,25 @@ func (r *LatestReplica) Run(ctx context.Context, interval time.Duration) {
 }
 
 // Latest returns the newest row of the vessel from the source, or for
-// provider "any" the newest row across sources that has a position. It fails
-// with ErrStale while the store is unreachable.
-func (r *LatestReplica) Latest(_ context.Context, imo overwatch.IMO, provider string) (LatestRow, bool, error) {
+// overwatch.SourceAny the newest row across sources that has a position. It
+// fails with ErrStale while the store is unreachable.
+func (r *LatestReplica) Latest(_ context.Context, imo overwatch.IMO, src overwatch.Source) (overwatch.LatestRow, bool, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if r.synced.IsZero() || r.now().Sub(r.synced) > r.maxStale {
-		return LatestRow{}, false, ErrStale
+		return overwatch.LatestRow{}, false, ErrStale
 	}
 	vi, ok := r.vessels[imo]
 	if !ok {
-		return LatestRow{}, false, nil
+		return overwatch.LatestRow{}, false, nil
 	}
 	slots := &r.slots[vi]
-	if provider != overwatch.ProviderAny {
-		src, ok := overwatch.ParseSource(provider)
-		if !ok || slots[sourceIndex(src)] == 0 {
-			return LatestRow{}, false, nil
+	if src != overwatch.SourceAny {
+		i := sourceIndex(src)
+		if i == 0 || slots[i] == 0 {
+			return overwatch.LatestRow{}, false, nil
 		}
-		return r.expand(imo, &r.entries[slots[sourceIndex(src)]-1]), true, nil
+		return r.expand(imo, &r.entries[slots[i]-1]), true, nil
 	}
 	var best *latestEntry
 	for _, idx := range slots {
@@ -298,7 +277,7 @@ func (r *LatestReplica) Latest(_ context.Context, imo overwatch.IMO, provider st
 		}
 	}
 	if best == nil {
-		return LatestRow{}, false, nil
+		return overwatch.LatestRow{}, false, nil
 	}
 	return r.expand(imo, best), true, nil
 }

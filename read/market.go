@@ -9,6 +9,7 @@ import (
 
 	"overwatch"
 	"overwatch/maritime/market"
+	"overwatch/route"
 )
 
 // The market tables the cached queries read.
@@ -49,7 +50,7 @@ type MarketStore interface {
 }
 
 // marketRoutes mounts the market-data endpoints.
-func marketRoutes(r Router, s MarketStore, c *Cache, now func() time.Time) {
+func marketRoutes(r route.Router, s MarketStore, c *Cache, now func() time.Time) {
 	prices := Cached(c, "commodity_prices", []string{tableCommodityPrices}, Encoded(s.CommodityPrices, "commodity_prices", NewCommodityPrice))
 	r.Handle(fiber.MethodGet, "/commodity-prices", overwatch.AccessKey, CommodityPrices(prices, now))
 	rates := Cached(c, "transport_rates", []string{tableTransportRates}, Encoded(s.TransportRates, "transport_data", NewTransportRate))

@@ -10,6 +10,7 @@ import (
 
 	"overwatch"
 	"overwatch/maritime/pandi"
+	"overwatch/route"
 )
 
 // PICoverageRecord is a stored P&I coverage record of a vessel: of the
@@ -43,7 +44,7 @@ type PICoverageQuery interface {
 }
 
 // piRoutes mounts the P&I insurer table and a vessel's coverage.
-func piRoutes(r Router, s PICoverageQuery, now func() time.Time) {
+func piRoutes(r route.Router, s PICoverageQuery, now func() time.Time) {
 	r.Handle(fiber.MethodGet, "/pi-clubs", overwatch.AccessKey, PIClubs(s))
 	r.Handle(fiber.MethodGet, "/pi-coverage", overwatch.AccessKey, PICoverage(s, now))
 }

@@ -6,7 +6,7 @@ import (
 	"overwatch"
 )
 
-// Plans serves GET /v1/billing/plans (public): the four plans of spec §2.5.
+// Plans serves GET /v1/billing/plans (public): the four plans, with their limits and features.
 func Plans() fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		return c.JSON(fiber.Map{"plans": overwatch.Plans()})

@@ -4,11 +4,11 @@ import (
 	"log/slog"
 	"time"
 
-	"overwatch/maritime/seaport"
-
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/maritime/seaport"
+	"overwatch/route"
 )
 
 // PortView is a port as a caller may see it. Coordinates and zones are for
@@ -48,7 +48,7 @@ func NewPortView(p seaport.Port, caller *overwatch.Caller) PortView {
 // portRoutes mounts the endpoints open to every caller of the keyed
 // surface (a key, when presented, sets the tier): the ports, the service's
 // health and the plans.
-func portRoutes(r Router, s HealthStore, pg Pinger, log *slog.Logger, now func() time.Time) {
+func portRoutes(r route.Router, s HealthStore, pg Pinger, log *slog.Logger, now func() time.Time) {
 	r.Handle(fiber.MethodGet, "/ports", overwatch.AccessOptionalKey, Ports())
 	r.Handle(fiber.MethodGet, "/health", overwatch.AccessOptionalKey, Health(s, pg, log, now))
 	r.Handle(fiber.MethodGet, "/billing/plans", overwatch.AccessOptionalKey, Plans())

@@ -20,10 +20,10 @@ const PortPositionsWindow = 24 * time.Hour
 // vessel whose latest position lies in the port area and was reported at or
 // after since, ordered by IMO.
 type PortPositionQuery interface {
-	PortPositions(ctx context.Context, port seaport.Port, since time.Time, limit int) ([]LatestRow, error)
+	PortPositions(ctx context.Context, port seaport.Port, since time.Time, limit int) ([]overwatch.LatestRow, error)
 }
 
-// PortPosition is an item of GET /v1/positions (spec §2.4).
+// PortPosition is an item of GET /v1/positions.
 type PortPosition struct {
 	IMONumber  string   `json:"imo_number"`
 	Latitude   *float64 `json:"latitude"`

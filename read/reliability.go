@@ -4,12 +4,12 @@ import (
 	"context"
 	"time"
 
-	"overwatch/maritime/portstats"
-	"overwatch/maritime/vessel"
-
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/maritime/portstats"
+	"overwatch/maritime/vessel"
+	"overwatch/route"
 )
 
 // ReliabilityTiers are the destination-reliability tiers (portstats.TierOf).
@@ -32,7 +32,7 @@ type ReliabilityStore interface {
 }
 
 // reliabilityRoutes mounts the destination-reliability endpoint.
-func reliabilityRoutes(r Router, s ReliabilityStore, c *Cache, now func() time.Time) {
+func reliabilityRoutes(r route.Router, s ReliabilityStore, c *Cache, now func() time.Time) {
 	q := Cached(c, "destination_reliability", []string{tableReliability}, s.DestinationReliability)
 	r.Handle(fiber.MethodGet, "/destination-reliability", overwatch.AccessKey, DestinationReliability(q, now))
 }

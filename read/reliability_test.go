@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"overwatch/maritime/portstats"
-
 	"overwatch"
+	"overwatch/maritime/portstats"
+	"overwatch/route"
 )
 
 // fakeReliability is a ReliabilityStore: it records the requests it was
@@ -27,7 +27,7 @@ func (f *fakeReliability) DestinationReliability(_ context.Context, r Reliabilit
 // uncached.
 func reliabilityOf(t *testing.T, s ReliabilityStore) *routeTable {
 	t.Helper()
-	return mount(t, func(r Router) { reliabilityRoutes(r, s, nil, fixedNow) })
+	return mount(t, func(r route.Router) { reliabilityRoutes(r, s, nil, fixedNow) })
 }
 
 func TestReliabilityParams(t *testing.T) {

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"time"
 
-	"overwatch/maritime/risk"
-	"overwatch/maritime/vessel"
-
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/maritime/risk"
+	"overwatch/maritime/vessel"
+	"overwatch/route"
 )
 
 // The risk events as the /risk endpoints serve them: read from the
@@ -53,7 +53,7 @@ type riskQueries struct {
 // riskRoutes mounts the twelve /risk endpoints (docs/risk-api.md). The
 // identity timeline reads vessel_identity, which ingest writes (not a
 // derivation): a new identity row shows within the cache's TTL.
-func riskRoutes(r Router, s RiskStore, c *Cache, now func() time.Time) {
+func riskRoutes(r route.Router, s RiskStore, c *Cache, now func() time.Time) {
 	q := riskQueries{
 		events:    Cached(c, "risk_events", []string{tableRiskEvents}, s.RiskEventRows),
 		stats:     Cached(c, "risk_stats", []string{tableRiskEvents, tableVesselRisk, tableHotspots}, s.RiskStats),

@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
 	"overwatch/maritime/risk"
 	"overwatch/maritime/sar"
-
-	"overwatch"
+	"overwatch/route"
 )
 
 // squareAround is a product whose footprint is a 1-degree square centred
@@ -88,7 +88,7 @@ func TestRiskGapVerificationCached(t *testing.T) {
 	t.Parallel()
 	store := &fakeRisk{events: []RiskEventRow{gapRow}}
 	cache := NewCache(&fakeVersions{}, CacheOptions{Check: time.Hour})
-	h := mount(t, func(r Router) { riskRoutes(r, store, cache, fixedNow) }).get("/risk/events")
+	h := mount(t, func(r route.Router) { riskRoutes(r, store, cache, fixedNow) }).get("/risk/events")
 	for range 2 {
 		if status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/risk/events"); status != 200 || !strings.Contains(body, `"verification":null`) {
 			t.Fatalf("%d %s", status, body)

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"overwatch"
 	"overwatch/maritime/risk"
 	"overwatch/maritime/sar"
 	"overwatch/maritime/vessel"
-
-	"overwatch"
+	"overwatch/route"
 )
 
 // fakeRisk is a RiskStore: it records the requests it was asked and
@@ -85,7 +85,7 @@ func (f *fakeRisk) SARGapProducts(_ context.Context, q SARGapQuery) ([]sar.Produ
 // riskRoutesOf mounts the /risk routes on the store, uncached.
 func riskRoutesOf(t *testing.T, s RiskStore) *routeTable {
 	t.Helper()
-	return mount(t, func(r Router) { riskRoutes(r, s, nil, fixedNow) })
+	return mount(t, func(r route.Router) { riskRoutes(r, s, nil, fixedNow) })
 }
 
 func TestRiskParams(t *testing.T) {
@@ -405,7 +405,7 @@ func TestRiskCached(t *testing.T) {
 	store := &fakeRisk{events: []RiskEventRow{gapRow}}
 	versions := &fakeVersions{}
 	cache := NewCache(versions, CacheOptions{Check: time.Hour})
-	routes := mount(t, func(r Router) { riskRoutes(r, store, cache, fixedNow) })
+	routes := mount(t, func(r route.Router) { riskRoutes(r, store, cache, fixedNow) })
 	h := routes.get("/risk/events")
 	for range 2 {
 		if status, body, _ := serve(t, overwatch.PlanPro, h, "/v1/risk/events?tier=high"); status != 200 || !strings.Contains(body, "ais_gap") {

@@ -10,6 +10,7 @@ import (
 
 	"overwatch"
 	"overwatch/maritime/river"
+	"overwatch/route"
 )
 
 // RiverHistory is how far back the river readings are read: the episodes
@@ -31,7 +32,7 @@ type RiverStore interface {
 }
 
 // riverRoutes mounts GET /v1/river-levels.
-func riverRoutes(r Router, s RiverStore, now func() time.Time) {
+func riverRoutes(r route.Router, s RiverStore, now func() time.Time) {
 	r.Handle(fiber.MethodGet, "/river-levels", overwatch.AccessKey, RiverLevels(s, now))
 }
 

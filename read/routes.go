@@ -5,16 +5,8 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
-
-	"overwatch"
+	"overwatch/route"
 )
-
-// Router is where the read side mounts its routes: the HTTP edge of cmd,
-// which authenticates and limits each route by its access.
-type Router interface {
-	Handle(method, path string, access overwatch.Access, h fiber.Handler)
-}
 
 // Query is a store query keyed by a comparable request: what the handlers
 // take, and what Cached wraps.
@@ -77,7 +69,7 @@ type Deps struct {
 
 // Routes mounts every read route, area by area; each area's file lists its
 // routes beside their handlers.
-func Routes(r Router, d Deps) {
+func Routes(r route.Router, d Deps) {
 	publicRoutes(r, d.Latest, d.Publisher, d.Now)
 	portRoutes(r, d.Analytics, d.Accounts, d.Log, d.Now)
 	vesselRoutes(r, d.Analytics, d.Now)

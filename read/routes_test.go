@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
-	"overwatch/maritime/seaport"
-
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/maritime/seaport"
+	"overwatch/route"
 )
 
 // Helpers shared by the handler tests: a router that records the routes an
@@ -44,9 +44,13 @@ func (r *routeTable) Handle(method, path string, access overwatch.Access, h fibe
 	r.handlers[key], r.access[key] = h, access
 }
 
+func (r *routeTable) HandleBody(method, path string, access overwatch.Access, _ route.Body, h fiber.Handler) {
+	r.Handle(method, path, access, h)
+}
+
 // mount returns the routes that fn mounts, as an area's route function
-// does: mount(t, func(r Router) { congestionRoutes(r, store, nil, fixedNow) }).
-func mount(t *testing.T, fn func(r Router)) *routeTable {
+// does: mount(t, func(r route.Router) { congestionRoutes(r, store, nil, fixedNow) }).
+func mount(t *testing.T, fn func(r route.Router)) *routeTable {
 	t.Helper()
 	r := &routeTable{t: t, handlers: map[string]fiber.Handler{}, access: map[string]overwatch.Access{}}
 	fn(r)
@@ -225,23 +229,23 @@ func TestAreaRoutes(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		area  string
-		mount func(Router)
+		mount func(route.Router)
 		paths []string
 	}{
-		{"congestion", func(r Router) { congestionRoutes(r, &fakeCongestion{}, nil, fixedNow) },
+		{"congestion", func(r route.Router) { congestionRoutes(r, &fakeCongestion{}, nil, fixedNow) },
 			[]string{"/congestion", "/congestion/history"}},
-		{"berths", func(r Router) { berthRoutes(r, &fakeBerths{}, nil, fixedNow) },
+		{"berths", func(r route.Router) { berthRoutes(r, &fakeBerths{}, nil, fixedNow) },
 			[]string{"/berth-utilization", "/berth-utilization/weekly"}},
-		{"fleet age", func(r Router) { fleetAgeRoutes(r, &fakeFleetAge{}, nil, fixedNow) },
+		{"fleet age", func(r route.Router) { fleetAgeRoutes(r, &fakeFleetAge{}, nil, fixedNow) },
 			[]string{"/fleet-age", "/fleet-age/history"}},
-		{"estimates", func(r Router) { estimateRoutes(r, &fakeEstimates{}, nil, nil, fixedNow) }, []string{"/estimates"}},
-		{"reliability", func(r Router) { reliabilityRoutes(r, &fakeReliability{}, nil, fixedNow) },
+		{"estimates", func(r route.Router) { estimateRoutes(r, &fakeEstimates{}, nil, nil, fixedNow) }, []string{"/estimates"}},
+		{"reliability", func(r route.Router) { reliabilityRoutes(r, &fakeReliability{}, nil, fixedNow) },
 			[]string{"/destination-reliability"}},
-		{"export", func(r Router) { exportRoutes(r, &fakeExport{}, nil, fixedNow) }, []string{"/export"}},
-		{"risk", func(r Router) { riskRoutes(r, &fakeRisk{}, nil, fixedNow) }, []string{
+		{"export", func(r route.Router) { exportRoutes(r, &fakeExport{}, nil, fixedNow) }, []string{"/export"}},
+		{"risk", func(r route.Router) { riskRoutes(r, &fakeRisk{}, nil, fixedNow) }, []string{
 			"/risk/baselines", "/risk/events", "/risk/hotspots", "/risk/identity", "/risk/identity/history", "/risk/loitering",
 			"/risk/mismatches", "/risk/stats", "/risk/sts", "/risk/sts/stats", "/risk/vessel/:imo", "/risk/vessels"}},
-		{"emissions", func(r Router) { emissionsRoutes(r, &fakeEmissions{}, nil, fixedNow) },
+		{"emissions", func(r route.Router) { emissionsRoutes(r, &fakeEmissions{}, nil, fixedNow) },
 			[]string{"/emissions", "/emissions/report"}},
 	} {
 		routes := mount(t, tc.mount)

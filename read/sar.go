@@ -10,6 +10,7 @@ import (
 
 	"overwatch"
 	"overwatch/maritime/sar"
+	"overwatch/route"
 )
 
 // tableSARProducts is the catalogue cache the coverage query reads.
@@ -57,7 +58,7 @@ func (offCatalogue) EnsureSAR(context.Context, sar.Area) SARStatus { return SARS
 
 // sarRoutes mounts GET /v1/sar-coverage (cat nil: no catalogue, the
 // stored products answer).
-func sarRoutes(r Router, s SARStore, cat SARCatalogue, c *Cache, now func() time.Time) {
+func sarRoutes(r route.Router, s SARStore, cat SARCatalogue, c *Cache, now func() time.Time) {
 	if cat == nil {
 		cat = offCatalogue{}
 	}

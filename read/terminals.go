@@ -9,6 +9,7 @@ import (
 
 	"overwatch"
 	"overwatch/maritime/terminals"
+	"overwatch/route"
 )
 
 // TerminalCallsRequest selects the published calls at the ports (slugs
@@ -25,7 +26,7 @@ type TerminalStore interface {
 }
 
 // terminalRoutes mounts the LNG and mining terminal endpoints.
-func terminalRoutes(r Router, s TerminalStore, c *Cache, now func() time.Time) {
+func terminalRoutes(r route.Router, s TerminalStore, c *Cache, now func() time.Time) {
 	calls := Cached(c, "terminal_calls", []string{tablePortCalls}, s.TerminalCalls)
 	r.Handle(fiber.MethodGet, "/lng", overwatch.AccessKey, TerminalDashboard(terminals.SectorLNG, calls, now))
 	r.Handle(fiber.MethodGet, "/lng/terminals", overwatch.AccessKey, TerminalList(terminals.SectorLNG))

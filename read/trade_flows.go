@@ -11,6 +11,7 @@ import (
 	"overwatch/maritime/sanctions"
 	"overwatch/maritime/tradestats"
 	"overwatch/maritime/vessel"
+	"overwatch/route"
 )
 
 // TradeFlowsRequest selects trade-statistics rows. Exporter and Importer
@@ -77,7 +78,7 @@ const tradeFlowsMax = 1000
 const mirrorScanMax = 200_000
 
 // tradeFlowRoutes mounts GET /v1/trade-flows.
-func tradeFlowRoutes(r Router, s TradeStore, pi PICoverageQuery, c *Cache) {
+func tradeFlowRoutes(r route.Router, s TradeStore, pi PICoverageQuery, c *Cache) {
 	// The sanctions view matches the whole registry: kept until the lists
 	// change, and at most the cache's TTL (the registry's new vessels).
 	matches := Cached(c, "trade_sanctions", []string{"sanctions_entries"}, func(ctx context.Context, _ struct{}) (sanctionsView, error) {

@@ -4,12 +4,12 @@ import (
 	"context"
 	"time"
 
-	"overwatch/maritime/seaport"
-	"overwatch/maritime/vessel"
-
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/maritime/seaport"
+	"overwatch/maritime/vessel"
+	"overwatch/route"
 )
 
 // VesselFilter selects vessels of the registry.
@@ -51,7 +51,7 @@ type VesselStore interface {
 }
 
 // vesselRoutes mounts the vessel search and the port positions.
-func vesselRoutes(r Router, s VesselStore, now func() time.Time) {
+func vesselRoutes(r route.Router, s VesselStore, now func() time.Time) {
 	r.Handle(fiber.MethodGet, "/vessels", overwatch.AccessKey, Vessels(s, now))
 	r.Handle(fiber.MethodGet, "/positions", overwatch.AccessKey, Positions(s, now))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/route"
 )
 
 // Webhook is a webhook of GET /v1/webhooks (never its secret).
@@ -49,7 +50,7 @@ type WebhookQuery interface {
 
 // webhookRoutes mounts the listings of the caller's webhooks; registering
 // and changing them is the write side's.
-func webhookRoutes(r Router, s WebhookQuery) {
+func webhookRoutes(r route.Router, s WebhookQuery) {
 	r.Handle(fiber.MethodGet, "/webhooks", overwatch.AccessKey, ListWebhooks(s))
 	r.Handle(fiber.MethodGet, "/webhooks/:id/deliveries", overwatch.AccessKey, ListDeliveries(s))
 }

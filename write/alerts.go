@@ -10,11 +10,11 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"overwatch/maritime/seaport"
-
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/maritime/seaport"
+	"overwatch/route"
 )
 
 // Limits of what an account watches.
@@ -100,14 +100,14 @@ type AlertEditor interface {
 
 // alertRoutes mounts the changes to the caller's watchlist, portfolios and
 // alert states.
-func alertRoutes(r Router, s AlertEditor, now func() time.Time) {
+func alertRoutes(r route.Router, s AlertEditor, now func() time.Time) {
 	key := overwatch.AccessKey
-	r.HandleBody(fiber.MethodPut, "/watchlist", key, Body{Max: MaxWatchBody}, PutWatchlist(s))
+	r.HandleBody(fiber.MethodPut, "/watchlist", key, route.Body{Max: MaxWatchBody}, PutWatchlist(s))
 	r.Handle(fiber.MethodPut, "/watchlist/vessels/:imo", key, AddWatched(s, WatchVessel))
 	r.Handle(fiber.MethodDelete, "/watchlist/vessels/:imo", key, RemoveWatched(s, WatchVessel))
 	r.Handle(fiber.MethodPut, "/watchlist/ports/:slug", key, AddWatched(s, WatchPort))
 	r.Handle(fiber.MethodDelete, "/watchlist/ports/:slug", key, RemoveWatched(s, WatchPort))
-	r.HandleBody(fiber.MethodPost, "/portfolios", key, Body{Max: MaxWatchBody}, CreatePortfolio(s))
+	r.HandleBody(fiber.MethodPost, "/portfolios", key, route.Body{Max: MaxWatchBody}, CreatePortfolio(s))
 	r.Handle(fiber.MethodDelete, "/portfolios/:id", key, DeletePortfolio(s))
 	r.Handle(fiber.MethodPost, "/alerts/unified/state", key, SetAlertState(s, now))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/route"
 )
 
 // CheckoutRequest is a request for a payment page for a plan.
@@ -94,10 +95,10 @@ const MaxEventBody = 1 << 20
 // billingRoutes mounts the billing endpoints: the caller's entitlements,
 // checkout, and the payment provider's signed events (public: the
 // signature authenticates them).
-func billingRoutes(r Router, p PaymentProvider, store PlanChanger, publicURL string, now func() time.Time, limit func(*fiber.Ctx) error) {
+func billingRoutes(r route.Router, p PaymentProvider, store PlanChanger, publicURL string, now func() time.Time, limit func(*fiber.Ctx) error) {
 	r.Handle(fiber.MethodGet, "/billing/entitlements", overwatch.AccessKey, BillingEntitlements())
 	r.Handle(fiber.MethodPost, "/billing/checkout", overwatch.AccessKey, BillingCheckout(p, publicURL))
-	r.HandleBody(fiber.MethodPost, "/billing/webhook", overwatch.AccessSigned, Body{Max: MaxEventBody}, BillingWebhook(p, store, now, limit))
+	r.HandleBody(fiber.MethodPost, "/billing/webhook", overwatch.AccessSigned, route.Body{Max: MaxEventBody}, BillingWebhook(p, store, now, limit))
 }
 
 // BillingEntitlements serves GET /v1/billing/entitlements: the caller's

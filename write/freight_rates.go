@@ -13,11 +13,11 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"overwatch/maritime/seaport"
-
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/maritime/seaport"
+	"overwatch/route"
 )
 
 // FreightVesselTypes are the vessel classes a freight rate is given for:
@@ -71,13 +71,20 @@ type FreightRecord struct {
 	CreatedAt   time.Time `json:"created_at"`
 }
 
+// newFreightRecord presents a stored record: source "own", the date as
+// YYYY-MM-DD, period "day".
+func newFreightRecord(r overwatch.FreightRecord) FreightRecord {
+	return FreightRecord{ID: r.ID, Source: "own", VesselType: r.VesselType, Origin: r.Origin, Destination: r.Destination,
+		Rate: r.Rate, Unit: r.Unit, Date: r.Date.UTC().Format(time.DateOnly), Period: "day", Notes: r.Notes, CreatedAt: r.CreatedAt.UTC()}
+}
+
 // FreightRateStore keeps the accounts' freight-rate records.
 type FreightRateStore interface {
 	// CreateFreightRate stores r for the account and counts it against the
 	// account's submissions of day (a UTC midnight); ok is false, and
 	// nothing is stored, when the account has submitted limit records that
 	// day (deleted ones count too).
-	CreateFreightRate(ctx context.Context, accountID int64, r NewFreightRate, day time.Time, limit int) (rec FreightRecord, ok bool, err error)
+	CreateFreightRate(ctx context.Context, accountID int64, r NewFreightRate, day time.Time, limit int) (rec overwatch.FreightRecord, ok bool, err error)
 	// DeleteFreightRate deletes one of the account's records (NotFound
 	// for another account's or an unknown id).
 	DeleteFreightRate(ctx context.Context, accountID, id int64) error
@@ -88,7 +95,7 @@ type FreightRateStore interface {
 
 // freightRoutes mounts submitting and deleting freight rates (any plan;
 // GET /v1/freight-rates is the read side's).
-func freightRoutes(r Router, s FreightRateStore, now func() time.Time) {
+func freightRoutes(r route.Router, s FreightRateStore, now func() time.Time) {
 	key := overwatch.AccessKey
 	r.Handle(fiber.MethodPost, "/freight-rates", key, CreateFreightRate(s, now))
 	r.Handle(fiber.MethodDelete, "/freight-rates/:id", key, DeleteFreightRate(s))
@@ -123,7 +130,7 @@ func CreateFreightRate(store FreightRateStore, now func() time.Time) fiber.Handl
 			return overwatch.Errorf(overwatch.TooManyRequests, "an account submits at most %d freight rates per day (UTC); the next is possible in %d s",
 				FreightDailyCap, wait)
 		}
-		return c.Status(fiber.StatusCreated).JSON(fiber.Map{"freight_rate": rec})
+		return c.Status(fiber.StatusCreated).JSON(fiber.Map{"freight_rate": newFreightRecord(rec)})
 	}
 }
 

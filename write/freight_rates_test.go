@@ -16,6 +16,7 @@ import (
 
 	"overwatch"
 	"overwatch/maritime/seaport"
+	"overwatch/route"
 	"overwatch/write/sim"
 )
 
@@ -27,18 +28,18 @@ type fakeFreightStore struct {
 	counts  map[string]int  // account/day → submissions
 }
 
-func (f *fakeFreightStore) CreateFreightRate(_ context.Context, account int64, r NewFreightRate, day time.Time, limit int) (FreightRecord, bool, error) {
+func (f *fakeFreightStore) CreateFreightRate(_ context.Context, account int64, r NewFreightRate, day time.Time, limit int) (overwatch.FreightRecord, bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	k := day.Format(time.DateOnly) + "/" + string(rune('0'+account))
 	if f.counts[k] >= limit {
-		return FreightRecord{}, false, nil
+		return overwatch.FreightRecord{}, false, nil
 	}
 	f.counts[k]++
 	f.next++
 	f.records[f.next] = account
-	return FreightRecord{ID: f.next, Source: "own", VesselType: r.VesselType, Origin: r.Origin, Destination: r.Destination,
-		Rate: r.Rate, Unit: r.Unit, Date: r.Date.Format(time.DateOnly), Notes: r.Notes, CreatedAt: day}, true, nil
+	return overwatch.FreightRecord{ID: f.next, VesselType: r.VesselType, Origin: r.Origin, Destination: r.Destination,
+		Rate: r.Rate, Unit: r.Unit, Date: r.Date, Notes: r.Notes, CreatedAt: day}, true, nil
 }
 
 func (f *fakeFreightStore) DeleteFreightRate(_ context.Context, account, id int64) error {
@@ -226,7 +227,8 @@ func TestFreightRateHandlers(t *testing.T) {
 		FreightRate FreightRecord `json:"freight_rate"`
 	}
 	if err := json.Unmarshal([]byte(body), &created); status != 201 || err != nil || created.FreightRate.ID != 1 ||
-		created.FreightRate.Origin != "new-orleans" || created.FreightRate.Date != "2026-11-20" {
+		created.FreightRate.Origin != "new-orleans" || created.FreightRate.Date != "2026-11-20" ||
+		created.FreightRate.Source != "own" || created.FreightRate.Period != "day" {
 		t.Fatalf("create: %d %s", status, body)
 	}
 	if status, body, _ := call(1, "POST", "/v1/freight-rates", with("notes", `"`+strings.Repeat("x", 70_000)+`"`)); status != 413 {
@@ -261,14 +263,14 @@ func TestFreightRateHandlers(t *testing.T) {
 	}
 }
 
-// routerFunc is a Router from a function.
+// routerFunc is a route.Router from a function.
 type routerFunc func(method, path string, h fiber.Handler)
 
 func (f routerFunc) Handle(method, path string, _ overwatch.Access, h fiber.Handler) {
 	f(method, path, h)
 }
 
-func (f routerFunc) HandleBody(method, path string, _ overwatch.Access, _ Body, h fiber.Handler) {
+func (f routerFunc) HandleBody(method, path string, _ overwatch.Access, _ route.Body, h fiber.Handler) {
 	f(method, path, h)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/route"
 )
 
 // MaxActiveKeys is how many unrevoked keys one account may hold.
@@ -61,7 +62,7 @@ type KeyStore interface {
 }
 
 // keyRoutes mounts key creation and revocation.
-func keyRoutes(r Router, s KeyStore, now func() time.Time) {
+func keyRoutes(r route.Router, s KeyStore, now func() time.Time) {
 	r.Handle(fiber.MethodPost, "/keys", overwatch.AccessKey, CreateKey(s))
 	r.Handle(fiber.MethodDelete, "/keys/:id", overwatch.AccessKey, RevokeKey(s, now))
 }

@@ -17,6 +17,7 @@ import (
 
 	"overwatch"
 	"overwatch/maritime/pandi"
+	"overwatch/route"
 )
 
 // Bounds of a P&I coverage import.
@@ -68,9 +69,9 @@ type PICoverageStore interface {
 
 // piCoverageRoutes mounts the coverage import (any plan), its body read
 // as it arrives: the file and its multipart framing.
-func piCoverageRoutes(r Router, s PICoverageStore) {
+func piCoverageRoutes(r route.Router, s PICoverageStore) {
 	r.HandleBody(fiber.MethodPost, "/pi-coverage/import", overwatch.AccessKey,
-		Body{Max: MaxPICoverageUpload, Stream: true}, ImportPICoverage(s))
+		route.Body{Max: MaxPICoverageUpload, Stream: true}, ImportPICoverage(s))
 }
 
 // ImportPICoverage serves POST /v1/pi-coverage/import: a CSV file sent as

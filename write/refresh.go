@@ -7,9 +7,10 @@ import (
 	"sync"
 	"time"
 
-	"overwatch"
-
 	"github.com/gofiber/fiber/v2"
+
+	"overwatch"
+	"overwatch/route"
 )
 
 // Refresher recomputes the port calls and the congestion now, as the
@@ -53,7 +54,7 @@ type RefreshBody struct {
 }
 
 // refreshRoutes mounts the congestion refresh.
-func refreshRoutes(r Router, rf Refresher, gate RefreshGate, now func() time.Time) {
+func refreshRoutes(r route.Router, rf Refresher, gate RefreshGate, now func() time.Time) {
 	r.Handle(fiber.MethodPost, "/congestion/refresh", overwatch.AccessKey, RefreshCongestion(rf, gate, now))
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/route"
 	"overwatch/write/outbound"
 )
 
@@ -47,7 +48,7 @@ type webhookBody struct {
 // real-time webhooks), deleting and pausing (every plan: an account moved
 // to a plan without webhooks keeps its webhooks, undelivered, and may
 // still clear them away) and the chat webhook test (every plan).
-func webhookRoutes(r Router, s WebhookStore, client *outbound.Client, check func(context.Context, string) error) {
+func webhookRoutes(r route.Router, s WebhookStore, client *outbound.Client, check func(context.Context, string) error) {
 	key := overwatch.AccessKey
 	r.Handle(fiber.MethodPost, "/webhooks/slack-test", key, SlackTest(client))
 	r.Handle(fiber.MethodPost, "/webhooks", key, needs(overwatch.FeatureWebhooks, CreateWebhook(s, check)))

@@ -1,4 +1,4 @@
--- Voyage emissions (jobs/emissions_job.go, issue 7): one row per voyage,
+-- Voyage emissions (jobs/emissions_job.go): one row per voyage,
 -- the leg between two consecutive published port calls of a vessel, under
 -- the UTC day the voyage ENDED (its arrival at the second call). A derived
 -- table written with generations like those of 004_derived.sql: a run

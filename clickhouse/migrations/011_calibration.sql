@@ -1,4 +1,4 @@
--- Calibration against official actuals (issue 18).
+-- Calibration against official actuals.
 --
 -- The publication date of an imported figure (a USDA WA_GR101 report's
 -- issue date; 1970-01-01 when the file does not say). ClickHouse 18.16 has

@@ -1,4 +1,4 @@
--- Market data from public sources (issue 19): commodity prices (FRED, the
+-- Market data from public sources: commodity prices (FRED, the
 -- World Bank's Pink Sheet, USDA AMS export bids) and transport rates (USDA
 -- AgTransport: barge, ocean, rail, truck).
 --

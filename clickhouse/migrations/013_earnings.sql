@@ -1,4 +1,4 @@
--- Voyage earnings (jobs/earnings_job.go, maritime/earnings, issue 19),
+-- Voyage earnings (jobs/earnings_job.go, maritime/earnings),
 -- derived from the port calls, the voyage_emissions legs and the market
 -- tables with generations like the tables of 004_derived.sql: day is the
 -- Monday of the ISO week of departure from the loading port, a run

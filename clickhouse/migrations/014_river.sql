@@ -1,4 +1,4 @@
--- River gauges (issue 20): the USGS instantaneous values of the gauges
+-- River gauges: the USGS instantaneous values of the gauges
 -- that govern grain barges to the Gulf (maritime/river.Gauges), and a log
 -- of the river job's fetches (the `source` status of /v1/river-levels).
 --

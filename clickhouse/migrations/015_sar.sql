@@ -1,4 +1,4 @@
--- Radar-satellite coverage (issue 20): the Sentinel-1 catalogue cache.
+-- Radar-satellite coverage: the Sentinel-1 catalogue cache.
 --
 -- sar_products holds every product a catalogue answer (ASF search API or
 -- Copernicus Data Space) or a bundled sample held: its times, orbits and

@@ -1,4 +1,4 @@
--- Disruption signals (issue 20, GET /v1/disruptions): news articles found
+-- Disruption signals (GET /v1/disruptions): news articles found
 -- by the GDELT job's queries for the ports and chokepoints, and the AIS
 -- signals of the chokepoint job (transit_drop, diversion).
 --

@@ -1,4 +1,4 @@
--- Crop health (issue 20): USDA PSD Online rows, WASDE report rows and
+-- Crop health: USDA PSD Online rows, WASDE report rows and
 -- MODIS NDVI point samples (AppEEARS), read whole by GET
 -- /v1/satellite/health and /v1/satellite/production (maritime/crop).
 --

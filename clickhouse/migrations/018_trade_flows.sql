@@ -1,4 +1,4 @@
--- Bilateral trade statistics (issue 21): UN Comtrade rows as the reporter
+-- Bilateral trade statistics: UN Comtrade rows as the reporter
 -- declares them, read by GET /v1/trade-flows (maritime/tradestats).
 --
 -- Only totals are stored (all modes of transport, customs procedures and

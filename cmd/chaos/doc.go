@@ -1,4 +1,4 @@
-// Package chaos holds the chaos test of cluster mode (issue 23): a private
+// Package chaos holds the chaos test of cluster mode: a private
 // ClickHouse cluster (clickhouse/local/cluster.sh with its own port offset
 // and directory), a private PostgreSQL 15, and separate processes of the
 // built binary (two `overwatch ingest`, two `overwatch serve`, two

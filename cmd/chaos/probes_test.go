@@ -83,7 +83,7 @@ func getFrom(base, path, ip string) (int, []byte, error) {
 }
 
 // lookupPoller calls the public lookup of the source's vessels throughout
-// the test and sorts the answers: 200, the spec's 500 `lookup failed`, and
+// the test and sorts the answers: 200, the documented 500 `lookup failed`, and
 // anything else (which fails the test).
 type lookupPoller struct {
 	ok, lookupFailed, noAnswer atomic.Int64

@@ -145,7 +145,7 @@ func runDerive(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer srv.stop()
-	// The 5 s incremental target is that of the port analytics (issue 5);
+	// The 5 s incremental target is that of the port analytics;
 	// the emissions job runs hourly and the risk jobs have their own
 	// target: every detector, the score and the baselines from scratch
 	// under -max-risk.

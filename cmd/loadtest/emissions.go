@@ -29,7 +29,7 @@ import (
 	"overwatch/maritime/voyage"
 )
 
-// runEmissions measures the emissions endpoints (issue 7) over a
+// runEmissions measures the emissions endpoints over a
 // voyage_emissions table of -voyages synthetic voyages: it writes them to
 // a benchmark database with the emissions job's own writer, starts
 // bin/overwatch serve, walks /v1/emissions to collect the cursors of every

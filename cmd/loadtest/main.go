@@ -18,7 +18,7 @@
 //	                  from scratch and then incrementally (`overwatch jobs
 //	                  --once`, -max-full 60s, -max-incremental 5s), then each
 //	                  analytics endpoint's latency (-max-p99 50ms)
-//	loadtest trade    the trade analytics of issue 18 on a simulated store
+//	loadtest trade    the trade analytics on a simulated store
 //	                  (-days 730 of -vessels 800 with seasons and trade
 //	                  truths, filled once): every trade derivation from
 //	                  scratch (-max-full 60s) and a daily incremental run
@@ -60,7 +60,6 @@ import (
 
 	"overwatch"
 	"overwatch/clickhouse"
-	"overwatch/write/ingest"
 )
 
 func main() {
@@ -179,12 +178,12 @@ func seed(ctx context.Context, o options, out io.Writer) error {
 	fmt.Fprintf(out, "seeding %d vessels x 4 sources into %s ...\n", o.vessels, o.database)
 	now := now().UTC().Truncate(time.Second)
 	const batch = 50000
-	rows := make([]ingest.LatestRow, 0, batch)
+	rows := make([]overwatch.LatestRow, 0, batch)
 	str := func(s string) *string { return &s }
 	num := func(f float64) *float64 { return &f }
 	for i := 0; i < o.vessels; i++ {
 		for j, src := range overwatch.Sources {
-			rows = append(rows, ingest.LatestRow{
+			rows = append(rows, overwatch.LatestRow{
 				IMO: benchIMO(i), Source: src, TS: now.Add(-time.Duration(i%3600+j*60) * time.Second),
 				MMSI: uint32(200000000 + i), VesselName: str(fmt.Sprintf("BENCH VESSEL %d", i)), VesselType: str("Bulk Carrier"),
 				Flag: str("PA"), Lat: num(float64(i%180) - 89.5), Lon: num(float64(i%360) - 179.5), SpeedKt: num(12.3),

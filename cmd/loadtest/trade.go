@@ -17,8 +17,8 @@ import (
 	"overwatch/clickhouse"
 )
 
-// tradeJobs are the trade derivations of issue 18 and the voyage
-// earnings of issue 19, in the order `jobs --once` runs them (after
+// tradeJobs are the trade derivations and the voyage
+// earnings, in the order `jobs --once` runs them (after
 // port_calls, emissions and export_estimates, which they read).
 var tradeJobs = []string{"forecasts", "anomalies", "trade_routes", "earnings", "calibration"}
 
@@ -45,7 +45,7 @@ var tradeEndpoints = []string{
 	"/v1/earnings/port-revenue?limit=200",
 }
 
-// runTrade measures the trade analytics (issue 18) on a simulated store of
+// runTrade measures the trade analytics on a simulated store of
 // -days (730) of -vessels (800) with seasons and the injected trade truths
 // (`overwatch simulate` with -sim-flags, into -database, filled once and
 // kept; -fill refills it), with the official actuals of -actuals imported
@@ -194,7 +194,7 @@ func runTrade(ctx context.Context, args []string, out io.Writer) error {
 		mark := ""
 		switch {
 		case ep == tradeControl:
-			mark = "  (control: an issue-5 endpoint, no target here)"
+			mark = "  (control: a port-analytics endpoint, no target here)"
 		case res.p99 >= *maxP99 || res.non2xx > 0:
 			mark, failed = "  MISSED", true
 		}
@@ -209,7 +209,7 @@ func runTrade(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
-// tradeControl is an endpoint of the port analytics (issue 5) measured
+// tradeControl is an endpoint of the port analytics measured
 // alongside, without a target: how loaded the machine was.
 const tradeControl = "/v1/estimates?limit=200"
 

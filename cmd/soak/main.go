@@ -22,7 +22,6 @@ import (
 
 	"overwatch"
 	"overwatch/clickhouse"
-	"overwatch/read"
 )
 
 func main() {
@@ -237,7 +236,7 @@ func waitForVessels(ctx context.Context, chURL string, exited <-chan error) ([]o
 	deadline := time.Now().Add(10 * time.Minute)
 	for {
 		var imos []overwatch.IMO
-		_, err := db.LatestChanges(ctx, time.Time{}, func(r read.LatestRow) error {
+		_, err := db.LatestChanges(ctx, time.Time{}, func(r overwatch.LatestRow) error {
 			if r.IMO != 0 && r.Lat != nil && len(imos) < 200 {
 				imos = append(imos, r.IMO)
 			}

@@ -199,7 +199,7 @@ func TestLoiteringOngoingAndSplit(t *testing.T) {
 	if len(events) != 2 {
 		t.Fatalf("want two events, got %+v", events)
 	}
-	// a silence of 8 h (a satellite's revisit interval, issue 17: silences
+	// a silence of 8 h (a satellite's revisit interval: at sparse sampling, silences
 	// of 6–12 h fell between the detectors) does not
 	b = rkStart(rkOcean).reports(30, 10*time.Minute, 0.2)
 	b.move(8*time.Hour, 0.2)

@@ -44,7 +44,7 @@ func mmCall(arrival, departure, before, after float64) portcall.Call {
 		Confidence: 4, DraftBefore: before, DraftAfter: after, ShipType: 70}
 }
 
-// A feed that keeps one static report in three hours (issue 17, sparse
+// A feed that keeps one static report in three hours (sparse
 // sampling): the draught loaded at the berth is first reported 5 hours
 // after the departure, the report at 2 hours having been missed. Within
 // DraughtReports of the vessel's static-report intervals of the call, that is the
@@ -65,7 +65,7 @@ func TestMismatchLateDraughtUpdate(t *testing.T) {
 		t.Errorf("at the AIS cadence, want a zero change and a directional change: %+v", ev)
 	}
 	// Three reports missed, one to a satellite revisit interval: 11 h after
-	// the departure, still the call's (DraughtReports: issue 17, sparse
+	// the departure, still the call's (DraughtReports: at sparse sampling,
 	// directional precision 0.84, changes first seen 10–11 h out).
 	track = (&mmTrack{}).add(0, 48, 30*time.Minute, 12, 7).add(48, 72, 90*time.Minute, 0, 7).
 		add(72, 83, 30*time.Minute, 12, 7).add(83, 120, 30*time.Minute, 12, 12.5).pts
@@ -82,7 +82,7 @@ func TestMismatchLateDraughtUpdate(t *testing.T) {
 }
 
 // A draught change while the vessel stops alone at sea (no port, no
-// partner) is a directional mismatch (issue 17: the stop made it the
+// partner) is a directional mismatch (the stop made it the
 // transfer detector's, which found no transfer, and nobody reported it).
 // A transfer of the vessel found by DetectSTS explains it.
 func TestMismatchChangeWhileLoiteringAlone(t *testing.T) {
@@ -172,7 +172,7 @@ func TestMismatchZeroChangeNotYetSettled(t *testing.T) {
 
 // The laden draught entered days before the loading call, after a stop at
 // sea: a directional change, and the call where the draught then does not
-// change is no zero change (issue 17: with the rates doubled, zero_change
+// change is no zero change (with the rates doubled, zero_change
 // precision 0.949, tankers that waited at sea before entering their
 // laden draught).
 func TestMismatchEarlyDraughtAfterStop(t *testing.T) {

@@ -36,7 +36,7 @@ func recGap(imo overwatch.IMO, fromKM, toKM float64, hours float64) Event {
 
 // A stretch of ocean where every vessel crossing goes silent is a coverage
 // hole: a gap across it is not the vessel's doing, while one where the
-// other vessels are heard stays intentional (issue 17: gaps by cause). The
+// other vessels are heard stays intentional (gaps by cause). The
 // vessel's own silences there do not count, and where nobody else sailed
 // the reception is unknown.
 func TestJudgeReception(t *testing.T) {
@@ -84,7 +84,7 @@ func TestJudgeReception(t *testing.T) {
 // A feed that keeps one position in half an hour and a static report in
 // three hours can never give 20 positions in 12 hours: its reception
 // before a gap is dense when a position came in during 36 or more of the
-// 48 hours (issue 17: intentional-gap recall 0.90 at sparse sampling).
+// 48 hours (intentional-gap recall 0.90 at sparse sampling).
 func TestGapDenseOnAThinnedFeed(t *testing.T) {
 	t.Parallel()
 	b := rkStart(rkOcean)
@@ -120,7 +120,7 @@ func TestGapDenseOnAThinnedFeed(t *testing.T) {
 // Dark port calls at one spot do not make it a coverage hole: vessels that
 // fall silent there and come back there a day and a half later (having
 // been in port) say nothing of the reception where they vanished, and a
-// gap of another vessel there stays intentional (issue 17: intentional-gap
+// gap of another vessel there stays intentional (intentional-gap
 // recall 0.71 with the rates doubled, all misses dark calls at
 // Novorossiysk).
 func TestJudgeReceptionDarkCalls(t *testing.T) {

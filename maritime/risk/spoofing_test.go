@@ -149,7 +149,7 @@ func TestSpoofOnLand(t *testing.T) {
 // Every voyage between the reference ports along the sea lanes, sampled
 // every 30 minutes at 14 kn (7 nm between fixes), is no spoofing: not the
 // transits of the Suez and Panama canals nor the Mississippi and the
-// Paraná, which the land mask draws as land (issue 17: at that sampling
+// Paraná, which the land mask draws as land (at that sampling
 // the sea-and-land rule made 48 false events of 53).
 func TestSpoofNotACanalOrRiverTransit(t *testing.T) {
 	t.Parallel()
@@ -209,7 +209,7 @@ func TestSpoofOnLandNotExplained(t *testing.T) {
 
 // A false fix received alone after a silence of hours, far from the track
 // but within 50 kn of its last position, then the track going on where the
-// vessel truly is: the fix is the spoofing (issue 17: at sparse sampling a
+// vessel truly is: the fix is the spoofing (at sparse sampling a
 // spoofed position received after a satellite outage was trusted and the
 // true track taken for a relocation).
 func TestSpoofFalseFixAfterSilence(t *testing.T) {

@@ -62,7 +62,7 @@ func stsDetect(tracks map[overwatch.IMO][]vessel.TrackPoint, end time.Time) []Ev
 // A three-hour transfer on a thinned feed (a position every 30 minutes
 // under way, every 90 stopped) leaves each vessel two slow positions an
 // hour and a half apart: the vessel was there from when it arrived to when
-// it left, and the encounter is a transfer (issue 17: sparse recall).
+// it left, and the encounter is a transfer (sparse recall).
 func TestSTSThinnedFeed(t *testing.T) {
 	t.Parallel()
 	start := rkT0.Add(6 * time.Hour)

@@ -5,7 +5,7 @@ package river
 
 import "math"
 
-// Statuses of a reading (spec §4 "River reading").
+// Statuses of a reading (docs/river-levels.md says how each is given).
 const (
 	StatusNormal   = "normal"
 	StatusLow      = "low"

@@ -185,7 +185,7 @@ func TestPortOfDestinationAmbiguity(t *testing.T) {
 
 // TestPortOfDestinationCut: names cut to fit AIS's 20 characters (a long
 // name with its country after it, as the simulator's crews type them) or
-// cut short by hand (issue 17: RICHAR, TIANJI, JAKARTA (TANJUNG PRI ID and
+// cut short by hand (RICHAR, TIANJI, JAKARTA (TANJUNG PRI ID and
 // DAMMAM (KING ABDULAZ SA named no port).
 func TestPortOfDestinationCut(t *testing.T) {
 	t.Parallel()

@@ -18,7 +18,7 @@ import (
 	"overwatch"
 )
 
-// Voyage building (issue 7): a voyage is the leg between two consecutive
+// Voyage building: a voyage is the leg between two consecutive
 // published port calls of a vessel, from the departure of the first to the
 // arrival of the second. Its model inputs come from the two calls and from
 // the AIS track between them.

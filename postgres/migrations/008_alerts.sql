@@ -1,4 +1,4 @@
--- Alerts (issue 8): what each account watches, the alerts the alerts job
+-- Alerts: what each account watches, the alerts the alerts job
 -- raises for it, and the account's state of each alert.
 
 -- The vessels (IMO numbers) and ports (slugs) an account watches.

@@ -1,4 +1,4 @@
--- Webhooks (issue 8): endpoints of Pro accounts, and the durable queue of
+-- Webhooks: endpoints of Pro accounts, and the durable queue of
 -- their deliveries with every attempt (docs/webhooks.md).
 CREATE TABLE IF NOT EXISTS webhooks (
     id                   bigserial PRIMARY KEY,

@@ -1,4 +1,4 @@
--- Manual calibration overrides (issue 18): an operator's factor for a
+-- Manual calibration overrides: an operator's factor for a
 -- port's estimates of a commodity ('all': the port's estimates as a
 -- whole), set with `overwatch calibration set`, with who set it, when and
 -- why. It wins over the self-calibrated factor (docs/calibration.md).

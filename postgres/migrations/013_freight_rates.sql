@@ -1,4 +1,4 @@
--- Freight rates submitted by accounts (issue 19, POST /v1/freight-rates):
+-- Freight rates submitted by accounts (POST /v1/freight-rates):
 -- each record owned by its account (gone with it), the ports by slug.
 -- GET /v1/freight-rates lists an account's own records and, for the
 -- others, only aggregates per route and ISO week over at least three

@@ -1,4 +1,4 @@
--- P&I coverage records (issue 21, POST /v1/pi-coverage/import and GET
+-- P&I coverage records (POST /v1/pi-coverage/import and GET
 -- /v1/pi-coverage): the shared base (account_id NULL, loaded by the
 -- operator) and each account's own imports, layered over the base for
 -- that account alone (gone with the account). club_id is the insurer's

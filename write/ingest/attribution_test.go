@@ -177,7 +177,7 @@ func TestOrphansClaimedByALaterIMO(t *testing.T) {
 	submit(t, p, static5(mmsi, imo, "ALPHA", later.Add(time.Minute)))
 	flush(t, p)
 	var got []Reattribution
-	var latest []LatestRow
+	var latest []overwatch.LatestRow
 	for _, b := range store.snapshot() {
 		got = append(got, b.Reattributions...)
 		for _, l := range b.Latest {

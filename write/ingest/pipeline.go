@@ -477,9 +477,9 @@ func positionRow(r *Report, v *mmsiState, key uint64) PositionRow {
 	return row
 }
 
-func latestRow(row *PositionRow, v *mmsiState) LatestRow {
+func latestRow(row *PositionRow, v *mmsiState) overwatch.LatestRow {
 	lat, lon := row.Lat, row.Lon
-	lr := LatestRow{IMO: row.IMO, Source: row.Source, TS: row.TS, MMSI: row.MMSI, Lat: &lat, Lon: &lon, ReceivedAt: row.ReceivedAt}
+	lr := overwatch.LatestRow{IMO: row.IMO, Source: row.Source, TS: row.TS, MMSI: row.MMSI, Lat: &lat, Lon: &lon, ReceivedAt: row.ReceivedAt}
 	str := func(s string) *string {
 		if s == "" {
 			return nil

@@ -217,8 +217,8 @@ func (g *registry) applyStatic(r *Report) (v *mmsiState, newIMO bool, ident *Ide
 	after := v.identity()
 	if last, known := g.identities[v.imo]; !known || last != after {
 		g.identities[v.imo] = after
-		ident = &IdentityRow{IMO: v.imo, ValidFrom: r.TS, MMSI: after.mmsi, Name: after.name, CallSign: after.callSign,
-			Flag: after.flag, ShipType: after.shipType, Source: r.Source}
+		ident = &IdentityRow{Identity: vessel.Identity{IMO: v.imo, ValidFrom: r.TS, MMSI: after.mmsi, Name: after.name,
+			CallSign: after.callSign, Flag: after.flag, ShipType: after.shipType}, Source: r.Source}
 	}
 	return v, v.imo != oldIMO, ident
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"overwatch"
+	"overwatch/maritime/vessel"
 )
 
 // PositionRow is one stored position report. Has says which of SpeedKt
@@ -49,25 +50,6 @@ type StaticRow struct {
 	DedupKey    uint64
 }
 
-// LatestRow is one row of the latest-position store: the newest position of
-// one vessel from one source, with the vessel's identity at that time.
-type LatestRow struct {
-	IMO         overwatch.IMO
-	Source      overwatch.Source
-	TS          time.Time
-	MMSI        uint32
-	VesselName  *string
-	VesselType  *string
-	Flag        *string
-	Lat, Lon    *float64
-	SpeedKt     *float64
-	CourseDeg   *float64
-	DraftM      *float64
-	Destination *string
-	NavStatus   *string
-	ReceivedAt  time.Time
-}
-
 // VesselRow is the registry's state of one vessel (by IMO) after a change.
 type VesselRow struct {
 	IMO          overwatch.IMO
@@ -90,17 +72,12 @@ type VesselRow struct {
 }
 
 // IdentityRow records that a vessel's identity (MMSI, name, call sign, flag
-// or ship type) took new values at a time: the history identity-change
-// detection reads.
+// or ship type) took new values at a time, as the source reported it: one
+// row of the identity history that identity-change detection reads
+// (vessel.Identity).
 type IdentityRow struct {
-	IMO       overwatch.IMO
-	ValidFrom time.Time
-	MMSI      uint32
-	Name      string
-	CallSign  string
-	Flag      string
-	ShipType  uint8
-	Source    overwatch.Source
+	vessel.Identity
+	Source overwatch.Source
 }
 
 // Reattribution says that the class A positions of an MMSI stored without
@@ -127,7 +104,7 @@ type Batch struct {
 	Positions  []PositionRow
 	InPort     []PortPositionRow
 	Statics    []StaticRow
-	Latest     []LatestRow
+	Latest     []overwatch.LatestRow
 	Vessels    []VesselRow
 	Identities []IdentityRow
 	// Reattributions are written after the batch's positions, whose

@@ -85,7 +85,7 @@ func TestRevisitInterval(t *testing.T) {
 // On a feed that keeps a position every half hour and a static report every
 // three hours, a spoofing of 10 minutes or an implausible draught of two
 // hours may never be received: the truth records only those that were
-// (issue 17: spoofing and magnitude recall at sparse sampling counted
+// (spoofing and magnitude recall at sparse sampling counted
 // events no data showed). Every one recorded shows in the sentences.
 func TestTruthOnAThinnedFeed(t *testing.T) {
 	t.Parallel()

@@ -8,7 +8,7 @@ import (
 
 // The shuttles of a transfer area lie shuttleSpacingM or more apart, so
 // that a tanker alongside one (alongsideM off) is beyond the transfer
-// detector's 500 m of every other (issue 17: with stations drawn at random
+// detector's 500 m of every other (with stations drawn at random
 // two shuttles lay 250 m apart, and each tanker alongside one was paired
 // with the other too, a ghost pair closer than the true partner).
 func TestShuttleStationsApart(t *testing.T) {

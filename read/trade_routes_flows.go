@@ -10,6 +10,7 @@ import (
 	"overwatch"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/trade"
+	"overwatch/route"
 )
 
 // The trade-route tables the cached queries read.
@@ -44,7 +45,7 @@ type RouteStore interface {
 }
 
 // tradeRoutes mounts the trade-route endpoints.
-func tradeRoutes(r Router, s RouteStore, c *Cache, now func() time.Time) {
+func tradeRoutes(r route.Router, s RouteStore, c *Cache, now func() time.Time) {
 	flows := Cached(c, "route_flows", []string{tableRouteFlows}, s.RouteFlows)
 	flowsBody := Cached(c, "route_flows_body", []string{tableRouteFlows}, Encoded(s.RouteFlows, "flows", NewFlow))
 	r.Handle(fiber.MethodGet, "/routes/flows", overwatch.AccessKey, RouteFlows(flows, flowsBody, now))

@@ -10,6 +10,7 @@ import (
 	"overwatch"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/trade"
+	"overwatch/route"
 )
 
 // fakeRoutes is a RouteStore: it records the requests and returns the
@@ -40,7 +41,7 @@ func (f *fakeRoutes) RouteDeceptions(_ context.Context, r DeceptionsRequest) ([]
 
 func routesOf(t *testing.T, s RouteStore) *routeTable {
 	t.Helper()
-	return mount(t, func(r Router) { tradeRoutes(r, s, nil, fixedNow) })
+	return mount(t, func(r route.Router) { tradeRoutes(r, s, nil, fixedNow) })
 }
 
 func TestRouteParams(t *testing.T) {
@@ -189,7 +190,7 @@ func TestRouteCaching(t *testing.T) {
 	store := &fakeRoutes{}
 	versions := &fakeVersions{}
 	c := NewCache(versions, CacheOptions{Check: time.Hour})
-	rt := mount(t, func(r Router) { tradeRoutes(r, store, c, fixedNow) })
+	rt := mount(t, func(r route.Router) { tradeRoutes(r, store, c, fixedNow) })
 	for i := 0; i < 3; i++ {
 		serve(t, overwatch.PlanPro, rt.get("/routes/flows"), "/v1/routes/flows?origin=santos&week=2026-03-09")
 		serve(t, overwatch.PlanPro, rt.get("/routes/shifts"), "/v1/routes/shifts?severity=high")
