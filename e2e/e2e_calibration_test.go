@@ -37,6 +37,7 @@ type calibrationBody struct {
 // self-calibrated factor is back. Responses validated against the OpenAPI
 // document; bad parameters are 400s, bad CLI arguments usage errors.
 func TestCalibrationEndToEnd(t *testing.T) {
+	t.Parallel() // its own databases
 	env := map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "e2e_cal"), "DATABASE_URL": pgtest.URL(t, "e2e_cal"), "OVERWATCH_LOG_LEVEL": "warn"}
 	s := apptest.StartServer(t, env)
 	ctx := context.Background()

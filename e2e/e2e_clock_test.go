@@ -18,6 +18,7 @@ import (
 // minutes before it is 2 minutes fresh, although both are years old on the
 // real clock.
 func TestServerClockStart(t *testing.T) {
+	t.Parallel() // its own databases
 	start := time.Date(2024, 2, 29, 12, 0, 0, 0, time.UTC)
 	began := time.Now() // the server's clock runs from start at real speed
 	s := apptest.StartServer(t, map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "e2e_clock"), "DATABASE_URL": pgtest.URL(t, "e2e_clock"),

@@ -38,6 +38,7 @@ type cropAPI struct {
 // and 400s naming the parameter; every answer is validated against the
 // OpenAPI document by s.do.
 func TestCropEndToEnd(t *testing.T) {
+	t.Parallel() // its own databases
 	chURL, pgURL := chtest.URL(t, "crop_e2e"), pgtest.URL(t, "crop_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
 	getenv := func(k string) string { return env[k] }

@@ -53,6 +53,7 @@ type disruptionsAPI struct {
 // them; the hours, query and limit parameters (400s naming them, the
 // tier clamp); the chokepoints' traffic and the sources' state.
 func TestDisruptionsEndToEnd(t *testing.T) {
+	t.Parallel() // its own databases
 	chURL, pgURL := chtest.URL(t, "disruptions_e2e"), pgtest.URL(t, "disruptions_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn", "OVERWATCH_GDELT_URL": "off"}
 	getenv := func(k string) string { return env[k] }

@@ -25,6 +25,7 @@ import (
 // answers each article with the tone of the bin that lists it (-7 and 2),
 // where it answered null.
 func TestDisruptionsNewsTone(t *testing.T) {
+	t.Parallel() // its own databases
 	seen := testclock.Now().UTC().Add(-time.Hour).Truncate(15 * time.Minute).Format(gdelt.SeenLayout)
 	artlist := gdeltFixture(t, "artlist_documented_format.json")
 	for _, old := range []string{"20240102T150000Z", "20240102T141500Z"} {

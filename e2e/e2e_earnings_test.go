@@ -24,6 +24,7 @@ import (
 // by s.do, their inputs and bounds, the tier clamps and the parameter
 // errors.
 func TestEarningsEndToEnd(t *testing.T) {
+	t.Parallel() // its own databases
 	now := testclock.Now().UTC()
 	chURL, pgURL := chtest.URL(t, "earnings_e2e"), pgtest.URL(t, "earnings_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_SPOOL_DIR": t.TempDir(), "OVERWATCH_LOG_LEVEL": "warn"}

@@ -37,6 +37,7 @@ func fcTonnes(i int) float64 {
 // filters, CSV (Starter and above) and the Free plan's clamps. Responses
 // are validated against the OpenAPI document by s.do.
 func TestForecastsEndToEnd(t *testing.T) {
+	t.Parallel() // its own databases
 	// The server and the jobs run at noon on the Wednesday of the tests'
 	// week (OVERWATCH_CLOCK_START): the pipeline's vessels have half a
 	// week to leave in, whatever the weekday and hour the suite runs at

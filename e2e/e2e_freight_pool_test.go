@@ -50,6 +50,7 @@ func freightWeekPasses(t *testing.T, s *apptest.TestServer) {
 // (the old attack on a median or a trimmed mean). A route of three accounts
 // is never shown; no minimum, maximum or median is ever shown.
 func TestFreightAggregatesIsolateNoContributor(t *testing.T) {
+	t.Parallel() // its own databases
 	s := apptest.StartServer(t, map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "freight_pool"), "DATABASE_URL": pgtest.URL(t, "freight_pool")})
 	key := func(name string) (string, int64) {
 		return s.NewKey(t, apptest.UniqueEmail(t)+"-"+name, overwatch.PlanPro)

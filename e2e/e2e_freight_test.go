@@ -46,6 +46,7 @@ func TestFreightVesselTypesAgree(t *testing.T) {
 // aggregates of a week that has ended, of at least five accounts (never
 // one contributor's rate), ownership of reads and deletes.
 func TestFreightRatesEndToEnd(t *testing.T) {
+	t.Parallel() // its own databases
 	chURL, pgURL := chtest.URL(t, "freight_e2e"), pgtest.URL(t, "freight_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
 	files := []string{"../app/samples/agtransport_ehs5-yac3_ocean_grain_rates_gulf_pnw_japan_monthly.json",

@@ -80,6 +80,7 @@ func splitCapture(t *testing.T, path string, cut time.Time) (old, recent string)
 // the port calls of the whole span must then match the truth, and the
 // congestion history must cover the older days.
 func TestImportHistoryLateIsDerived(t *testing.T) {
+	t.Parallel() // its own databases
 	const vessels, days = 120, 10
 	start := time.Date(2025, 9, 1, 0, 0, 0, 0, time.UTC)
 	end := start.Add(days * 24 * time.Hour)

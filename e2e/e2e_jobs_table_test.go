@@ -19,6 +19,7 @@ import (
 // beside the table, included); with none, the refreshes are listed off
 // and not registered.
 func TestSchedulerRegistersOnlyTheJobTable(t *testing.T) {
+	t.Parallel() // its own databases
 	ch := chtest.DB(t, "jobs_table")
 	pg, err := postgres.Open(context.Background(), pgtest.URL(t, "jobs_table"))
 	if err != nil {
@@ -80,6 +81,7 @@ func TestSchedulerRegistersOnlyTheJobTable(t *testing.T) {
 // factors are derived, where the command skipped both; the refreshes whose
 // source is off are skipped, each with a log line.
 func TestJobsOnceRunsEveryDerivation(t *testing.T) {
+	t.Parallel() // its own databases
 	r := apptest.SimulateForEval(t, "jobs_once", 3, 100, 35)
 	db, err := clickhouse.Open(r.ChURL)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 // derived tables' ages appear in /v1/health, the job counters at /metrics,
 // and POST /v1/congestion/refresh recomputes at once for a keyed caller.
 func TestRunSchedulesJobsAndRefreshes(t *testing.T) {
+	t.Parallel() // its own databases
 	s := apptest.StartCommand(t, "run", map[string]string{
 		"CLICKHOUSE_URL":         chtest.URL(t, "e2e_jobs"),
 		"DATABASE_URL":           pgtest.URL(t, "e2e_jobs"),

@@ -22,6 +22,7 @@ import (
 // are built from the datasets' documented layout (no recorded response
 // exists): they show that those modes are served.
 func TestMarketEveryRealFileThroughTheAPI(t *testing.T) {
+	t.Parallel() // its own databases
 	chURL, pgURL := chtest.URL(t, "market_files"), pgtest.URL(t, "market_files")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
 	s := apptest.StartServer(t, map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL})

@@ -27,6 +27,7 @@ type marketAPI struct {
 // published values (spot-checked against the files), synonyms, the fuzzy
 // region, the plans' depth and results, and 400s naming the parameter.
 func TestMarketEndToEnd(t *testing.T) {
+	t.Parallel() // its own databases
 	chURL, pgURL := chtest.URL(t, "market_e2e"), pgtest.URL(t, "market_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
 	getenv := func(k string) string { return env[k] }

@@ -27,6 +27,7 @@ import (
 // capture (replayed, then `jobs --once`) starts at the true arrival, not
 // when the vessel was first named.
 func TestOrphanedPortCallClaimedLater(t *testing.T) {
+	t.Parallel() // its own databases
 	name := "e2e_orphans"
 	r := &apptest.EvalRun{ChURL: chtest.URL(t, name), PgURL: pgtest.URL(t, name)}
 	r.Env = map[string]string{"CLICKHOUSE_URL": r.ChURL, "DATABASE_URL": r.PgURL, "OVERWATCH_SPOOL_DIR": t.TempDir(), "OVERWATCH_LOG_LEVEL": "warn"}

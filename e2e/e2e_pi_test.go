@@ -35,6 +35,7 @@ type piCoverageAPI struct {
 // records are layered over the shared base for it alone, for one vessel
 // and in the list of every vessel's records (without vessel).
 func TestPICoverageEndToEnd(t *testing.T) {
+	t.Parallel() // its own databases
 	chURL, pgURL := chtest.URL(t, "pi_e2e"), pgtest.URL(t, "pi_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
 	s := apptest.StartServer(t, env)

@@ -32,6 +32,7 @@ func evalScale() (vessels, days int) {
 // from a seeded simulation, through the real pipeline, ClickHouse and
 // the jobs command, against the simulation's ground truth.
 func TestPortCallsAgainstGroundTruth(t *testing.T) {
+	t.Parallel() // its own databases
 	vessels, days := evalScale()
 	r := apptest.SimulateForEval(t, "portcalls_eval", 7, vessels, days)
 	start, end, chURL := r.Start, r.End, r.ChURL

@@ -32,6 +32,7 @@ import (
 // shared base counts at the next risk_scores run: an unknown insurer
 // raises pi_cover to its weight, a Group club leaves it at 0.
 func TestRiskJobsThroughTheAPI(t *testing.T) {
+	t.Parallel() // its own databases
 	const seed, vessels, days = 5, 150, 10
 	r := apptest.SimulateForEval(t, "risk_jobs", seed, vessels, days)
 	dir := sanctionsDataDir(t)

@@ -62,6 +62,7 @@ import (
 // (the truth has it at that earlier call, whose stale draught this call's
 // report merely put right) is excused: counted neither way, and shown.
 func TestRiskPairAgainstGroundTruth(t *testing.T) {
+	t.Parallel() // its own databases
 	vessels, days, seed := 300, 21, uint64(11)
 	if v, err := strconv.ParseUint(os.Getenv("OVERWATCH_EVAL_SEED"), 10, 64); err == nil {
 		seed = v

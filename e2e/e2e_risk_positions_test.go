@@ -27,6 +27,7 @@ import (
 // position nearest in time to it (within risk.IdentityFixWindow), or null
 // when there is none that near.
 func TestRiskEventPositionsThroughTheAPI(t *testing.T) {
+	t.Parallel() // its own databases
 	r := apptest.SimulateWithRates(t, "risk_positions", 21, 60, 14, "--identity-rate", "0.6", "--gap-rate", "0.1", "--spoof-rate", "0.05")
 	for _, job := range []string{"port_calls", "risk_events"} {
 		r.Command(t, io.Discard, "jobs", "--job", job)

@@ -28,6 +28,7 @@ import (
 // other events carry none. Answers are validated against the OpenAPI
 // document (s.do).
 func TestRiskGapVerificationEndToEnd(t *testing.T) {
+	t.Parallel() // its own databases
 	s := apptest.StartServer(t, map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "risk_sar_e2e"), "DATABASE_URL": pgtest.URL(t, "risk_sar_e2e"),
 		"OVERWATCH_SAR_URL": "off"})
 	ctx := context.Background()

@@ -50,6 +50,7 @@ var riskSingleRates = []string{"--gap-rate", "0.25", "--loiter-rate", "0.3", "--
 // found (column dark), nor counted. Open gaps are matched on vessel and
 // start.
 func TestRiskSingleAgainstGroundTruth(t *testing.T) {
+	t.Parallel() // its own databases
 	vessels, days, rates := 300, 14, riskSingleRates
 	if os.Getenv("OVERWATCH_EVAL_FULL") == "1" { // the default fleet and span
 		vessels, days = 800, 30

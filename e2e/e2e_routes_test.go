@@ -118,6 +118,7 @@ func writeRouteFixtures(t *testing.T, chURL string, now time.Time) routeFixtures
 // CSV) checked against the fixtures, validated against the OpenAPI
 // document by s.do, their parameter errors and the tier clamps.
 func TestTradeRoutesEndToEnd(t *testing.T) {
+	t.Parallel() // its own databases
 	// The server and the job run at noon on the Wednesday of the tests'
 	// week (OVERWATCH_CLOCK_START): the fixtures' weeks are laid out from
 	// its Monday, and the vessels timed from now fall in the weeks meant

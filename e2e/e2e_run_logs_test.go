@@ -14,6 +14,7 @@ import (
 // most once per tenth, and the webhook worker, with nothing due every 5
 // seconds, logs no "job done" at info.
 func TestRunLogIsReadable(t *testing.T) {
+	t.Parallel() // its own databases
 	s := apptest.StartCommand(t, "run", map[string]string{
 		"CLICKHOUSE_URL":         chtest.URL(t, "e2e_run_logs"),
 		"DATABASE_URL":           pgtest.URL(t, "e2e_run_logs"),

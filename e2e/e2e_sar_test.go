@@ -71,6 +71,7 @@ func (f *fakeCatalogue) asked() []url.Values {
 // respected (the cache answers, no request made while its Retry-After
 // holds), the 400s naming the parameter, cached answers under 50 ms.
 func TestSARCoverageEndToEnd(t *testing.T) {
+	t.Parallel() // its own databases
 	body, err := os.ReadFile("../app/samples/sar/asf_searchapi_Fairbanks_SLC_jsonlite.json")
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +182,7 @@ func TestSARCoverageEndToEnd(t *testing.T) {
 // today's pass over the STAC item's place is predicted from its 2021
 // acquisition by whole 12-day cycles.
 func TestSARCoverageSamplesOffline(t *testing.T) {
+	t.Parallel() // its own databases
 	s := apptest.StartServer(t, map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "sar_e2e_off"), "DATABASE_URL": pgtest.URL(t, "sar_e2e_off"),
 		"OVERWATCH_SAR_URL": "off"})
 	app.LoadSARSamples(context.Background(), s.Ch, slog.New(slog.NewTextHandler(io.Discard, nil)))

@@ -37,6 +37,7 @@ type tradeFlowsAPI struct {
 // and 400s naming the parameter. s.do validates every answer against the
 // OpenAPI document.
 func TestTradeFlowsEndToEnd(t *testing.T) {
+	t.Parallel() // its own databases
 	chURL, pgURL := chtest.URL(t, "trade_e2e"), pgtest.URL(t, "trade_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
 	files, err := filepath.Glob("../app/samples/trade/*.json")
