@@ -31,7 +31,7 @@ var commodityRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_ -]{0,63}$`)
 // (`overwatch calibration set|list|clear`), kept in PostgreSQL with who set
 // them (--by, else the OS user) and when; an override wins over the
 // self-calibrated factor at once (docs/calibration.md).
-func calibrationCommand(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
+func calibrationCommand(ctx context.Context, cfg Config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
 	if len(args) < 1 {
 		fmt.Fprint(stderr, calibrationUsage)
 		return ErrUsage

@@ -38,7 +38,7 @@ func parseClockStart(v string) (time.Time, error) {
 
 // clock is the configuration's clock (the real time when unset, as in a
 // config made by hand).
-func (c config) clock() func() time.Time {
+func (c Config) clock() func() time.Time {
 	if c.Now == nil {
 		return time.Now
 	}

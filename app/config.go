@@ -15,9 +15,9 @@ import (
 	"overwatch/write/stripe"
 )
 
-// config is every setting of the service, read from the environment. Each
+// Config is every setting of the service, read from the environment. Each
 // has a default that works with the local services of `make run`.
-type config struct {
+type Config struct {
 	Addr               string
 	ClickHouseURL      string
 	DatabaseURL        string
@@ -138,7 +138,10 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"STRIPE_PRICES", "", "the Stripe price of each paid plan: starter=price_...,pro=price_...,supply_chain_risk=price_..."},
 }
 
-func LoadConfig(getenv func(string) string) (config, error) {
+// LoadConfig reads the configuration from getenv (the process's
+// environment), each setting's default when unset, and refuses a value
+// that does not parse, naming its variable.
+func LoadConfig(getenv func(string) string) (Config, error) {
 	get := func(name string) string {
 		if v := strings.TrimSpace(getenv(name)); v != "" {
 			return v
@@ -165,7 +168,7 @@ func LoadConfig(getenv func(string) string) (config, error) {
 		}
 		return d
 	}
-	cfg := config{
+	cfg := Config{
 		Addr:                    get("OVERWATCH_ADDR"),
 		ClickHouseURL:           clickhouse.WithCluster(get("CLICKHOUSE_URL"), get("OVERWATCH_CLICKHOUSE_CLUSTER")),
 		DatabaseURL:             get("DATABASE_URL"),

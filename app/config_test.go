@@ -76,7 +76,7 @@ func TestClockStart(t *testing.T) {
 	if now := cfg.clock()(); err != nil || time.Since(now).Abs() > time.Second {
 		t.Errorf("unset: %v %v", now, err)
 	}
-	if (config{}).clock()().IsZero() {
+	if (Config{}).clock()().IsZero() {
 		t.Error("a config made by hand has no clock")
 	}
 	if _, err := LoadConfig(func(k string) string {

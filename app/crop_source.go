@@ -119,7 +119,7 @@ func CropSources(cfg CropConfig, store CropStore) jobs.SourceRefresh {
 // categories mapped to regions by OVERWATCH_CROP_NDVI_REGIONS), told
 // apart by their header. Each file is parsed whole before it is stored:
 // a bad file stores nothing of itself.
-func importCrop(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
+func importCrop(ctx context.Context, cfg Config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		fmt.Fprint(stderr, importUsage)
 		return ErrUsage

@@ -27,7 +27,7 @@ import (
 // not nil, is called once the history is stored. The backfill's progress
 // is a bar on progressOut (a terminal), or a log line every tenth when it
 // is nil.
-func runDemo(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.DB, p *ingest.Pipeline, stdout, progressOut io.Writer, backfilled func()) error {
+func runDemo(ctx context.Context, cfg Config, log *slog.Logger, ch *clickhouse.DB, p *ingest.Pipeline, stdout, progressOut io.Writer, backfilled func()) error {
 	now := cfg.clock()().UTC()
 	state, ok := loadSimState(cfg.DataDir)
 	if !ok {
@@ -112,7 +112,7 @@ func minTime(a, b time.Time) time.Time {
 }
 
 // printDemo tells the user how to call the API.
-func printDemo(w io.Writer, cfg config, imo overwatch.IMO, days int) {
+func printDemo(w io.Writer, cfg Config, imo overwatch.IMO, days int) {
 	base := "http://localhost" + cfg.Addr
 	if len(cfg.Addr) > 0 && cfg.Addr[0] != ':' {
 		base = "http://" + cfg.Addr

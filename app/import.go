@@ -19,7 +19,7 @@ import (
 // U] FILE...` (importSanctions), `overwatch import prices|transport
 // FILE...` (market data: importMarket). Each file is parsed whole before anything
 // is written, so a bad row imports nothing of its file.
-func importCommand(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
+func importCommand(ctx context.Context, cfg Config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
 	if len(args) < 1 {
 		fmt.Fprint(stderr, importUsage)
 		return ErrUsage

@@ -34,7 +34,7 @@ const importHistoryUsage = `usage: overwatch import history [--source PROVIDER] 
 // the ingest pipeline into the tables the live feeds write, attributed to
 // IMOs the same way; the ledger (history_imports) records each file, so
 // that a file imported whole is skipped and an interrupted one resumed.
-func importHistory(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
+func importHistory(ctx context.Context, cfg Config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("import history", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	source := fs.String("source", string(overwatch.SourceAISHub), "")

@@ -21,7 +21,7 @@ import (
 // they do not say (a World Bank workbook and an AMS report do). Each file
 // is parsed whole, streaming, then stored in batches
 // (importMarketFile): a bad file imports nothing of itself.
-func importMarket(ctx context.Context, cfg config, log *slog.Logger, kind string, args []string, stdout, stderr io.Writer) error {
+func importMarket(ctx context.Context, cfg Config, log *slog.Logger, kind string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("import "+kind, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	published := fs.String("published", "", "the files' publication date (YYYY-MM-DD), when they do not state one")

@@ -42,7 +42,7 @@ const importSanctionsUsage = "usage: overwatch import sanctions [--list NAME] SD
 // base URL with --url, as the list --list (default "OFAC SDN"). The import
 // replaces the list's previous one whole; the files are parsed before
 // anything is written, so a broken file imports nothing.
-func importSanctions(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
+func importSanctions(ctx context.Context, cfg Config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("import sanctions", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	list := fs.String("list", write.ListOFACSDN, "the list's name (its list_source)")

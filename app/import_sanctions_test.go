@@ -146,13 +146,13 @@ func TestImportSanctionsUsage(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	for _, args := range [][]string{{}, {"a", "b", "c", "d"}, {"--url", "http://x/", "sdn.csv"}, {"--bogus"}} {
 		var stderr bytes.Buffer
-		if err := importSanctions(context.Background(), config{}, log, args, io.Discard, &stderr); !errors.Is(err, ErrUsage) ||
+		if err := importSanctions(context.Background(), Config{}, log, args, io.Discard, &stderr); !errors.Is(err, ErrUsage) ||
 			!strings.Contains(stderr.String(), "usage: overwatch import sanctions") {
 			t.Errorf("%q: %v, %q", args, err, stderr.String())
 		}
 	}
 	var stderr bytes.Buffer
-	err := importSanctions(context.Background(), config{}, log, []string{"/nonexistent/SDN.CSV"}, io.Discard, &stderr)
+	err := importSanctions(context.Background(), Config{}, log, []string{"/nonexistent/SDN.CSV"}, io.Discard, &stderr)
 	if err == nil || errors.Is(err, ErrUsage) {
 		t.Errorf("missing file: %v", err)
 	}
@@ -242,7 +242,7 @@ func TestSimulatedSanctionedVesselsMatch(t *testing.T) {
 // The command imports the files into the store, and a second import
 // replaces the first.
 func TestImportSanctionsCommand(t *testing.T) {
-	cfg := config{ClickHouseURL: chtest.URL(t, "import_sanctions"), DatabaseURL: pgtest.URL(t, "import_sanctions")}
+	cfg := Config{ClickHouseURL: chtest.URL(t, "import_sanctions"), DatabaseURL: pgtest.URL(t, "import_sanctions")}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	dir := t.TempDir()
 	file := func(name, body string) string {

@@ -32,7 +32,7 @@ const maxSignalFile = 64 << 20
 // items), `news --subject SLUG` (a GDELT DOC ArtList JSON answer about a
 // port or chokepoint) and `portwatch` (IMF PortWatch daily chokepoint
 // transits). Each file is parsed whole before anything of it is stored.
-func importSignals(ctx context.Context, cfg config, log *slog.Logger, kind string, args []string, stdout, stderr io.Writer) error {
+func importSignals(ctx context.Context, cfg Config, log *slog.Logger, kind string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("import "+kind, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	subject := ""

@@ -39,7 +39,7 @@ type demoOut struct{ stdout, bar io.Writer }
 
 // startIngest starts the pipeline into ClickHouse and every feed of
 // OVERWATCH_FEEDS; with demo set, the simulated fleet is one more feed.
-func startIngest(ctx context.Context, cfg config, log *slog.Logger, ch *clickhouse.DB, reg *prometheus.Registry, demo *demoOut, backfilled func()) (*ingestion, error) {
+func startIngest(ctx context.Context, cfg Config, log *slog.Logger, ch *clickhouse.DB, reg *prometheus.Registry, demo *demoOut, backfilled func()) (*ingestion, error) {
 	window := cfg.AttributionWindow
 	if demo != nil {
 		window = max(window, time.Hour) // the demo's static reports come every 30 minutes
@@ -120,7 +120,7 @@ func (in *ingestion) stop() error {
 
 // ingestCommand runs the feeds and the pipeline, with /metrics on
 // OVERWATCH_METRICS_ADDR, until ctx ends.
-func ingestCommand(ctx context.Context, cfg config, log *slog.Logger) error {
+func ingestCommand(ctx context.Context, cfg Config, log *slog.Logger) error {
 	ch, pg, err := stores(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -152,7 +152,7 @@ func ingestCommand(ctx context.Context, cfg config, log *slog.Logger) error {
 // replayCommand runs `overwatch replay --source S FILE...`: the files go
 // through the real pipeline into ClickHouse, with a progress bar on a
 // terminal and a summary at the end.
-func replayCommand(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
+func replayCommand(ctx context.Context, cfg Config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	source := fs.String("source", "", "provider the files come from: aishub, aisstream, satellite or spire")

@@ -22,7 +22,7 @@ import (
 // dependencies wired to the stores and to the external sources the
 // configuration turns on: ClickHouse derives, Postgres keeps the jobs'
 // state and their distributed lock.
-func NewScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logger) (*jobs.Scheduler, error) {
+func NewScheduler(cfg Config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logger) (*jobs.Scheduler, error) {
 	return jobs.NewScheduler(jobs.All(jobs.Deps{
 		Store:        ch,
 		Risk:         ch,
@@ -56,7 +56,7 @@ func NewScheduler(cfg config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 
 // sources are the external sources of the job table's refreshes, each
 // with its client where the configuration turns it on.
-func sources(cfg config, ch *clickhouse.DB) jobs.Sources {
+func sources(cfg Config, ch *clickhouse.DB) jobs.Sources {
 	var s jobs.Sources
 	s.Prices, s.Transport = marketSources(cfg.Market, ch, ch)
 	s.RiverLevels = RiverSources(cfg.River, ch)
@@ -163,7 +163,7 @@ type jobRun struct {
 // jobsCommand runs the scheduler alone (`overwatch jobs`), or every
 // refresh whose source is configured and every derivation once, in order
 // (`--once`), or one job (`--job NAME`).
-func jobsCommand(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
+func jobsCommand(ctx context.Context, cfg Config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("jobs", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	once := fs.Bool("once", false, "run every refresh whose source is configured, then every derivation, once, in order, and exit")

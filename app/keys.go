@@ -13,7 +13,7 @@ import (
 
 // keysCommand runs `overwatch keys create|revoke`. create prints the new key,
 // alone, on stdout (so scripts can capture it) and the details on stderr.
-func keysCommand(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
+func keysCommand(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return ErrUsage

@@ -17,7 +17,7 @@ import (
 // [--source S] FILE...`): each file read by write.ParsePICoverageCSV, its
 // rejected rows reported, its accepted rows stored with the source (the
 // file's name by default). A file with no header row imports nothing.
-func importPICoverage(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
+func importPICoverage(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("import pi-coverage", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	source := fs.String("source", "", "the source named on the records (default: the file's name)")

@@ -21,7 +21,7 @@ var (
 )
 
 // stores opens and migrates both stores; the caller closes them.
-func stores(ctx context.Context, cfg config, log *slog.Logger) (*clickhouse.DB, *postgres.DB, error) {
+func stores(ctx context.Context, cfg Config, log *slog.Logger) (*clickhouse.DB, *postgres.DB, error) {
 	ch, err := clickhouse.Open(cfg.ClickHouseURL)
 	if err != nil {
 		return nil, nil, err
@@ -49,7 +49,7 @@ func stores(ctx context.Context, cfg config, log *slog.Logger) (*clickhouse.DB, 
 // withIngest (the run command) it also runs the ingest pipeline and the
 // feeds of OVERWATCH_FEEDS in the same process; the demo's backfill shows a
 // bar on bar (a terminal; nil: a log line every tenth).
-func serve(ctx context.Context, cfg config, log *slog.Logger, withIngest bool, stdout, bar io.Writer,
+func serve(ctx context.Context, cfg Config, log *slog.Logger, withIngest bool, stdout, bar io.Writer,
 	listen func(network, addr string) (net.Listener, error)) error {
 	ch, pg, err := stores(ctx, cfg, log)
 	if err != nil {

@@ -56,7 +56,7 @@ func simFlags(fs *flag.FlagSet) (*sim.Config, *int) {
 // ClickHouse through the ingest pipeline (or, with --serve, over NMEA TCP
 // servers that `overwatch ingest` connects to), then, with --live, real
 // time.
-func simulateCommand(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
+func simulateCommand(ctx context.Context, cfg Config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c, days := simFlags(fs)
@@ -153,7 +153,7 @@ func simulateCommand(ctx context.Context, cfg config, log *slog.Logger, args []s
 
 // simAttribution is the attribution window for simulated data: long
 // enough for the static report that a downsampled cadence sends less often.
-func simAttribution(cfg config, c *sim.Config) time.Duration {
+func simAttribution(cfg Config, c *sim.Config) time.Duration {
 	static := 6 * time.Minute * time.Duration(max(1, c.Downsample/6))
 	return max(cfg.AttributionWindow, 2*static)
 }

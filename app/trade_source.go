@@ -99,7 +99,7 @@ func tradeSources(cfg tradeFlowsConfig, store TradeWriter) jobs.SourceRefresh {
 // (JSON) and bulk files (tab- or comma-separated, gzipped or not). Each
 // file is parsed whole before it is stored: a bad file stores nothing of
 // itself.
-func importTrade(ctx context.Context, cfg config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
+func importTrade(ctx context.Context, cfg Config, log *slog.Logger, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		fmt.Fprint(stderr, "usage: overwatch import trade FILE...   (UN Comtrade API JSON or bulk TSV/CSV, .gz too)\n")
 		return ErrUsage

@@ -21,7 +21,7 @@ import (
 // log. OVERWATCH_OUTBOUND_ALLOW exempts address prefixes from its
 // refusals: the end-to-end tests set it to reach receivers on 127.0.0.1;
 // production never does.
-func newOutbound(cfg config, log *slog.Logger) *outbound.Client {
+func newOutbound(cfg Config, log *slog.Logger) *outbound.Client {
 	return outbound.New(outbound.Options{Allow: cfg.OutboundAllow, AllowHTTP: len(cfg.OutboundAllow) > 0, Log: log})
 }
 

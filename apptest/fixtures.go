@@ -13,10 +13,12 @@ import (
 	"time"
 )
 
+// UniqueEmail is an account email no other test uses.
 func UniqueEmail(t *testing.T) string {
 	return fmt.Sprintf("%s-%d@example.com", strings.ToLower(t.Name()), time.Now().UnixNano())
 }
 
+// Ptr is a pointer to a copy of v.
 func Ptr[T any](v T) *T { return &v }
 
 var imoSeq = struct {

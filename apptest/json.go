@@ -2,6 +2,7 @@ package apptest
 
 import "encoding/json"
 
+// MustUnmarshal decodes the JSON b into v or fails the test.
 func MustUnmarshal(t interface {
 	Helper()
 	Fatalf(string, ...any)

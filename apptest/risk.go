@@ -54,6 +54,8 @@ func IsType(truthType, eventType, subtype string) riskClass {
 	}
 }
 
+// RiskScore is one detector's score against the ground truth: what it
+// found, what it missed, what it raised that no truth explains.
 type RiskScore struct {
 	Name                            string
 	Truth, Found, Detected, Matched int
@@ -61,6 +63,7 @@ type RiskScore struct {
 	Misses                          []string
 }
 
+// Recall is the share of truths found.
 func (s RiskScore) Recall() float64 {
 	if s.Truth == 0 {
 		return 1
@@ -68,6 +71,7 @@ func (s RiskScore) Recall() float64 {
 	return float64(s.Found) / float64(s.Truth)
 }
 
+// Precision is the share of detections that a truth explains.
 func (s RiskScore) Precision() float64 {
 	if s.Detected == 0 {
 		return 1

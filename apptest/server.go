@@ -235,6 +235,7 @@ type Response struct {
 	Body []byte
 }
 
+// JSON is the body decoded as a JSON object, or fails the test.
 func (r Response) JSON(t *testing.T) map[string]any {
 	t.Helper()
 	var m map[string]any
@@ -306,6 +307,8 @@ func (s *TestServer) Do(t *testing.T, r Request) Response {
 	return Response{Response: resp, Body: body}
 }
 
+// Validate checks a response against the OpenAPI document: a documented
+// route answers with a documented status, headers and body.
 func (s *TestServer) Validate(t *testing.T, req *http.Request, resp *http.Response, body []byte) {
 	t.Helper()
 	route, params, err := s.Router.FindRoute(req)

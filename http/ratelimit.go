@@ -12,7 +12,7 @@ import (
 )
 
 // RateStore draws one request from every bucket, or from none when any of
-// them is exhausted, atomically. memoryRates serves one instance;
+// them is exhausted, atomically. MemoryRates serves one instance;
 // postgres.DB serves several.
 type RateStore interface {
 	TakeRate(ctx context.Context, now time.Time, buckets []overwatch.RateBucket) ([]overwatch.RateCount, bool, error)

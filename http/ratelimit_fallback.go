@@ -9,30 +9,32 @@ import (
 	"overwatch"
 )
 
-// fallbackRates is the shared rate-limit store of several instances
+// FallbackRates is the shared rate-limit store of several instances
 // (PostgreSQL) with this process's own counters behind it: while the shared
 // store fails, each instance counts on its own (the limits then hold per
 // instance, not across them) instead of refusing every request with 503.
 // The public surface keeps answering through a PostgreSQL outage (the
 // chaos test, cmd/chaos, kills PostgreSQL for 30 s); when the shared store
 // answers again its counters take over.
-type fallbackRates struct {
+type FallbackRates struct {
 	shared  RateStore
-	local   *memoryRates
+	local   *MemoryRates
 	timeout time.Duration // the most a draw waits for the shared store
 	log     *slog.Logger
 	failing atomic.Bool
 }
 
-var _ RateStore = (*fallbackRates)(nil)
+var _ RateStore = (*FallbackRates)(nil)
 
-func NewFallbackRates(shared RateStore, log *slog.Logger) *fallbackRates {
-	return &fallbackRates{shared: shared, local: NewMemoryRates(), timeout: time.Second, log: log}
+// NewFallbackRates counts in shared (PostgreSQL, for every instance) and,
+// while shared fails, in this instance's memory, logging the switch.
+func NewFallbackRates(shared RateStore, log *slog.Logger) *FallbackRates {
+	return &FallbackRates{shared: shared, local: NewMemoryRates(), timeout: time.Second, log: log}
 }
 
 // TakeRate implements rateStore: the shared store's draw, or this
 // process's when the shared store fails.
-func (f *fallbackRates) TakeRate(ctx context.Context, now time.Time, buckets []overwatch.RateBucket) ([]overwatch.RateCount, bool, error) {
+func (f *FallbackRates) TakeRate(ctx context.Context, now time.Time, buckets []overwatch.RateBucket) ([]overwatch.RateCount, bool, error) {
 	sctx, cancel := context.WithTimeout(ctx, f.timeout)
 	counts, ok, err := f.shared.TakeRate(sctx, now, buckets)
 	cancel()

@@ -16,7 +16,7 @@ import (
 // flakyRates is a shared store that fails while down is set.
 type flakyRates struct {
 	down  atomic.Bool
-	inner *memoryRates
+	inner *MemoryRates
 	calls atomic.Int64
 }
 

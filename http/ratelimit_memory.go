@@ -8,11 +8,11 @@ import (
 	"overwatch"
 )
 
-// memoryRates keeps rate-limit windows in this process: exact under
+// MemoryRates keeps rate-limit windows in this process: exact under
 // concurrency (one lock around each draw), right for a single instance.
 // Ended windows are swept once a minute, so memory follows the number of
 // clients seen in the current day.
-type memoryRates struct {
+type MemoryRates struct {
 	mu      sync.Mutex
 	windows map[string]*memoryWindow
 	swept   time.Time
@@ -23,14 +23,16 @@ type memoryWindow struct {
 	used int
 }
 
-var _ RateStore = (*memoryRates)(nil)
+var _ RateStore = (*MemoryRates)(nil)
 
-func NewMemoryRates() *memoryRates {
-	return &memoryRates{windows: map[string]*memoryWindow{}}
+// NewMemoryRates counts in this instance's memory: the limits of one
+// instance.
+func NewMemoryRates() *MemoryRates {
+	return &MemoryRates{windows: map[string]*memoryWindow{}}
 }
 
 // TakeRate implements rateStore.
-func (m *memoryRates) TakeRate(_ context.Context, now time.Time, buckets []overwatch.RateBucket) ([]overwatch.RateCount, bool, error) {
+func (m *MemoryRates) TakeRate(_ context.Context, now time.Time, buckets []overwatch.RateBucket) ([]overwatch.RateCount, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if now.Sub(m.swept) > time.Minute {
