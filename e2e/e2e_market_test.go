@@ -31,7 +31,7 @@ func TestMarketEndToEnd(t *testing.T) {
 	chURL, pgURL := chtest.URL(t, "market_e2e"), pgtest.URL(t, "market_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
 	getenv := func(k string) string { return env[k] }
-	entries, err := os.ReadDir("samples")
+	entries, err := os.ReadDir("../app/samples")
 	if err != nil {
 		t.Fatal(err)
 	}
