@@ -30,6 +30,7 @@ import (
 // checks that the walk met arrays the bound cut (so that the data was
 // there to cut).
 func TestEveryKeyedArrayIsClampedForFree(t *testing.T) {
+	t.Parallel() // its own databases
 	// The simulation's 8 days end on the Thursday of the tests' week, and
 	// the jobs and the server run at noon that day (OVERWATCH_CLOCK_START):
 	// the week in progress holds data whatever the weekday the suite runs

@@ -117,6 +117,7 @@ var specRecords = []specRecord{
 // lists the records live in are not empty, and the OpenAPI document lists
 // every named field as required with that type.
 func TestClientAnswersTheDocumentedRecords(t *testing.T) {
+	t.Parallel() // its own databases
 	r := simulateRecent(t, "spec_fields", 23, 60, 15)
 	r.Command(t, io.Discard, "jobs", "--once")
 	files, err := filepath.Glob("../app/samples/trade/*.json")

@@ -78,6 +78,7 @@ type emissionsReportJSON struct {
 // seeded simulation of the last days, the port-call and emissions jobs,
 // the server on the same databases, keys of each plan.
 func TestEmissionsEndToEnd(t *testing.T) {
+	t.Parallel() // its own databases
 	began := time.Now()
 	r := simulateRecent(t, "emissions_e2e", 11, 250, 16)
 	out := &apptest.SyncWriter{}

@@ -37,6 +37,7 @@ type refreshAnswer struct {
 // within the cooldown gets 429 with Retry-After and the time it may; a
 // refresh another instance holds is waited for, not refused.
 func TestCongestionRefreshJoinsAndIsIncremental(t *testing.T) {
+	t.Parallel() // its own databases
 	r := simulateRecent(t, "refresh_e2e", 5, 100, 12)
 	// The change log counts whole minutes: the derivations start in the
 	// minute after the positions were stored, as they would an hour on.

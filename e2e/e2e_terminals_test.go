@@ -30,6 +30,7 @@ type terminalDashboard struct {
 // exactly, per terminal and commodity, and the estimated volumes lie
 // within 10 % of the true cargoes; Free sees no coordinates; no key, 401.
 func TestTerminalsEndToEnd(t *testing.T) {
+	t.Parallel() // its own databases
 	began := time.Now()
 	r := simulateRecent(t, "terminals_e2e", 21, 200, 10)
 	out := &apptest.SyncWriter{}
