@@ -29,7 +29,7 @@ const clientCodegenVersion = "v2.8.2"
 // A change to a fragment without `make client` fails here.
 func TestClientIsGenerated(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join("..", "..", "client")
+	dir := filepath.Join("..", "client")
 	want, err := openapiIndented()
 	if err != nil {
 		t.Fatal(err)

@@ -175,7 +175,7 @@ func (b *browser) screenshot(t *testing.T, name string) string {
 	png := evalIn(t, b, 20*time.Second, chromedp.CaptureScreenshot())
 	dir := os.Getenv("OVERWATCH_SCREENSHOTS")
 	if dir == "" {
-		dir = filepath.Join("..", "..", "bin", "screenshots")
+		dir = filepath.Join("..", "bin", "screenshots")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -220,7 +220,7 @@ func publishScreenshot(t *testing.T, shot, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join("..", "..", "docs", "screenshots", name), png, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join("..", "docs", "screenshots", name), png, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
