@@ -20,6 +20,7 @@ import (
 // document by s.do). A small fleet over the default span keeps it to a
 // couple of minutes; OVERWATCH_DEMO_TRADE_VESSELS changes the fleet.
 func TestRunDemoTradeEndpoints(t *testing.T) {
+	t.Parallel() // its own ClickHouse database; parallel tests keep to their own PostgreSQL accounts
 	if testing.Short() {
 		t.Skip("a demo backfill of over a year")
 	}
