@@ -9,7 +9,9 @@ import (
 	"overwatch"
 	"overwatch/app"
 	"overwatch/apptest"
+	"overwatch/clickhouse"
 	owhttp "overwatch/http"
+	"overwatch/postgres"
 	"overwatch/testclock"
 	"regexp"
 	"sort"
@@ -235,7 +237,7 @@ func TestUnknownRoutesAndOpenAPI(t *testing.T) {
 	doc := r.JSON(t)
 	paths := doc["paths"].(map[string]any)
 	// Every route of routes.go is documented.
-	for _, rt := range owhttp.NewApp(&owhttp.Deps{Limits: owhttp.Limits{Store: owhttp.NewMemoryRates()}}).GetRoutes(true) {
+	for _, rt := range owhttp.NewApp(&owhttp.Deps{Analytics: (*clickhouse.DB)(nil), Accounts: (*postgres.DB)(nil), Limits: owhttp.Limits{Store: owhttp.NewMemoryRates()}}).GetRoutes(true) {
 		if rt.Method == http.MethodHead || rt.Path == "/v1/*" || !strings.HasPrefix(rt.Path, "/v1/") {
 			continue // HEAD mirrors GET; /metrics is operations, not the API
 		}

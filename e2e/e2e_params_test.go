@@ -6,7 +6,9 @@ import (
 	"net/url"
 	"overwatch"
 	"overwatch/apptest"
+	"overwatch/clickhouse"
 	owhttp "overwatch/http"
+	"overwatch/postgres"
 	"sort"
 	"strings"
 	"testing"
@@ -49,7 +51,7 @@ func TestEveryListParsesItsNumbersAlike(t *testing.T) {
 
 	var lists []string
 	swept := 0
-	for _, rt := range owhttp.NewApp(&owhttp.Deps{Limits: owhttp.Limits{Store: owhttp.NewMemoryRates()}}).GetRoutes(true) {
+	for _, rt := range owhttp.NewApp(&owhttp.Deps{Analytics: (*clickhouse.DB)(nil), Accounts: (*postgres.DB)(nil), Limits: owhttp.Limits{Store: owhttp.NewMemoryRates()}}).GetRoutes(true) {
 		if rt.Method != http.MethodGet || !strings.HasPrefix(rt.Path, "/v1/") {
 			continue
 		}
