@@ -8,6 +8,7 @@ import (
 	"overwatch"
 	"overwatch/apptest"
 	"overwatch/clickhouse"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -142,6 +143,13 @@ func accuracyRun(t *testing.T, st accSetting, seed uint64, vessels, days int) []
 	}
 	s := apptest.StartServer(t, map[string]string{"CLICKHOUSE_URL": r.ChURL, "DATABASE_URL": r.PgURL})
 	key, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanPro)
+	if dir := os.Getenv("OVERWATCH_ACCURACY_TRUTH_DIR"); dir != "" { // keep the truth to look into a miss
+		if b, err := os.ReadFile(r.TruthPath); err != nil {
+			t.Error(err)
+		} else if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("truth-%s-%d.jsonl", st.name, seed)), b, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
 	truth := apptest.ReadTruth(t, r.TruthPath)
 	api := fetchAccuracyAPI(t, s, key, fleetOf(truth))
 	s.Stop()
@@ -149,8 +157,9 @@ func accuracyRun(t *testing.T, st accSetting, seed uint64, vessels, days int) []
 	t.Logf("%s, seed %d: simulated in %s, derived in %s, %d events read through the API in %s",
 		st.name, seed, simulated.Round(time.Second), derived.Round(time.Second), len(api.events),
 		(time.Since(began) - simulated - derived).Round(time.Second))
-	if os.Getenv("EVAL_DEBUG") != "" {
+	if os.Getenv("EVAL_DEBUG") != "" { // every miss of every row, logged
 		for _, row := range rows {
+			t.Logf("%s, seed %d: %s: %s", st.name, seed, row.name, row.cell())
 			for _, m := range row.misses {
 				t.Logf("%s: %s", row.name, m)
 			}

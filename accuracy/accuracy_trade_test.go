@@ -43,12 +43,16 @@ import (
 // rows, and the recall of the rows with at least 5 truths in scope (and
 // the deceptions' precision) must reach 0.5 — a small fleet carries a few
 // voyages per lane and week: tradeMisses) or full (make accuracy-trade: 800 vessels
-// over 730 days, every row at its goal, the table written as markdown to
-// OVERWATCH_ACCURACY_OUT). OVERWATCH_ACCURACY_TRADE_VESSELS,
-// _DAYS, _SEED and _FLAGS (the simulator's options, "none" for none)
-// change the run; OVERWATCH_ACCURACY_TRADE_KEEP=dir keeps its truth and
-// answers, which OVERWATCH_ACCURACY_TRADE_RESCORE=dir scores again. Unset,
-// the test is skipped.
+// over 730 days for each of the seeds of OVERWATCH_ACCURACY_TRADE_SEEDS,
+// by default three never used to tune anything (accuracy_trade_seeds_test.go),
+// every row at its goal on each, a table per seed and a summary per goal
+// written as markdown to OVERWATCH_ACCURACY_OUT; the smoke run is one
+// seed, 41). OVERWATCH_ACCURACY_TRADE_VESSELS, _DAYS, _SEED (one seed
+// instead of the list) and _FLAGS (the simulator's options, "none" for
+// none) change the run; OVERWATCH_ACCURACY_TRADE_KEEP=dir keeps its truth
+// and answers (in dir/seed-N when several seeds run), which
+// OVERWATCH_ACCURACY_TRADE_RESCORE=dir scores again. Unset, the test is
+// skipped.
 func TestAccuracyTrade(t *testing.T) {
 	mode := os.Getenv("OVERWATCH_ACCURACY_TRADE")
 	p := tradePlan{seed: 41}
@@ -67,9 +71,6 @@ func TestAccuracyTrade(t *testing.T) {
 			*dst = v
 		}
 	}
-	if v, err := strconv.ParseUint(os.Getenv("OVERWATCH_ACCURACY_TRADE_SEED"), 10, 64); err == nil {
-		p.seed = v
-	}
 	if dir := os.Getenv("OVERWATCH_ACCURACY_TRADE_RESCORE"); dir != "" { // a kept run, scored again
 		kept := loadTradeRun(t, dir)
 		rows := scoreTrade(newTradeTruth(apptest.ReadTruth(t, filepath.Join(dir, "truth.jsonl"))), &kept.API, kept.Start, kept.DataEnd)
@@ -79,6 +80,32 @@ func TestAccuracyTrade(t *testing.T) {
 		return
 	}
 	flags := tradeSimFlags(t)
+	var runs []tradeSeedRun
+	seeds := tradeSeeds(t, mode)
+	for _, seed := range seeds {
+		p.seed, p.seeds = seed, len(seeds)
+		n := len(runs)
+		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+			runs = append(runs, runTradeSeed(t, p, mode, flags))
+		})
+		if len(runs) == n { // stopped before its rows: the summary says so
+			runs = append(runs, tradeSeedRun{seed: seed, head: "The run stopped before it was scored (see the test's log)."})
+		}
+	}
+	if out := os.Getenv("OVERWATCH_ACCURACY_OUT"); out != "" && mode == "full" && len(runs) > 0 {
+		if err := os.WriteFile(out, []byte(tradeSeedsMarkdown(runs)), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	if len(runs) > 1 {
+		t.Logf("trade accuracy over %d seeds:\n%s", len(runs), tradeSummaryText(runs))
+	}
+}
+
+// runTradeSeed is one run of the plan (its seed): simulated, derived,
+// read through the API, scored and asserted; its rows come back for the
+// tables of every seed.
+func runTradeSeed(t *testing.T, p tradePlan, mode string, flags []string) tradeSeedRun {
 	began := time.Now()
 	name := fmt.Sprintf("acc_trade_%s_%d", mode, p.seed) // a database per mode and seed, kept for a look (or `loadtest trade`)
 	r := &apptest.EvalRun{ChURL: chtest.URL(t, name), PgURL: pgtest.URL(t, name)}
@@ -108,6 +135,9 @@ func TestAccuracyTrade(t *testing.T) {
 	scoreEarningsRun(t, s, key, r.TruthPath, mode, dataEnd) // accuracy_earnings_test.go
 	s.Stop()
 	if dir := os.Getenv("OVERWATCH_ACCURACY_TRADE_KEEP"); dir != "" {
+		if p.seeds > 1 { // a folder per seed
+			dir = filepath.Join(dir, fmt.Sprintf("seed-%d", p.seed))
+		}
 		keepTradeRun(t, dir, r.TruthPath, keptTradeRun{Start: r.Start, DataEnd: dataEnd, API: *api})
 	}
 	rows := scoreTrade(tt, api, r.Start, dataEnd)
@@ -120,13 +150,8 @@ func TestAccuracyTrade(t *testing.T) {
 		t.Logf("jobs:\n%s", summary.String())
 		logMisses(t, rows)
 	}
-	if out := os.Getenv("OVERWATCH_ACCURACY_OUT"); out != "" && mode == "full" {
-		head := fmt.Sprintf("%d vessels over %d days (seed %d; `overwatch simulate %s`), %s end to end.\n\n", p.vessels, p.days, p.seed,
-			strings.Join(flags, " "), time.Since(began).Round(time.Second))
-		if err := os.WriteFile(out, []byte(head+tradeTable(rows, true)), 0o644); err != nil {
-			t.Error(err)
-		}
-	}
+	run := tradeSeedRun{seed: p.seed, rows: rows, head: fmt.Sprintf("%d vessels over %d days (seed %d; `overwatch simulate %s`), %s end to end.",
+		p.vessels, p.days, p.seed, strings.Join(flags, " "), time.Since(began).Round(time.Second))}
 	for _, m := range []string{"pipeline", "statistical", "ml"} {
 		if api.forecasts[m] == 0 {
 			t.Errorf("/v1/forecasts?method=%s served no forecast", m)
@@ -142,6 +167,7 @@ func TestAccuracyTrade(t *testing.T) {
 	for _, miss := range tradeMisses(rows, p) {
 		t.Error(miss)
 	}
+	return run
 }
 
 // tradePlan is a run of the trade evaluation: seed, fleet, span, the
@@ -149,6 +175,7 @@ func TestAccuracyTrade(t *testing.T) {
 // floor asserted (the goal in the full run).
 type tradePlan struct {
 	seed          uint64
+	seeds         int // how many seeds the test runs
 	vessels, days int
 	minTruth      int
 	floor         float64

@@ -77,7 +77,7 @@ func (db *DB) columns(ctx context.Context, insert string, cols ...any) error {
 // a batch of 50,000 rows would otherwise allocate 7 MB per write.
 type positionColumns struct {
 	imo, mmsi            []uint32
-	src, dest            []string
+	src, dest, station   []string
 	ts, recv             []time.Time
 	lat, lon             []float64
 	speed, course, draft []*float32
@@ -101,7 +101,7 @@ func (db *DB) writePositions(ctx context.Context, b *ingest.Batch) error {
 	c := positionPool.Get().(*positionColumns)
 	defer positionPool.Put(c)
 	c.imo, c.mmsi = resize(c.imo, n), resize(c.mmsi, n)
-	c.src, c.dest = resize(c.src, n), resize(c.dest, n)
+	c.src, c.dest, c.station = resize(c.src, n), resize(c.dest, n), resize(c.station, n)
 	c.ts, c.recv = resize(c.ts, n), resize(c.recv, n)
 	c.lat, c.lon = resize(c.lat, n), resize(c.lon, n)
 	c.speed, c.course, c.draft = resize(c.speed, n), resize(c.course, n), resize(c.draft, n)
@@ -112,6 +112,7 @@ func (db *DB) writePositions(ctx context.Context, b *ingest.Batch) error {
 		p := &b.Positions[i]
 		c.imo[i], c.mmsi[i], c.src[i], c.ts[i], c.recv[i] = uint32(p.IMO), p.MMSI, sourceName(p.Source), p.TS, p.ReceivedAt
 		c.lat[i], c.lon[i], c.status[i], c.msgType[i], c.dest[i], c.key[i] = p.Lat, p.Lon, p.NavStatus, p.MsgType, p.Destination, p.DedupKey
+		c.station[i] = p.Station
 		if p.Has&ingest.HasSOG != 0 {
 			c.speed[i] = &p.SpeedKt
 		}
@@ -125,8 +126,8 @@ func (db *DB) writePositions(ctx context.Context, b *ingest.Batch) error {
 			c.draft[i] = &p.DraftM
 		}
 	}
-	return db.columns(ctx, "INSERT INTO positions (imo, mmsi, source, ts, lat, lon, speed_kt, course_deg, heading_deg, nav_status, draft_m, destination, msg_type, received_at, dedup_key)",
-		c.imo, c.mmsi, c.src, c.ts, c.lat, c.lon, c.speed, c.course, c.heading, c.status, c.draft, c.dest, c.msgType, c.recv, c.key)
+	return db.columns(ctx, "INSERT INTO positions (imo, mmsi, source, ts, lat, lon, speed_kt, course_deg, heading_deg, nav_status, draft_m, destination, msg_type, received_at, station, dedup_key)",
+		c.imo, c.mmsi, c.src, c.ts, c.lat, c.lon, c.speed, c.course, c.heading, c.status, c.draft, c.dest, c.msgType, c.recv, c.station, c.key)
 }
 
 func (db *DB) writePortPositions(ctx context.Context, b *ingest.Batch) error {

@@ -33,8 +33,8 @@ const (
 // two take the IMO arrays before the range's; the last, the time the days
 // were recorded.
 var reattributeStatements = []string{
-	`INSERT INTO positions (imo, mmsi, source, ts, lat, lon, speed_kt, course_deg, heading_deg, nav_status, draft_m, destination, msg_type, received_at, dedup_key)
-	 SELECT ` + reattributedIMO + `, mmsi, source, ts, lat, lon, speed_kt, course_deg, heading_deg, nav_status, draft_m, destination, msg_type, received_at, dedup_key
+	`INSERT INTO positions (imo, mmsi, source, ts, lat, lon, speed_kt, course_deg, heading_deg, nav_status, draft_m, destination, msg_type, received_at, station, dedup_key)
+	 SELECT ` + reattributedIMO + `, mmsi, source, ts, lat, lon, speed_kt, course_deg, heading_deg, nav_status, draft_m, destination, msg_type, received_at, station, dedup_key
 	   FROM positions WHERE ` + reattributedIn,
 	`INSERT INTO port_positions (port, ts, imo, mmsi, source, lat, lon, speed_kt, nav_status, draft_m, dedup_key)
 	 SELECT port, ts, ` + reattributedIMO + `, mmsi, source, lat, lon, speed_kt, nav_status, draft_m, dedup_key

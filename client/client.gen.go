@@ -1839,6 +1839,33 @@ func (e SARSourceStatus) Valid() bool {
 	}
 }
 
+// Defines values for SearchVesselMatchedField.
+const (
+	SearchVesselMatchedFieldCallSign   SearchVesselMatchedField = "call_sign"
+	SearchVesselMatchedFieldFormerName SearchVesselMatchedField = "former_name"
+	SearchVesselMatchedFieldImo        SearchVesselMatchedField = "imo"
+	SearchVesselMatchedFieldMmsi       SearchVesselMatchedField = "mmsi"
+	SearchVesselMatchedFieldName       SearchVesselMatchedField = "name"
+)
+
+// Valid indicates whether the value is a known member of the SearchVesselMatchedField enum.
+func (e SearchVesselMatchedField) Valid() bool {
+	switch e {
+	case SearchVesselMatchedFieldCallSign:
+		return true
+	case SearchVesselMatchedFieldFormerName:
+		return true
+	case SearchVesselMatchedFieldImo:
+		return true
+	case SearchVesselMatchedFieldMmsi:
+		return true
+	case SearchVesselMatchedFieldName:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TerminalActivityCommodities.
 const (
 	TerminalActivityCommoditiesCoal    TerminalActivityCommodities = "coal"
@@ -1893,6 +1920,36 @@ func (e TerminalMetaSector) Valid() bool {
 	case TerminalMetaSectorLng:
 		return true
 	case TerminalMetaSectorMining:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TrackFeatureGeometryType.
+const (
+	MultiLineString TrackFeatureGeometryType = "MultiLineString"
+)
+
+// Valid indicates whether the value is a known member of the TrackFeatureGeometryType enum.
+func (e TrackFeatureGeometryType) Valid() bool {
+	switch e {
+	case MultiLineString:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TrackFeatureType.
+const (
+	Feature TrackFeatureType = "Feature"
+)
+
+// Valid indicates whether the value is a known member of the TrackFeatureType enum.
+func (e TrackFeatureType) Valid() bool {
+	switch e {
+	case Feature:
 		return true
 	default:
 		return false
@@ -2208,6 +2265,48 @@ func (e ForecastFormat) Valid() bool {
 	}
 }
 
+// Defines values for PositionType.
+const (
+	PositionTypeCargo        PositionType = "cargo"
+	PositionTypeFishing      PositionType = "fishing"
+	PositionTypeHighSpeed    PositionType = "high_speed"
+	PositionTypeOther        PositionType = "other"
+	PositionTypePassenger    PositionType = "passenger"
+	PositionTypePleasure     PositionType = "pleasure"
+	PositionTypeSpecial      PositionType = "special"
+	PositionTypeTanker       PositionType = "tanker"
+	PositionTypeTug          PositionType = "tug"
+	PositionTypeWingInGround PositionType = "wing_in_ground"
+)
+
+// Valid indicates whether the value is a known member of the PositionType enum.
+func (e PositionType) Valid() bool {
+	switch e {
+	case PositionTypeCargo:
+		return true
+	case PositionTypeFishing:
+		return true
+	case PositionTypeHighSpeed:
+		return true
+	case PositionTypeOther:
+		return true
+	case PositionTypePassenger:
+		return true
+	case PositionTypePleasure:
+		return true
+	case PositionTypeSpecial:
+		return true
+	case PositionTypeTanker:
+		return true
+	case PositionTypeTug:
+		return true
+	case PositionTypeWingInGround:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RiskTier.
 const (
 	RiskTierCritical RiskTier = "critical"
@@ -2265,6 +2364,27 @@ func (e RouteCommodity) Valid() bool {
 	case RouteCommodityRefinedProducts:
 		return true
 	case RouteCommodityUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TrackFormat.
+const (
+	TrackFormatCsv     TrackFormat = "csv"
+	TrackFormatGeojson TrackFormat = "geojson"
+	TrackFormatJson    TrackFormat = "json"
+)
+
+// Valid indicates whether the value is a known member of the TrackFormat enum.
+func (e TrackFormat) Valid() bool {
+	switch e {
+	case TrackFormatCsv:
+		return true
+	case TrackFormatGeojson:
+		return true
+	case TrackFormatJson:
 		return true
 	default:
 		return false
@@ -2607,6 +2727,48 @@ func (e ListAnomaliesParamsFormat) Valid() bool {
 	case ListAnomaliesParamsFormatCsv:
 		return true
 	case ListAnomaliesParamsFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListAreaVesselsParamsType.
+const (
+	ListAreaVesselsParamsTypeCargo        ListAreaVesselsParamsType = "cargo"
+	ListAreaVesselsParamsTypeFishing      ListAreaVesselsParamsType = "fishing"
+	ListAreaVesselsParamsTypeHighSpeed    ListAreaVesselsParamsType = "high_speed"
+	ListAreaVesselsParamsTypeOther        ListAreaVesselsParamsType = "other"
+	ListAreaVesselsParamsTypePassenger    ListAreaVesselsParamsType = "passenger"
+	ListAreaVesselsParamsTypePleasure     ListAreaVesselsParamsType = "pleasure"
+	ListAreaVesselsParamsTypeSpecial      ListAreaVesselsParamsType = "special"
+	ListAreaVesselsParamsTypeTanker       ListAreaVesselsParamsType = "tanker"
+	ListAreaVesselsParamsTypeTug          ListAreaVesselsParamsType = "tug"
+	ListAreaVesselsParamsTypeWingInGround ListAreaVesselsParamsType = "wing_in_ground"
+)
+
+// Valid indicates whether the value is a known member of the ListAreaVesselsParamsType enum.
+func (e ListAreaVesselsParamsType) Valid() bool {
+	switch e {
+	case ListAreaVesselsParamsTypeCargo:
+		return true
+	case ListAreaVesselsParamsTypeFishing:
+		return true
+	case ListAreaVesselsParamsTypeHighSpeed:
+		return true
+	case ListAreaVesselsParamsTypeOther:
+		return true
+	case ListAreaVesselsParamsTypePassenger:
+		return true
+	case ListAreaVesselsParamsTypePleasure:
+		return true
+	case ListAreaVesselsParamsTypeSpecial:
+		return true
+	case ListAreaVesselsParamsTypeTanker:
+		return true
+	case ListAreaVesselsParamsTypeTug:
+		return true
+	case ListAreaVesselsParamsTypeWingInGround:
 		return true
 	default:
 		return false
@@ -3594,6 +3756,84 @@ func (e ListCropProductionParamsCrop) Valid() bool {
 	}
 }
 
+// Defines values for ListTracksParamsType.
+const (
+	ListTracksParamsTypeCargo        ListTracksParamsType = "cargo"
+	ListTracksParamsTypeFishing      ListTracksParamsType = "fishing"
+	ListTracksParamsTypeHighSpeed    ListTracksParamsType = "high_speed"
+	ListTracksParamsTypeOther        ListTracksParamsType = "other"
+	ListTracksParamsTypePassenger    ListTracksParamsType = "passenger"
+	ListTracksParamsTypePleasure     ListTracksParamsType = "pleasure"
+	ListTracksParamsTypeSpecial      ListTracksParamsType = "special"
+	ListTracksParamsTypeTanker       ListTracksParamsType = "tanker"
+	ListTracksParamsTypeTug          ListTracksParamsType = "tug"
+	ListTracksParamsTypeWingInGround ListTracksParamsType = "wing_in_ground"
+)
+
+// Valid indicates whether the value is a known member of the ListTracksParamsType enum.
+func (e ListTracksParamsType) Valid() bool {
+	switch e {
+	case ListTracksParamsTypeCargo:
+		return true
+	case ListTracksParamsTypeFishing:
+		return true
+	case ListTracksParamsTypeHighSpeed:
+		return true
+	case ListTracksParamsTypeOther:
+		return true
+	case ListTracksParamsTypePassenger:
+		return true
+	case ListTracksParamsTypePleasure:
+		return true
+	case ListTracksParamsTypeSpecial:
+		return true
+	case ListTracksParamsTypeTanker:
+		return true
+	case ListTracksParamsTypeTug:
+		return true
+	case ListTracksParamsTypeWingInGround:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTracksParamsFormat.
+const (
+	ListTracksParamsFormatCsv     ListTracksParamsFormat = "csv"
+	ListTracksParamsFormatGeojson ListTracksParamsFormat = "geojson"
+	ListTracksParamsFormatJson    ListTracksParamsFormat = "json"
+)
+
+// Valid indicates whether the value is a known member of the ListTracksParamsFormat enum.
+func (e ListTracksParamsFormat) Valid() bool {
+	switch e {
+	case ListTracksParamsFormatCsv:
+		return true
+	case ListTracksParamsFormatGeojson:
+		return true
+	case ListTracksParamsFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTracks200ApplicationGeoPlusJSONResponseBodyType.
+const (
+	FeatureCollection ListTracks200ApplicationGeoPlusJSONResponseBodyType = "FeatureCollection"
+)
+
+// Valid indicates whether the value is a known member of the ListTracks200ApplicationGeoPlusJSONResponseBodyType enum.
+func (e ListTracks200ApplicationGeoPlusJSONResponseBodyType) Valid() bool {
+	switch e {
+	case FeatureCollection:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetTradeFlowsParamsView.
 const (
 	Entity    GetTradeFlowsParamsView = "entity"
@@ -3750,6 +3990,27 @@ func (e ListFleetPositionsParamsTier) Valid() bool {
 	}
 }
 
+// Defines values for GetVesselTrackParamsFormat.
+const (
+	GetVesselTrackParamsFormatCsv     GetVesselTrackParamsFormat = "csv"
+	GetVesselTrackParamsFormatGeojson GetVesselTrackParamsFormat = "geojson"
+	GetVesselTrackParamsFormatJson    GetVesselTrackParamsFormat = "json"
+)
+
+// Valid indicates whether the value is a known member of the GetVesselTrackParamsFormat enum.
+func (e GetVesselTrackParamsFormat) Valid() bool {
+	switch e {
+	case GetVesselTrackParamsFormatCsv:
+		return true
+	case GetVesselTrackParamsFormatGeojson:
+		return true
+	case GetVesselTrackParamsFormatJson:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateWebhookJSONBodyEventTypes.
 const (
 	CreateWebhookJSONBodyEventTypesDarkFleet      CreateWebhookJSONBodyEventTypes = "dark_fleet"
@@ -3861,6 +4122,30 @@ type AnomalySeverity string
 
 // AnomalyType defines model for Anomaly.Type.
 type AnomalyType string
+
+// AreaFix defines model for AreaFix.
+type AreaFix struct {
+	// Latitude Null for callers without exact coordinates (Free).
+	Latitude  *float64  `json:"latitude"`
+	Longitude *float64  `json:"longitude"`
+	Timestamp time.Time `json:"timestamp"`
+}
+
+// AreaVessel defines model for AreaVessel.
+type AreaVessel struct {
+	Category *string `json:"category"`
+	FirstFix AreaFix `json:"first_fix"`
+
+	// Fixes Fixes inside the area in the range.
+	Fixes     int     `json:"fixes"`
+	Flag      *string `json:"flag"`
+	ImoNumber string  `json:"imo_number"`
+	LastFix   AreaFix `json:"last_fix"`
+
+	// Mmsi From the registry; null for a vessel it does not hold.
+	Mmsi *int    `json:"mmsi"`
+	Name *string `json:"name"`
+}
 
 // Attribution defines model for Attribution.
 type Attribution struct {
@@ -5566,6 +5851,45 @@ type SanctionsListing struct {
 	Since time.Time `json:"since"`
 }
 
+// SearchVessel A vessel, with the fields of /vessels' items, and why it matched.
+type SearchVessel struct {
+	BeamM    *float64 `json:"beam_m"`
+	CallSign *string  `json:"call_sign"`
+	Category *string  `json:"category"`
+
+	// DesignDraftM Deepest reported draught.
+	DesignDraftM *float64 `json:"design_draft_m"`
+	Destination  *string  `json:"destination"`
+
+	// DraftM Latest reported draught.
+	DraftM       *float64 `json:"draft_m"`
+	Dwt          *float64 `json:"dwt"`
+	DwtEstimated bool     `json:"dwt_estimated"`
+
+	// Flag ISO 3166-1 alpha-2 of the MMSI's MID.
+	Flag      *string   `json:"flag"`
+	ImoNumber string    `json:"imo_number"`
+	LastSeen  time.Time `json:"last_seen"`
+	LengthM   *float64  `json:"length_m"`
+
+	// Matched Why the vessel was found.
+	Matched struct {
+		Field SearchVesselMatchedField `json:"field"`
+
+		// Text The text of the field that matched.
+		Text string `json:"text"`
+	} `json:"matched"`
+	Mmsi         int     `json:"mmsi"`
+	Name         *string `json:"name"`
+	ShipTypeCode *int    `json:"ship_type_code"`
+
+	// VesselType ITU-R M.1371 ship type text.
+	VesselType *string `json:"vessel_type"`
+}
+
+// SearchVesselMatchedField defines model for SearchVessel.Matched.Field.
+type SearchVesselMatchedField string
+
 // SelfCalibratedFactor defines model for SelfCalibratedFactor.
 type SelfCalibratedFactor struct {
 	// ActualTonnes Sum of the actuals over the weeks.
@@ -5680,6 +6004,82 @@ type TierCounts struct {
 	High     int `json:"high"`
 	Low      int `json:"low"`
 	Medium   int `json:"medium"`
+}
+
+// Track defines model for Track.
+type Track struct {
+	End   time.Time  `json:"end"`
+	Fixes []TrackFix `json:"fixes"`
+
+	// GapHours The silence that starts a new segment (the gap detector's threshold).
+	GapHours  float64 `json:"gap_hours"`
+	ImoNumber string  `json:"imo_number"`
+	Segments  int     `json:"segments"`
+
+	// Start The range read (after the plan's history floor).
+	Start time.Time `json:"start"`
+}
+
+// TrackFeature defines model for TrackFeature.
+type TrackFeature struct {
+	// Geometry A line per segment; null without fixes or for callers without exact coordinates.
+	Geometry *struct {
+		Coordinates [][][]float64            `json:"coordinates"`
+		Type        TrackFeatureGeometryType `json:"type"`
+	} `json:"geometry"`
+	Properties struct {
+		End time.Time `json:"end"`
+
+		// Fixes Fixes kept (after interval and simplify).
+		Fixes     int       `json:"fixes"`
+		GapHours  float64   `json:"gap_hours"`
+		ImoNumber string    `json:"imo_number"`
+		Segments  int       `json:"segments"`
+		Start     time.Time `json:"start"`
+
+		// Timestamps The times of the geometry's positions, line by line.
+		Timestamps [][]time.Time `json:"timestamps"`
+	} `json:"properties"`
+	Type TrackFeatureType `json:"type"`
+}
+
+// TrackFeatureGeometryType defines model for TrackFeature.Geometry.Type.
+type TrackFeatureGeometryType string
+
+// TrackFeatureType defines model for TrackFeature.Type.
+type TrackFeatureType string
+
+// TrackFix One stored fix with its provenance.
+type TrackFix struct {
+	// AgeSeconds Seconds from the fix to its receipt.
+	AgeSeconds int      `json:"age_seconds"`
+	CourseDeg  *float64 `json:"course_deg"`
+
+	// Heading True heading in degrees; null when the transponder does not report it.
+	Heading *int `json:"heading"`
+
+	// Latitude Null for callers without exact coordinates (Free).
+	Latitude  *float64 `json:"latitude"`
+	Longitude *float64 `json:"longitude"`
+
+	// NavStatus ITU-R M.1371 navigational status; null when not defined.
+	NavStatus *string `json:"nav_status"`
+
+	// ReceivedAt When the service received the report.
+	ReceivedAt time.Time `json:"received_at"`
+
+	// Segment The segment of the track (a new one after each gap longer than `gap_hours`).
+	Segment int `json:"segment"`
+
+	// Source The provider the fix came from.
+	Source  *string  `json:"source"`
+	SpeedKt *float64 `json:"speed_kt"`
+
+	// Station The receiving station, when the feed names one (NMEA tag block `s:`).
+	Station *string `json:"station"`
+
+	// Timestamp When the vessel reported the fix (the feed's time, else the receive time).
+	Timestamp time.Time `json:"timestamp"`
 }
 
 // TradeDiscrepancy defines model for TradeDiscrepancy.
@@ -6073,6 +6473,33 @@ type PortOptional = string
 // PortRequired defines model for PortRequired.
 type PortRequired = string
 
+// PositionBBox defines model for PositionBBox.
+type PositionBBox = string
+
+// PositionEnd defines model for PositionEnd.
+type PositionEnd = string
+
+// PositionIMO defines model for PositionIMO.
+type PositionIMO = string
+
+// PositionIMORequired defines model for PositionIMORequired.
+type PositionIMORequired = string
+
+// PositionMMSI defines model for PositionMMSI.
+type PositionMMSI = string
+
+// PositionPolygon defines model for PositionPolygon.
+type PositionPolygon = string
+
+// PositionSource defines model for PositionSource.
+type PositionSource = string
+
+// PositionStart defines model for PositionStart.
+type PositionStart = string
+
+// PositionType defines model for PositionType.
+type PositionType string
+
 // RiskLimit defines model for RiskLimit.
 type RiskLimit = int
 
@@ -6090,6 +6517,15 @@ type RouteLimit = int
 
 // RouteOrigin defines model for RouteOrigin.
 type RouteOrigin = string
+
+// TrackFormat defines model for TrackFormat.
+type TrackFormat string
+
+// TrackInterval defines model for TrackInterval.
+type TrackInterval = int
+
+// TrackSimplify defines model for TrackSimplify.
+type TrackSimplify = float64
 
 // VesselType defines model for VesselType.
 type VesselType string
@@ -6214,6 +6650,39 @@ type ListAnomaliesParamsSeverity string
 
 // ListAnomaliesParamsFormat defines parameters for ListAnomalies.
 type ListAnomaliesParamsFormat string
+
+// ListAreaVesselsParams defines parameters for ListAreaVessels.
+type ListAreaVesselsParams struct {
+	// Bbox A box: west,south,east,north in degrees. A west edge east of the east edge crosses the antimeridian (170,-10,-170,10 spans longitude 180). Not with `polygon`.
+	Bbox *PositionBBox `form:"bbox,omitempty" json:"bbox,omitempty"`
+
+	// Polygon A GeoJSON Polygon (URL-encoded): closed rings of [longitude, latitude], the exterior first, then holes; at least 4 positions a ring, at most 200 in all. Not with `bbox`.
+	Polygon *PositionPolygon `form:"polygon,omitempty" json:"polygon,omitempty"`
+
+	// Start Positions at or after this ISO 8601 time (or date, midnight UTC).
+	Start *PositionStart `form:"start,omitempty" json:"start,omitempty"`
+
+	// End Positions at or before this ISO 8601 time (or date); not before `start`.
+	End *PositionEnd `form:"end,omitempty" json:"end,omitempty"`
+
+	// Imo One IMO number or a comma list of up to 100.
+	Imo *PositionIMO `form:"imo,omitempty" json:"imo,omitempty"`
+
+	// Mmsi One MMSI or a comma list of up to 100.
+	Mmsi *PositionMMSI `form:"mmsi,omitempty" json:"mmsi,omitempty"`
+
+	// Type A ship type category (as /vessels' `type`), from the registry.
+	Type *ListAreaVesselsParamsType `form:"type,omitempty" json:"type,omitempty"`
+
+	// Source A provider or a comma list of them: aishub, aisstream, satellite, spire.
+	Source *PositionSource `form:"source,omitempty" json:"source,omitempty"`
+
+	// Limit Vessels; default 500, at most 500 and the plan's results per call (20, 100, 500).
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListAreaVesselsParamsType defines parameters for ListAreaVessels.
+type ListAreaVesselsParamsType string
 
 // GetBerthUtilizationParams defines parameters for GetBerthUtilization.
 type GetBerthUtilizationParams struct {
@@ -6826,6 +7295,51 @@ type ListCropProductionParams struct {
 // ListCropProductionParamsCrop defines parameters for ListCropProduction.
 type ListCropProductionParamsCrop string
 
+// ListTracksParams defines parameters for ListTracks.
+type ListTracksParams struct {
+	// Imo One IMO number or a comma list of up to 100.
+	Imo PositionIMORequired `form:"imo" json:"imo"`
+
+	// Mmsi One MMSI or a comma list of up to 100.
+	Mmsi *PositionMMSI `form:"mmsi,omitempty" json:"mmsi,omitempty"`
+
+	// Type A ship type category (as /vessels' `type`), from the registry.
+	Type *ListTracksParamsType `form:"type,omitempty" json:"type,omitempty"`
+
+	// Start Positions at or after this ISO 8601 time (or date, midnight UTC).
+	Start *PositionStart `form:"start,omitempty" json:"start,omitempty"`
+
+	// End Positions at or before this ISO 8601 time (or date); not before `start`.
+	End *PositionEnd `form:"end,omitempty" json:"end,omitempty"`
+
+	// Bbox A box: west,south,east,north in degrees. A west edge east of the east edge crosses the antimeridian (170,-10,-170,10 spans longitude 180). Not with `polygon`.
+	Bbox *PositionBBox `form:"bbox,omitempty" json:"bbox,omitempty"`
+
+	// Polygon A GeoJSON Polygon (URL-encoded): closed rings of [longitude, latitude], the exterior first, then holes; at least 4 positions a ring, at most 200 in all. Not with `bbox`.
+	Polygon *PositionPolygon `form:"polygon,omitempty" json:"polygon,omitempty"`
+
+	// Source A provider or a comma list of them: aishub, aisstream, satellite, spire.
+	Source *PositionSource `form:"source,omitempty" json:"source,omitempty"`
+
+	// Format json (a Track), geojson (a Feature with a MultiLineString) or csv (plans with CSV export).
+	Format *ListTracksParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// Simplify Douglas–Peucker tolerance in metres (above 0, at most 100000), applied to each segment.
+	Simplify *TrackSimplify `form:"simplify,omitempty" json:"simplify,omitempty"`
+
+	// Interval One fix per this many minutes (1 to 1440), the first of each interval counted from the epoch.
+	Interval *TrackInterval `form:"interval,omitempty" json:"interval,omitempty"`
+}
+
+// ListTracksParamsType defines parameters for ListTracks.
+type ListTracksParamsType string
+
+// ListTracksParamsFormat defines parameters for ListTracks.
+type ListTracksParamsFormat string
+
+// ListTracks200ApplicationGeoPlusJSONResponseBodyType defines parameters for ListTracks.
+type ListTracks200ApplicationGeoPlusJSONResponseBodyType string
+
 // GetTradeFlowsParams defines parameters for GetTradeFlows.
 type GetTradeFlowsParams struct {
 	View *GetTradeFlowsParamsView `form:"view,omitempty" json:"view,omitempty"`
@@ -6920,6 +7434,27 @@ type ListVesselsParamsType string
 
 // ListFleetPositionsParams defines parameters for ListFleetPositions.
 type ListFleetPositionsParams struct {
+	// Bbox A box: west,south,east,north in degrees. A west edge east of the east edge crosses the antimeridian (170,-10,-170,10 spans longitude 180). Not with `polygon`.
+	Bbox *PositionBBox `form:"bbox,omitempty" json:"bbox,omitempty"`
+
+	// Polygon A GeoJSON Polygon (URL-encoded): closed rings of [longitude, latitude], the exterior first, then holes; at least 4 positions a ring, at most 200 in all. Not with `bbox`.
+	Polygon *PositionPolygon `form:"polygon,omitempty" json:"polygon,omitempty"`
+
+	// Imo One IMO number or a comma list of up to 100.
+	Imo *PositionIMO `form:"imo,omitempty" json:"imo,omitempty"`
+
+	// Mmsi One MMSI or a comma list of up to 100.
+	Mmsi *PositionMMSI `form:"mmsi,omitempty" json:"mmsi,omitempty"`
+
+	// Start Positions at or after this ISO 8601 time (or date, midnight UTC).
+	Start *PositionStart `form:"start,omitempty" json:"start,omitempty"`
+
+	// End Positions at or before this ISO 8601 time (or date); not before `start`.
+	End *PositionEnd `form:"end,omitempty" json:"end,omitempty"`
+
+	// Source A provider or a comma list of them: aishub, aisstream, satellite, spire.
+	Source *PositionSource `form:"source,omitempty" json:"source,omitempty"`
+
 	// Type A ship type category (as /vessels' `type`); every vessel when absent.
 	Type *ListFleetPositionsParamsType `form:"type,omitempty" json:"type,omitempty"`
 
@@ -6941,6 +7476,45 @@ type ListFleetPositionsParamsType string
 
 // ListFleetPositionsParamsTier defines parameters for ListFleetPositions.
 type ListFleetPositionsParamsTier string
+
+// SearchVesselsParams defines parameters for SearchVessels.
+type SearchVesselsParams struct {
+	// Q An IMO number (optionally "IMO 9074729"), an MMSI, a call sign or a name; at most 100 characters.
+	Q string `form:"q" json:"q"`
+
+	// Limit Vessels; default 20, at most 100 and the plan's results per call (20, 100, 500).
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// GetVesselTrackParams defines parameters for GetVesselTrack.
+type GetVesselTrackParams struct {
+	// Start Positions at or after this ISO 8601 time (or date, midnight UTC).
+	Start *PositionStart `form:"start,omitempty" json:"start,omitempty"`
+
+	// End Positions at or before this ISO 8601 time (or date); not before `start`.
+	End *PositionEnd `form:"end,omitempty" json:"end,omitempty"`
+
+	// Bbox A box: west,south,east,north in degrees. A west edge east of the east edge crosses the antimeridian (170,-10,-170,10 spans longitude 180). Not with `polygon`.
+	Bbox *PositionBBox `form:"bbox,omitempty" json:"bbox,omitempty"`
+
+	// Polygon A GeoJSON Polygon (URL-encoded): closed rings of [longitude, latitude], the exterior first, then holes; at least 4 positions a ring, at most 200 in all. Not with `bbox`.
+	Polygon *PositionPolygon `form:"polygon,omitempty" json:"polygon,omitempty"`
+
+	// Source A provider or a comma list of them: aishub, aisstream, satellite, spire.
+	Source *PositionSource `form:"source,omitempty" json:"source,omitempty"`
+
+	// Format json (a Track), geojson (a Feature with a MultiLineString) or csv (plans with CSV export).
+	Format *GetVesselTrackParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// Simplify Douglas–Peucker tolerance in metres (above 0, at most 100000), applied to each segment.
+	Simplify *TrackSimplify `form:"simplify,omitempty" json:"simplify,omitempty"`
+
+	// Interval One fix per this many minutes (1 to 1440), the first of each interval counted from the epoch.
+	Interval *TrackInterval `form:"interval,omitempty" json:"interval,omitempty"`
+}
+
+// GetVesselTrackParamsFormat defines parameters for GetVesselTrack.
+type GetVesselTrackParamsFormat string
 
 // CreateWebhookJSONBody defines parameters for CreateWebhook.
 type CreateWebhookJSONBody struct {
@@ -7289,6 +7863,19 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /anomalies/maturity (the `AnomalyMaturity` operationId).
 	AnomalyMaturity(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListAreaVessels The vessels that were in an area
+	//
+	// Every vessel with a stored fix inside the area (`bbox` or `polygon`,
+	// one of them required) in the range, with its first and last fix
+	// inside and its count of fixes inside. `end` defaults to now, `start`
+	// to a day before `end`, moved up to the plan's history floor. The
+	// other filter parameters narrow the fixes. Ordered by IMO; `total`
+	// counts every vessel present. Free callers get the fixes' `latitude`
+	// and `longitude` null.
+	//
+	// Corresponds with GET /area/vessels (the `ListAreaVessels` operationId).
+	ListAreaVessels(ctx context.Context, params *ListAreaVesselsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetBerthUtilization Berth utilisation over the last 7 days
 	//
@@ -8260,6 +8847,16 @@ type ClientInterface interface {
 	// Corresponds with GET /satellite/regions (the `ListCropRegions` operationId).
 	ListCropRegions(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListTracks The historical tracks of several vessels
+	//
+	// The tracks of the vessels `imo` lists (one per IMO, in IMO order;
+	// a vessel with no fix in range has an empty one), read as
+	// /vessels/{imo}/track reads one. The other filter parameters narrow
+	// the fixes. CSV is one file with an `imo_number` column.
+	//
+	// Corresponds with GET /tracks (the `ListTracks` operationId).
+	ListTracks(ctx context.Context, params *ListTracksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetTradeFlows Bilateral trade flows, mirror statistics, sanctions matches and vessel graphs
 	//
 	// `view=flows` (default): official trade statistics (UN Comtrade
@@ -8328,13 +8925,48 @@ type ClientInterface interface {
 	// the registry), the port area it lies in (when reported in the last
 	// 24 hours) and its risk score and tier (null until the risk job has
 	// scored it). Positions reported before the plan's history floor are
-	// left out. Ordered by IMO; walk the fleet with `cursor` (the
+	// left out. The position filter (`bbox` or `polygon`, `imo`, `mmsi`,
+	// `start`, `end`, `source`, `type`) applies to each vessel's freshest
+	// position. Ordered by IMO; walk the fleet with `cursor` (the
 	// `next_cursor` of the previous page). `total` counts every vessel the
 	// filters select, over all pages. Free callers get `latitude` and
 	// `longitude` null.
 	//
 	// Corresponds with GET /vessels/positions (the `ListFleetPositions` operationId).
 	ListFleetPositions(ctx context.Context, params *ListFleetPositionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SearchVessels Find vessels by IMO, MMSI, call sign or name
+	//
+	// `q` is matched against each vessel's IMO number, MMSIs, call signs
+	// and names, current and former (from the identity history built from
+	// the static reports). Case, spaces and punctuation do not matter; a
+	// name may be mistyped (up to 1 edit from 4 characters, 2 from 7:
+	// insertions, deletions, substitutions, swapped neighbours). Ranked:
+	// IMO, MMSI, call sign, then the name equal, a prefix of it, a prefix
+	// of one of its words, within it, then mistyped; a former name ranks
+	// below the current. `matched` says which field matched and the text
+	// it held. Vessels last seen before the plan's history floor are left
+	// out.
+	//
+	// Corresponds with GET /vessels/search (the `SearchVessels` operationId).
+	SearchVessels(ctx context.Context, params *SearchVesselsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetVesselTrack A vessel's historical track
+	//
+	// Every stored fix of the vessel in the range, in time order, with its
+	// provenance (source, receiving station when the feed names one,
+	// receive time, age). A silence longer than the gap detector's
+	// threshold (`gap_hours`, 6) starts a new segment: `segment` numbers
+	// them from 1, and the GeoJSON geometry is a MultiLineString with a
+	// line per segment. `end` defaults to now, `start` to 7 days before
+	// `end`, and `start` is moved up to the plan's history floor (7 days
+	// on Free, 90 on Starter). Free callers get `latitude` and `longitude`
+	// null (and a null GeoJSON geometry). CSV is for plans with CSV export
+	// and is streamed as the store returns the rows. Tracks are not cut to
+	// the plan's results per call: the range bounds them.
+	//
+	// Corresponds with GET /vessels/{imo}/track (the `GetVesselTrack` operationId).
+	GetVesselTrack(ctx context.Context, imo string, params *GetVesselTrackParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetWatchlist The vessels and ports your account watches
 	//
@@ -8676,6 +9308,29 @@ func (c *Client) ListAnomalies(ctx context.Context, params *ListAnomaliesParams,
 // Corresponds with GET /anomalies/maturity (the `AnomalyMaturity` operationId).
 func (c *Client) AnomalyMaturity(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAnomalyMaturityRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListAreaVessels The vessels that were in an area
+//
+// Every vessel with a stored fix inside the area (`bbox` or `polygon`,
+// one of them required) in the range, with its first and last fix
+// inside and its count of fixes inside. `end` defaults to now, `start`
+// to a day before `end`, moved up to the plan's history floor. The
+// other filter parameters narrow the fixes. Ordered by IMO; `total`
+// counts every vessel present. Free callers get the fixes' `latitude`
+// and `longitude` null.
+//
+// Corresponds with GET /area/vessels (the `ListAreaVessels` operationId).
+func (c *Client) ListAreaVessels(ctx context.Context, params *ListAreaVesselsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListAreaVesselsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -10356,6 +11011,26 @@ func (c *Client) ListCropRegions(ctx context.Context, reqEditors ...RequestEdito
 	return c.Client.Do(req)
 }
 
+// ListTracks The historical tracks of several vessels
+//
+// The tracks of the vessels `imo` lists (one per IMO, in IMO order;
+// a vessel with no fix in range has an empty one), read as
+// /vessels/{imo}/track reads one. The other filter parameters narrow
+// the fixes. CSV is one file with an `imo_number` column.
+//
+// Corresponds with GET /tracks (the `ListTracks` operationId).
+func (c *Client) ListTracks(ctx context.Context, params *ListTracksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTracksRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetTradeFlows Bilateral trade flows, mirror statistics, sanctions matches and vessel graphs
 //
 // `view=flows` (default): official trade statistics (UN Comtrade
@@ -10454,7 +11129,9 @@ func (c *Client) ListVessels(ctx context.Context, params *ListVesselsParams, req
 // the registry), the port area it lies in (when reported in the last
 // 24 hours) and its risk score and tier (null until the risk job has
 // scored it). Positions reported before the plan's history floor are
-// left out. Ordered by IMO; walk the fleet with `cursor` (the
+// left out. The position filter (`bbox` or `polygon`, `imo`, `mmsi`,
+// `start`, `end`, `source`, `type`) applies to each vessel's freshest
+// position. Ordered by IMO; walk the fleet with `cursor` (the
 // `next_cursor` of the previous page). `total` counts every vessel the
 // filters select, over all pages. Free callers get `latitude` and
 // `longitude` null.
@@ -10462,6 +11139,59 @@ func (c *Client) ListVessels(ctx context.Context, params *ListVesselsParams, req
 // Corresponds with GET /vessels/positions (the `ListFleetPositions` operationId).
 func (c *Client) ListFleetPositions(ctx context.Context, params *ListFleetPositionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListFleetPositionsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SearchVessels Find vessels by IMO, MMSI, call sign or name
+//
+// `q` is matched against each vessel's IMO number, MMSIs, call signs
+// and names, current and former (from the identity history built from
+// the static reports). Case, spaces and punctuation do not matter; a
+// name may be mistyped (up to 1 edit from 4 characters, 2 from 7:
+// insertions, deletions, substitutions, swapped neighbours). Ranked:
+// IMO, MMSI, call sign, then the name equal, a prefix of it, a prefix
+// of one of its words, within it, then mistyped; a former name ranks
+// below the current. `matched` says which field matched and the text
+// it held. Vessels last seen before the plan's history floor are left
+// out.
+//
+// Corresponds with GET /vessels/search (the `SearchVessels` operationId).
+func (c *Client) SearchVessels(ctx context.Context, params *SearchVesselsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSearchVesselsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetVesselTrack A vessel's historical track
+//
+// Every stored fix of the vessel in the range, in time order, with its
+// provenance (source, receiving station when the feed names one,
+// receive time, age). A silence longer than the gap detector's
+// threshold (`gap_hours`, 6) starts a new segment: `segment` numbers
+// them from 1, and the GeoJSON geometry is a MultiLineString with a
+// line per segment. `end` defaults to now, `start` to 7 days before
+// `end`, and `start` is moved up to the plan's history floor (7 days
+// on Free, 90 on Starter). Free callers get `latitude` and `longitude`
+// null (and a null GeoJSON geometry). CSV is for plans with CSV export
+// and is streamed as the store returns the rows. Tracks are not cut to
+// the plan's results per call: the range bounds them.
+//
+// Corresponds with GET /vessels/{imo}/track (the `GetVesselTrack` operationId).
+func (c *Client) GetVesselTrack(ctx context.Context, imo string, params *GetVesselTrackParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetVesselTrackRequest(c.Server, imo, params)
 	if err != nil {
 		return nil, err
 	}
@@ -11290,6 +12020,156 @@ func NewAnomalyMaturityRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListAreaVesselsRequest constructs an http.Request for the ListAreaVessels method
+func NewListAreaVesselsRequest(server string, params *ListAreaVesselsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/area/vessels")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Bbox != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bbox", *params.Bbox, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Polygon != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "polygon", *params.Polygon, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Start != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "start", *params.Start, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.End != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end", *params.End, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Imo != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "imo", *params.Imo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Mmsi != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "mmsi", *params.Mmsi, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Type != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "type", *params.Type, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Source != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "source", *params.Source, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -15107,6 +15987,176 @@ func NewListCropRegionsRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewListTracksRequest constructs an http.Request for the ListTracks method
+func NewListTracksRequest(server string, params *ListTracksParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tracks")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "imo", params.Imo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Mmsi != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "mmsi", *params.Mmsi, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Type != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "type", *params.Type, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Start != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "start", *params.Start, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.End != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end", *params.End, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bbox != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bbox", *params.Bbox, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Polygon != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "polygon", *params.Polygon, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Source != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "source", *params.Source, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Simplify != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "simplify", *params.Simplify, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Interval != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "interval", *params.Interval, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetTradeFlowsRequest constructs an http.Request for the GetTradeFlows method
 func NewGetTradeFlowsRequest(server string, params *GetTradeFlowsParams) (*http.Request, error) {
 	var err error
@@ -15441,6 +16491,90 @@ func NewListFleetPositionsRequest(server string, params *ListFleetPositionsParam
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Bbox != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bbox", *params.Bbox, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Polygon != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "polygon", *params.Polygon, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Imo != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "imo", *params.Imo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Mmsi != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "mmsi", *params.Mmsi, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Start != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "start", *params.Start, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.End != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end", *params.End, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Source != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "source", *params.Source, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Type != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "type", *params.Type, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -15492,6 +16626,213 @@ func NewListFleetPositionsRequest(server string, params *ListFleetPositionsParam
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSearchVesselsRequest constructs an http.Request for the SearchVessels method
+func NewSearchVesselsRequest(server string, params *SearchVesselsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/vessels/search")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "q", params.Q, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetVesselTrackRequest constructs an http.Request for the GetVesselTrack method
+func NewGetVesselTrackRequest(server string, imo string, params *GetVesselTrackParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "imo", imo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/vessels/%s/track", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Start != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "start", *params.Start, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.End != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end", *params.End, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bbox != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bbox", *params.Bbox, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Polygon != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "polygon", *params.Polygon, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Source != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "source", *params.Source, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Simplify != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "simplify", *params.Simplify, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Interval != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "interval", *params.Interval, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -16150,6 +17491,21 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /anomalies/maturity (the `AnomalyMaturity` operationId).
 	AnomalyMaturityWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*AnomalyMaturityResponse, error)
+
+	// ListAreaVesselsWithResponse The vessels that were in an area
+	//
+	// Every vessel with a stored fix inside the area (`bbox` or `polygon`,
+	// one of them required) in the range, with its first and last fix
+	// inside and its count of fixes inside. `end` defaults to now, `start`
+	// to a day before `end`, moved up to the plan's history floor. The
+	// other filter parameters narrow the fixes. Ordered by IMO; `total`
+	// counts every vessel present. Free callers get the fixes' `latitude`
+	// and `longitude` null.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /area/vessels (the `ListAreaVessels` operationId).
+	ListAreaVesselsWithResponse(ctx context.Context, params *ListAreaVesselsParams, reqEditors ...RequestEditorFn) (*ListAreaVesselsResponse, error)
 
 	// GetBerthUtilizationWithResponse Berth utilisation over the last 7 days
 	//
@@ -17239,6 +18595,18 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /satellite/regions (the `ListCropRegions` operationId).
 	ListCropRegionsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListCropRegionsResponse, error)
 
+	// ListTracksWithResponse The historical tracks of several vessels
+	//
+	// The tracks of the vessels `imo` lists (one per IMO, in IMO order;
+	// a vessel with no fix in range has an empty one), read as
+	// /vessels/{imo}/track reads one. The other filter parameters narrow
+	// the fixes. CSV is one file with an `imo_number` column.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tracks (the `ListTracks` operationId).
+	ListTracksWithResponse(ctx context.Context, params *ListTracksParams, reqEditors ...RequestEditorFn) (*ListTracksResponse, error)
+
 	// GetTradeFlowsWithResponse Bilateral trade flows, mirror statistics, sanctions matches and vessel graphs
 	//
 	// `view=flows` (default): official trade statistics (UN Comtrade
@@ -17313,7 +18681,9 @@ type ClientWithResponsesInterface interface {
 	// the registry), the port area it lies in (when reported in the last
 	// 24 hours) and its risk score and tier (null until the risk job has
 	// scored it). Positions reported before the plan's history floor are
-	// left out. Ordered by IMO; walk the fleet with `cursor` (the
+	// left out. The position filter (`bbox` or `polygon`, `imo`, `mmsi`,
+	// `start`, `end`, `source`, `type`) applies to each vessel's freshest
+	// position. Ordered by IMO; walk the fleet with `cursor` (the
 	// `next_cursor` of the previous page). `total` counts every vessel the
 	// filters select, over all pages. Free callers get `latitude` and
 	// `longitude` null.
@@ -17322,6 +18692,43 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /vessels/positions (the `ListFleetPositions` operationId).
 	ListFleetPositionsWithResponse(ctx context.Context, params *ListFleetPositionsParams, reqEditors ...RequestEditorFn) (*ListFleetPositionsResponse, error)
+
+	// SearchVesselsWithResponse Find vessels by IMO, MMSI, call sign or name
+	//
+	// `q` is matched against each vessel's IMO number, MMSIs, call signs
+	// and names, current and former (from the identity history built from
+	// the static reports). Case, spaces and punctuation do not matter; a
+	// name may be mistyped (up to 1 edit from 4 characters, 2 from 7:
+	// insertions, deletions, substitutions, swapped neighbours). Ranked:
+	// IMO, MMSI, call sign, then the name equal, a prefix of it, a prefix
+	// of one of its words, within it, then mistyped; a former name ranks
+	// below the current. `matched` says which field matched and the text
+	// it held. Vessels last seen before the plan's history floor are left
+	// out.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /vessels/search (the `SearchVessels` operationId).
+	SearchVesselsWithResponse(ctx context.Context, params *SearchVesselsParams, reqEditors ...RequestEditorFn) (*SearchVesselsResponse, error)
+
+	// GetVesselTrackWithResponse A vessel's historical track
+	//
+	// Every stored fix of the vessel in the range, in time order, with its
+	// provenance (source, receiving station when the feed names one,
+	// receive time, age). A silence longer than the gap detector's
+	// threshold (`gap_hours`, 6) starts a new segment: `segment` numbers
+	// them from 1, and the GeoJSON geometry is a MultiLineString with a
+	// line per segment. `end` defaults to now, `start` to 7 days before
+	// `end`, and `start` is moved up to the plan's history floor (7 days
+	// on Free, 90 on Starter). Free callers get `latitude` and `longitude`
+	// null (and a null GeoJSON geometry). CSV is for plans with CSV export
+	// and is streamed as the store returns the rows. Tracks are not cut to
+	// the plan's results per call: the range bounds them.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /vessels/{imo}/track (the `GetVesselTrack` operationId).
+	GetVesselTrackWithResponse(ctx context.Context, imo string, params *GetVesselTrackParams, reqEditors ...RequestEditorFn) (*GetVesselTrackResponse, error)
 
 	// GetWatchlistWithResponse The vessels and ports your account watches
 	//
@@ -18136,6 +19543,71 @@ func (r AnomalyMaturityResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AnomalyMaturityResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListAreaVesselsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		End     time.Time    `json:"end"`
+		Start   time.Time    `json:"start"`
+		Total   int          `json:"total"`
+		Vessels []AreaVessel `json:"vessels"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListAreaVesselsResponse) GetJSON200() *struct {
+	End     time.Time    `json:"end"`
+	Start   time.Time    `json:"start"`
+	Total   int          `json:"total"`
+	Vessels []AreaVessel `json:"vessels"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListAreaVesselsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListAreaVesselsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetBody returns the raw response body bytes
+func (r ListAreaVesselsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListAreaVesselsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListAreaVesselsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListAreaVesselsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -23401,6 +24873,85 @@ func (r ListCropRegionsResponse) ContentType() string {
 	return ""
 }
 
+type ListTracksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationgeoJSON200 the response for an HTTP 200 `application/geo+json` response
+	ApplicationgeoJSON200 *struct {
+		Features []TrackFeature                                      `json:"features"`
+		Type     ListTracks200ApplicationGeoPlusJSONResponseBodyType `json:"type"`
+	}
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Tracks []Track `json:"tracks"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+}
+
+// GetApplicationgeoJSON200 returns the response for an HTTP 200 `application/geo+json` response
+func (r ListTracksResponse) GetApplicationgeoJSON200() *struct {
+	Features []TrackFeature                                      `json:"features"`
+	Type     ListTracks200ApplicationGeoPlusJSONResponseBodyType `json:"type"`
+} {
+	return r.ApplicationgeoJSON200
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListTracksResponse) GetJSON200() *struct {
+	Tracks []Track `json:"tracks"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListTracksResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListTracksResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListTracksResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetBody returns the raw response body bytes
+func (r ListTracksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListTracksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListTracksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListTracksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetTradeFlowsResponse429Headers the declared response headers of an HTTP 429 response for GetTradeFlows
 type GetTradeFlowsResponse429Headers struct {
 	RetryAfter *int
@@ -23698,6 +25249,134 @@ func (r ListFleetPositionsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListFleetPositionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SearchVesselsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Vessels []SearchVessel `json:"vessels"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SearchVesselsResponse) GetJSON200() *struct {
+	Vessels []SearchVessel `json:"vessels"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SearchVesselsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SearchVesselsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetBody returns the raw response body bytes
+func (r SearchVesselsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SearchVesselsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SearchVesselsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SearchVesselsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetVesselTrackResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationgeoJSON200 the response for an HTTP 200 `application/geo+json` response
+	ApplicationgeoJSON200 *TrackFeature
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Track
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+}
+
+// GetApplicationgeoJSON200 returns the response for an HTTP 200 `application/geo+json` response
+func (r GetVesselTrackResponse) GetApplicationgeoJSON200() *TrackFeature {
+	return r.ApplicationgeoJSON200
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetVesselTrackResponse) GetJSON200() *Track {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetVesselTrackResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetVesselTrackResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetVesselTrackResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetBody returns the raw response body bytes
+func (r GetVesselTrackResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetVesselTrackResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetVesselTrackResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetVesselTrackResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -24945,6 +26624,27 @@ func (c *ClientWithResponses) AnomalyMaturityWithResponse(ctx context.Context, r
 		return nil, err
 	}
 	return ParseAnomalyMaturityResponse(rsp)
+}
+
+// ListAreaVesselsWithResponse The vessels that were in an area
+//
+// Every vessel with a stored fix inside the area (`bbox` or `polygon`,
+// one of them required) in the range, with its first and last fix
+// inside and its count of fixes inside. `end` defaults to now, `start`
+// to a day before `end`, moved up to the plan's history floor. The
+// other filter parameters narrow the fixes. Ordered by IMO; `total`
+// counts every vessel present. Free callers get the fixes' `latitude`
+// and `longitude` null.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /area/vessels (the `ListAreaVessels` operationId).
+func (c *ClientWithResponses) ListAreaVesselsWithResponse(ctx context.Context, params *ListAreaVesselsParams, reqEditors ...RequestEditorFn) (*ListAreaVesselsResponse, error) {
+	rsp, err := c.ListAreaVessels(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListAreaVesselsResponse(rsp)
 }
 
 // GetBerthUtilizationWithResponse Berth utilisation over the last 7 days
@@ -26455,6 +28155,24 @@ func (c *ClientWithResponses) ListCropRegionsWithResponse(ctx context.Context, r
 	return ParseListCropRegionsResponse(rsp)
 }
 
+// ListTracksWithResponse The historical tracks of several vessels
+//
+// The tracks of the vessels `imo` lists (one per IMO, in IMO order;
+// a vessel with no fix in range has an empty one), read as
+// /vessels/{imo}/track reads one. The other filter parameters narrow
+// the fixes. CSV is one file with an `imo_number` column.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tracks (the `ListTracks` operationId).
+func (c *ClientWithResponses) ListTracksWithResponse(ctx context.Context, params *ListTracksParams, reqEditors ...RequestEditorFn) (*ListTracksResponse, error) {
+	rsp, err := c.ListTracks(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListTracksResponse(rsp)
+}
+
 // GetTradeFlowsWithResponse Bilateral trade flows, mirror statistics, sanctions matches and vessel graphs
 //
 // `view=flows` (default): official trade statistics (UN Comtrade
@@ -26547,7 +28265,9 @@ func (c *ClientWithResponses) ListVesselsWithResponse(ctx context.Context, param
 // the registry), the port area it lies in (when reported in the last
 // 24 hours) and its risk score and tier (null until the risk job has
 // scored it). Positions reported before the plan's history floor are
-// left out. Ordered by IMO; walk the fleet with `cursor` (the
+// left out. The position filter (`bbox` or `polygon`, `imo`, `mmsi`,
+// `start`, `end`, `source`, `type`) applies to each vessel's freshest
+// position. Ordered by IMO; walk the fleet with `cursor` (the
 // `next_cursor` of the previous page). `total` counts every vessel the
 // filters select, over all pages. Free callers get `latitude` and
 // `longitude` null.
@@ -26561,6 +28281,55 @@ func (c *ClientWithResponses) ListFleetPositionsWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParseListFleetPositionsResponse(rsp)
+}
+
+// SearchVesselsWithResponse Find vessels by IMO, MMSI, call sign or name
+//
+// `q` is matched against each vessel's IMO number, MMSIs, call signs
+// and names, current and former (from the identity history built from
+// the static reports). Case, spaces and punctuation do not matter; a
+// name may be mistyped (up to 1 edit from 4 characters, 2 from 7:
+// insertions, deletions, substitutions, swapped neighbours). Ranked:
+// IMO, MMSI, call sign, then the name equal, a prefix of it, a prefix
+// of one of its words, within it, then mistyped; a former name ranks
+// below the current. `matched` says which field matched and the text
+// it held. Vessels last seen before the plan's history floor are left
+// out.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /vessels/search (the `SearchVessels` operationId).
+func (c *ClientWithResponses) SearchVesselsWithResponse(ctx context.Context, params *SearchVesselsParams, reqEditors ...RequestEditorFn) (*SearchVesselsResponse, error) {
+	rsp, err := c.SearchVessels(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSearchVesselsResponse(rsp)
+}
+
+// GetVesselTrackWithResponse A vessel's historical track
+//
+// Every stored fix of the vessel in the range, in time order, with its
+// provenance (source, receiving station when the feed names one,
+// receive time, age). A silence longer than the gap detector's
+// threshold (`gap_hours`, 6) starts a new segment: `segment` numbers
+// them from 1, and the GeoJSON geometry is a MultiLineString with a
+// line per segment. `end` defaults to now, `start` to 7 days before
+// `end`, and `start` is moved up to the plan's history floor (7 days
+// on Free, 90 on Starter). Free callers get `latitude` and `longitude`
+// null (and a null GeoJSON geometry). CSV is for plans with CSV export
+// and is streamed as the store returns the rows. Tracks are not cut to
+// the plan's results per call: the range bounds them.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /vessels/{imo}/track (the `GetVesselTrack` operationId).
+func (c *ClientWithResponses) GetVesselTrackWithResponse(ctx context.Context, imo string, params *GetVesselTrackParams, reqEditors ...RequestEditorFn) (*GetVesselTrackResponse, error) {
+	rsp, err := c.GetVesselTrack(ctx, imo, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetVesselTrackResponse(rsp)
 }
 
 // GetWatchlistWithResponse The vessels and ports your account watches
@@ -27411,6 +29180,51 @@ func ParseAnomalyMaturityResponse(rsp *http.Response) (*AnomalyMaturityResponse,
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListAreaVesselsResponse parses an HTTP response from a ListAreaVesselsWithResponse call
+func ParseListAreaVesselsResponse(rsp *http.Response) (*ListAreaVesselsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListAreaVesselsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			End     time.Time    `json:"end"`
+			Start   time.Time    `json:"start"`
+			Total   int          `json:"total"`
+			Vessels []AreaVessel `json:"vessels"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
 	}
 
 	return response, nil
@@ -31897,6 +33711,68 @@ func ParseListCropRegionsResponse(rsp *http.Response) (*ListCropRegionsResponse,
 	return response, nil
 }
 
+// ParseListTracksResponse parses an HTTP response from a ListTracksWithResponse call
+func ParseListTracksResponse(rsp *http.Response) (*ListTracksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListTracksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.Header.Get("Content-Type") == "application/geo+json" && rsp.StatusCode == 200:
+		var dest struct {
+			Features []TrackFeature                                      `json:"features"`
+			Type     ListTracks200ApplicationGeoPlusJSONResponseBodyType `json:"type"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationgeoJSON200 = &dest
+
+	case rsp.Header.Get("Content-Type") == "application/json" && rsp.StatusCode == 200:
+		var dest struct {
+			Tracks []Track `json:"tracks"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (text/csv) unsupported
+
+	}
+
+	return response, nil
+}
+
 // ParseGetTradeFlowsResponse parses an HTTP response from a GetTradeFlowsWithResponse call
 func ParseGetTradeFlowsResponse(rsp *http.Response) (*GetTradeFlowsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -32149,6 +34025,105 @@ func ParseListFleetPositionsResponse(rsp *http.Response) (*ListFleetPositionsRes
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSearchVesselsResponse parses an HTTP response from a SearchVesselsWithResponse call
+func ParseSearchVesselsResponse(rsp *http.Response) (*SearchVesselsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SearchVesselsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Vessels []SearchVessel `json:"vessels"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetVesselTrackResponse parses an HTTP response from a GetVesselTrackWithResponse call
+func ParseGetVesselTrackResponse(rsp *http.Response) (*GetVesselTrackResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetVesselTrackResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.Header.Get("Content-Type") == "application/geo+json" && rsp.StatusCode == 200:
+		var dest TrackFeature
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationgeoJSON200 = &dest
+
+	case rsp.Header.Get("Content-Type") == "application/json" && rsp.StatusCode == 200:
+		var dest Track
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (text/csv) unsupported
+
 	}
 
 	return response, nil

@@ -76,6 +76,7 @@ func TestClientCallsEveryOperation(t *testing.T) {
 	callClientErrors(ctx, t, s, rec)
 	fleetSize, _ := strconv.Atoi(vessels)
 	imo, port := callClientReads(ctx, t, c, fleetSize)
+	callClientTracks(ctx, t, c, imo)
 	callClientAccount(ctx, t, c, hooks.URL, imo, port)
 	callClientBilling(ctx, t, c, secret, account)
 

@@ -68,8 +68,14 @@ type edge struct {
 }
 
 // unclamped are the keyed routes whose arrays are reference data, not
-// results: the ports and the plans.
-var unclamped = map[string]bool{"/ports": true, "/billing/plans": true}
+// results: the ports and the plans; and the tracks, time series bounded
+// by their time range and the plan's history floor, whose every fix in
+// range is the answer.
+var unclamped = map[string]bool{"/ports": true, "/billing/plans": true, "/vessels/:imo/track": true, "/tracks": true}
+
+// Unclamped reports whether the keyed route of path (as mounted under /v1,
+// with :params) answers arrays the plan does not clamp.
+func Unclamped(path string) bool { return unclamped[path] }
 
 // HandleBody implements route.Router: Handle, the route's body bounded
 // by body instead of the default.

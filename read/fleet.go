@@ -84,18 +84,20 @@ type FleetPage struct {
 // portIndex finds the port area of a position.
 var portIndex = seaport.NewIndex(seaport.All())
 
-// FleetPositions serves GET /v1/vessels/positions: type (a ship type
-// category), tier (a risk tier), port (slug or id: vessels in the port area
-// now), cursor (the last IMO of the previous page), limit (default 500, at
-// most 500 and the plan's results per call). Positions reported before the
-// plan's history floor are left out.
+// FleetPositions serves GET /v1/vessels/positions: the position filter
+// (imo, mmsi, type, bbox or polygon, start and end, source: applied to
+// each vessel's latest position), tier (a risk tier), port (slug or id:
+// vessels in the port area now), cursor (the last IMO of the previous
+// page), limit (default 500, at most 500 and the plan's results per call).
+// Positions reported before the plan's history floor are left out.
 func FleetPositions(latest FleetLatest, registry Query[VesselFilter, []VesselRow],
 	scores Query[VesselRisksRequest, []risk.VesselScore], now func() time.Time) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		cat, err := categoryParam(c, "type")
+		pf, err := positionFilter(c)
 		if err != nil {
 			return err
 		}
+		cat := pf.Category
 		tier, err := enumParam(c, "tier", RiskTiers...)
 		if err != nil {
 			return err
@@ -138,7 +140,7 @@ func FleetPositions(latest FleetLatest, registry Query[VesselFilter, []VesselRow
 
 		var out []FleetPosition
 		err = latest.EachLatest(ctx, func(r overwatch.LatestRow) {
-			if r.TS.Before(floor) || r.Lat == nil || r.Lon == nil {
+			if r.TS.Before(floor) || r.Lat == nil || r.Lon == nil || !latestSelected(pf, r) {
 				return
 			}
 			category, score := types[r.IMO], byIMO[r.IMO]
@@ -199,4 +201,15 @@ func FleetPositions(latest FleetLatest, registry Query[VesselFilter, []VesselRow
 		}
 		return c.JSON(page)
 	}
+}
+
+// latestSelected reports whether a vessel's latest position passes the
+// position filter (its category is checked against the registry apart).
+func latestSelected(f PositionFilter, r overwatch.LatestRow) bool {
+	if len(f.IMOs) > 0 && !slices.Contains(f.IMOs, r.IMO) || len(f.MMSIs) > 0 && !slices.Contains(f.MMSIs, r.MMSI) ||
+		len(f.Sources) > 0 && !slices.Contains(f.Sources, r.Source) ||
+		!f.Start.IsZero() && r.TS.Before(f.Start) || !f.End.IsZero() && r.TS.After(f.End) {
+		return false
+	}
+	return f.InArea(*r.Lat, *r.Lon)
 }

@@ -38,6 +38,9 @@ type Analytics interface {
 	DisruptionStore
 	TerminalStore
 	TradeStore
+	TrackStore
+	AreaStore
+	SearchStore
 }
 
 // Accounts is what the read side asks of the account store (PostgreSQL).
@@ -73,6 +76,10 @@ func Routes(r route.Router, d Deps) {
 	publicRoutes(r, d.Latest, d.Publisher, d.Now)
 	portRoutes(r, d.Analytics, d.Accounts, d.Log, d.Now)
 	vesselRoutes(r, d.Analytics, d.Now)
+	trackRoutes(r, d.Analytics, d.Now)
+	registry := Cached(d.Cache, "fleet_registry", []string{"vessels"}, d.Analytics.Vessels)
+	areaRoutes(r, d.Analytics, registry, d.Now)
+	searchRoutes(r, d.Analytics, registry, d.Cache, d.Now)
 	if d.Fleet != nil {
 		fleetRoutes(r, d.Fleet, d.Analytics, d.Cache, d.Now)
 	}

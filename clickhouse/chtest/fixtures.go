@@ -175,3 +175,15 @@ func (f *Fixtures) InsertPortCalls(t testing.TB, gen uint64, calls ...PortCall) 
 		"declared", "declared_port", "name", "flag", "ship_type", "category", "build_year", "build_year_estimated",
 	}, rows...)
 }
+
+// Query runs a query, its arguments bound as the service binds them; the
+// rows are closed at the test's end if the test does not close them.
+func (f *Fixtures) Query(t testing.TB, query string, args ...any) driver.Rows {
+	t.Helper()
+	rows, err := f.conn.Query(context.Background(), query, bindable(args)...)
+	if err != nil {
+		t.Fatalf("chtest: %v", err)
+	}
+	t.Cleanup(func() { rows.Close() })
+	return rows
+}

@@ -24,7 +24,9 @@ import (
 // it falls within the call's grace: MismatchCallGrace, or DraughtReports
 // static-report intervals of the vessel when it reports less often (crews
 // enter the new draught around arrival and departure, and it reaches us
-// with the next static report received); it is across an AIS gap when it
+// with the next static report received: after a silence across the
+// departure, the grace after it runs from when the vessel is heard again);
+// it is across an AIS gap when it
 // is first seen within MismatchGapSettle of the end of a silence longer
 // than MismatchGap (positions carry the draught of the last static report
 // received, and after a silence the next may take hours to come through:
@@ -65,9 +67,12 @@ const (
 // while deeper than MismatchFactor (1.5) times the design draught
 // estimate or differing from the draught before it by more than
 // MismatchJumpShare (0.7) of it (more than the range from ballast to design
-// of any hull). Such a draught entered less than MismatchSustained before
-// the end of the track is pending: neither magnitude nor directional until
-// a later run sees whether it lasts. Start and End are when it was first
+// of any hull). Held counts only the time the vessel was heard: a silence
+// of GapOffOn or more does not hold it (the correction may have come in
+// it, the positions after it carrying the stale report). Such a draught
+// heard for less than MismatchSustained up to the end of the track is
+// pending: neither magnitude nor directional until a later run sees
+// whether it lasts. Start and End are when it was first
 // and last in force (End nil when it still is). Detail expected: "at most
 // X m". Severity low: most are entry errors.
 //
@@ -165,17 +170,56 @@ func (m *mmDetector) held(r *mmRun) time.Duration {
 	return end.Sub(m.track[r.first].TS)
 }
 
+// heard is how long the draught of run r was heard in force: the time
+// from its first position to the next run's (its last, while it lasts),
+// less the silences of GapOffOn or more within it. The draught may have
+// changed in such a silence, and the positions after it carry the last
+// static report received before it until the next one comes through: an
+// impossible draught corrected while the vessel was silent would look
+// held across the silence.
+func (m *mmDetector) heard(r *mmRun) time.Duration {
+	end := r.last
+	if r.next >= 0 {
+		end = r.next
+	}
+	var d time.Duration
+	for i := r.first + 1; i <= end; i++ {
+		if step := m.track[i].TS.Sub(m.track[i-1].TS); step < GapOffOn {
+			d += step
+		}
+	}
+	return d
+}
+
 // callAt is the call whose time, widened by grace, contains t, or nil.
 func (m *mmDetector) callAt(t time.Time, grace time.Duration) *portcall.Call {
 	for _, c := range m.calls {
 		if t.Before(c.Arrival.Add(-grace)) {
 			continue
 		}
-		if c.Departure == nil || !t.After(c.Departure.Add(grace)) {
+		if c.Departure == nil || !t.After(m.departed(c, grace).Add(grace)) {
 			return c
 		}
 	}
 	return nil
+}
+
+// departed is when the grace after call c's departure starts: the
+// departure, or when the vessel was first heard after it if it was silent
+// then, for less than MismatchGap (the new draught reaches us with the
+// first static report received once the vessel is heard again; after a
+// longer silence the change is across a gap). With no grace, the
+// departure.
+func (m *mmDetector) departed(c *portcall.Call, grace time.Duration) time.Time {
+	dep := *c.Departure
+	if grace <= 0 {
+		return dep
+	}
+	i := sort.Search(len(m.track), func(j int) bool { return !m.track[j].TS.Before(dep) })
+	if i < len(m.track) && m.track[i].TS.Sub(dep) < MismatchGap {
+		return m.track[i].TS
+	}
+	return dep
 }
 
 // reference is the design draught estimate leaving run k out: the deepest
@@ -209,9 +253,9 @@ func (m *mmDetector) magnitude(imo overwatch.IMO) []Event {
 		case r.value > MismatchMaxDraftM:
 			r.magnitude = true
 		case implausible && r.next >= 0:
-			r.magnitude = m.held(r) < MismatchSustained
+			r.magnitude = m.heard(r) < MismatchSustained
 		case implausible:
-			r.pending = m.held(r) < MismatchSustained
+			r.pending = m.heard(r) < MismatchSustained
 		}
 		if !r.magnitude {
 			continue
@@ -396,7 +440,7 @@ func (m *mmDetector) zeroChange(imo overwatch.IMO) []Event {
 // new draught may still come through, and an unchanged one is no zero
 // change yet.
 func (m *mmDetector) settled(i int) bool {
-	at := m.calls[i].Departure.Add(m.grace)
+	at := m.departed(m.calls[i], m.grace).Add(m.grace)
 	if i+1 < len(m.calls) && m.calls[i+1].Arrival.Before(at) {
 		at = m.calls[i+1].Arrival
 	}
@@ -408,7 +452,7 @@ func (m *mmDetector) settled(i int) bool {
 // it covers that time, else the call's own.
 func (m *mmDetector) draughtAfter(i int) float64 {
 	c := m.calls[i]
-	at := c.Departure.Add(m.grace)
+	at := m.departed(c, m.grace).Add(m.grace)
 	if i+1 < len(m.calls) && m.calls[i+1].Arrival.Before(at) {
 		at = m.calls[i+1].Arrival
 	}

@@ -189,3 +189,63 @@ func TestMismatchEarlyDraughtAfterStop(t *testing.T) {
 		t.Errorf("the laden draught was entered before the call: %+v", z)
 	}
 }
+
+// An impossible draught whose correction fell in a silence of 6 to 12
+// hours: the positions after the silence carry the last static report
+// received before it until the next one comes through, so the reports
+// show it for 13 hours, yet it was heard in force for under 5 (the
+// accuracy run with the rates doubled, seed 33: 22.3 m entered on a
+// vessel of 11.5 m, heard 3.7 h, then 8.7 h silent, then 0.8 h until the
+// 9.1 m came back, reported as a directional change). The silence does
+// not count as holding it: a magnitude error, and no directional change.
+func TestMismatchMagnitudeAcrossSilence(t *testing.T) {
+	t.Parallel()
+	track := (&mmTrack{}).add(0, 40, 10*time.Minute, 12, 11.5). // laden
+									add(40, 60, 10*time.Minute, 12, 9.1).      // ballast
+									add(60, 63.7, 10*time.Minute, 12, 22.3).   // impossible
+									add(72.4, 73.2, 10*time.Minute, 12, 22.3). // after 8.7 h of silence, still the stale report
+									add(73.2, 100, 10*time.Minute, 12, 9.1).pts
+	ev := DetectMismatches(31, track, nil, 0)
+	mag, dir := mmEvents(ev, MismatchMagnitude), mmEvents(ev, MismatchDirectional)
+	if len(mag) != 1 || !mag[0].Start.Equal(tracktest.Hours(rkT0, 60)) || mag[0].Detail["reported_to"] != 22.3 {
+		t.Errorf("want the 22.3 m as a magnitude error: %+v", mag)
+	}
+	for _, d := range dir {
+		if d.Detail["reported_to"] == 22.3 || d.Detail["reported_from"] == 22.3 {
+			t.Errorf("the impossible draught reported as directional: %+v", d)
+		}
+	}
+	// Heard for 12 hours or more, the same draught is held: not a magnitude
+	// error (a ballast vessel's first laden draught may be that far above).
+	track = (&mmTrack{}).add(0, 40, 10*time.Minute, 12, 11.5).add(40, 60, 10*time.Minute, 12, 9.1).
+		add(60, 70, 10*time.Minute, 12, 22.3).add(78, 81, 10*time.Minute, 12, 22.3).add(81, 100, 10*time.Minute, 12, 9.1).pts
+	if mag = mmEvents(DetectMismatches(31, track, nil, 0), MismatchMagnitude); len(mag) != 0 {
+		t.Errorf("heard in force for 13 h: %+v", mag)
+	}
+}
+
+// A vessel unheard across its departure: the new draught reaches us with
+// the first static report received once it is heard again, so the call's
+// grace after departure runs from then (the accuracy run with the rates
+// doubled, seed 33: a grain call at Rosario, last heard at the berth,
+// heard again 4.3 hours after, the loaded draught 17 minutes later,
+// reported as a zero change at the call and a directional change at
+// sea). Heard again after MismatchGap or more, the change is across a
+// gap: the grace runs from the departure as before.
+func TestMismatchSilentDeparture(t *testing.T) {
+	t.Parallel()
+	calls := []portcall.Call{mmCall(48, 72, 6.1, 6.1)}
+	track := (&mmTrack{}).add(0, 48, 10*time.Minute, 12, 6.1).add(48, 71.7, 30*time.Minute, 0, 6.1).
+		add(76, 76.3, 5*time.Minute, 12, 6.1).add(76.3, 100, 5*time.Minute, 12, 10.4).pts
+	if ev := DetectMismatches(31, track, calls, 0); len(ev) != 0 {
+		t.Errorf("the loaded draught 17 min after the vessel was heard again: %+v", ev)
+	}
+	// Heard again, then the draught unchanged past the grace: a zero change
+	// at the call, and the later change at sea directional.
+	track = (&mmTrack{}).add(0, 48, 10*time.Minute, 12, 6.1).add(48, 71.7, 30*time.Minute, 0, 6.1).
+		add(76, 80, 5*time.Minute, 12, 6.1).add(80, 100, 5*time.Minute, 12, 10.4).pts
+	ev := DetectMismatches(31, track, calls, 0)
+	if len(mmEvents(ev, MismatchZeroChange)) != 1 || len(mmEvents(ev, MismatchDirectional)) != 1 {
+		t.Errorf("the draught changed 4 h after the vessel was heard again: %+v", ev)
+	}
+}

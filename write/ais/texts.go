@@ -1,37 +1,11 @@
 package ais
 
-// navStatusTexts are the navigational status texts of ITU-R M.1371-5
-// Table 45 in the words gpsd prints as "status_text" (checked against the
-// gpsd ground truth of testdata: "Restricted maneuverability", 12
-// "Power-driven vessel pushing ahead or towing alongside", 15 "Not
-// defined").
-var navStatusTexts = [16]string{
-	"Under way using engine",
-	"At anchor",
-	"Not under command",
-	"Restricted maneuverability",
-	"Constrained by her draught",
-	"Moored",
-	"Aground",
-	"Engaged in fishing",
-	"Under way sailing",
-	"Reserved for HSC",
-	"Reserved for WIG",
-	"Power-driven vessel towing astern",
-	"Power-driven vessel pushing ahead or towing alongside",
-	"Reserved",
-	"AIS-SART is active",
-	"Not defined",
-}
+import "overwatch"
 
 // NavStatusText is the ITU-R M.1371 text of a navigational status code;
-// codes above 15 (not representable on the wire) give "Not defined".
-func NavStatusText(code uint8) string {
-	if code > 15 {
-		return navStatusTexts[15]
-	}
-	return navStatusTexts[code]
-}
+// codes above 15 (not representable on the wire) give "Not defined". The
+// table is the shared vocabulary's (overwatch.NavStatusText).
+func NavStatusText(code uint8) string { return overwatch.NavStatusText(code) }
 
 // shipTypeGroups name the first digit of codes 20-99 that are split by
 // hazard category (ITU-R M.1371-5 Table 53), as gpsd words them.

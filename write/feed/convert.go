@@ -14,7 +14,7 @@ import (
 // safety messages, ...) give false. Messages without a feed time are
 // stamped with received.
 func FromAIS(m *ais.Message, src overwatch.Source, received time.Time) (ingest.Report, bool) {
-	r := ingest.Report{Source: src, MMSI: m.MMSI, Type: m.Type, TS: received, ReceivedAt: received}
+	r := ingest.Report{Source: src, MMSI: m.MMSI, Type: m.Type, TS: received, ReceivedAt: received, Station: m.Station}
 	if m.TimeFromFeed && !m.Time.IsZero() {
 		r.TS = m.Time.UTC()
 	}

@@ -465,7 +465,7 @@ func positionRow(r *Report, v *mmsiState, key uint64) PositionRow {
 		MMSI: r.MMSI, Source: r.Source, TS: r.TS, Lat: r.Lat, Lon: r.Lon,
 		Has: r.Has & (HasSOG | HasCOG | HasHeading), SpeedKt: float32(r.SOG), CourseDeg: float32(r.COG),
 		HeadingDeg: r.Heading, NavStatus: r.NavStatus, Destination: v.destination,
-		MsgType: r.Type, ReceivedAt: r.ReceivedAt, DedupKey: key,
+		MsgType: r.Type, ReceivedAt: r.ReceivedAt, Station: r.Station, DedupKey: key,
 	}
 	if r.Has&HasNavStatus == 0 {
 		row.NavStatus = 15

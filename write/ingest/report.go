@@ -35,6 +35,7 @@ type Report struct {
 	Part       uint8     // type 24: 0 for part A, 1 for part B
 	TS         time.Time // when the vessel reported (feed time, or the ingest clock)
 	ReceivedAt time.Time // when this service received it
+	Station    string    // the receiving station, when the feed names one (NMEA tag block "s:")
 	Has        Has
 
 	Lat, Lon  float64

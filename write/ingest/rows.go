@@ -25,6 +25,7 @@ type PositionRow struct {
 	Destination string
 	MsgType     uint8
 	ReceivedAt  time.Time
+	Station     string // the receiving station; "" when the feed names none
 	DedupKey    uint64
 }
 

@@ -1,0 +1,34 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+
+	"overwatch/read"
+)
+
+var _ read.AreaStore = (*DB)(nil)
+
+// AreaPresence implements read.AreaStore: per vessel, its fixes the
+// filter selects, counted once per stored report (a retried write is not
+// counted twice before the merge), and the first and the last of them.
+func (db *DB) AreaPresence(ctx context.Context, f read.PositionFilter) ([]read.AreaPresence, error) {
+	q := positionFilter(f)
+	q.add("imo != 0")
+	rows, err := db.conn.Query(ctx, `SELECT imo, uniqExact(ts, dedup_key),
+	       min(ts), argMin(lat, ts), argMin(lon, ts), max(ts), argMax(lat, ts), argMax(lon, ts)
+	  FROM positions WHERE `+q.String()+` GROUP BY imo ORDER BY imo`, q.args...)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse: area presence: %w", err)
+	}
+	defer rows.Close()
+	var out []read.AreaPresence
+	for rows.Next() {
+		var p read.AreaPresence
+		if err := rows.Scan(&p.IMO, &p.Fixes, &p.First.TS, &p.First.Lat, &p.First.Lon, &p.Last.TS, &p.Last.Lat, &p.Last.Lon); err != nil {
+			return nil, fmt.Errorf("clickhouse: area presence: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}

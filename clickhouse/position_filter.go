@@ -1,0 +1,97 @@
+package clickhouse
+
+import (
+	"strings"
+
+	"overwatch/maritime/geo"
+	"overwatch/read"
+
+	ch "github.com/ClickHouse/clickhouse-go/v2"
+)
+
+// positionFilter is the WHERE clause of read.PositionFilter over a table
+// with the positions table's columns (imo, mmsi, source, ts, lat, lon),
+// every value bound. The category reads the registry; a polygon is tested
+// after its bounding box (the cheap filter), both as bound constants.
+func positionFilter(f read.PositionFilter) *query {
+	q := &query{}
+	if len(f.IMOs) > 0 {
+		imos := make([]any, len(f.IMOs))
+		for i, imo := range f.IMOs {
+			imos[i] = uint32(imo)
+		}
+		q.in("imo", imos)
+	}
+	if len(f.MMSIs) > 0 {
+		mmsis := make([]any, len(f.MMSIs))
+		for i, m := range f.MMSIs {
+			mmsis[i] = m
+		}
+		q.in("mmsi", mmsis)
+	}
+	if !f.Start.IsZero() {
+		q.add("ts >= ?", f.Start.UTC())
+	}
+	if !f.End.IsZero() {
+		q.add("ts <= ?", f.End.UTC())
+	}
+	if len(f.Sources) > 0 {
+		names := make([]any, len(f.Sources))
+		for i, s := range f.Sources {
+			names[i] = sourceName(s)
+		}
+		q.in("source", names)
+	}
+	if f.Category != nil {
+		cond, args := "", []any{}
+		for i, r := range f.Category.Codes {
+			if i > 0 {
+				cond += " OR "
+			}
+			cond += "ship_type BETWEEN ? AND ?"
+			args = append(args, r[0], r[1])
+		}
+		q.add("imo IN (SELECT imo FROM vessels WHERE "+cond+")", args...)
+	}
+	if f.BBox != nil {
+		bboxCondition(q, *f.BBox)
+	}
+	if len(f.Polygon) > 0 {
+		bboxCondition(q, f.Polygon.Bounds())
+		cond := "pointInPolygon((lon, lat)"
+		var args []any
+		for _, ring := range f.Polygon {
+			cond += ", ?"
+			args = append(args, ringSet(ring))
+		}
+		q.add(cond+")", args...)
+	}
+	return q
+}
+
+// in adds column IN (?, ...) with a placeholder per value (a bound
+// array would be an Array to ClickHouse 18.16, not a set).
+func (q *query) in(column string, values []any) {
+	q.add(column+" IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(values)), ", ")+")", values...)
+}
+
+// bboxCondition adds the box; one that crosses the antimeridian holds the
+// longitudes east of West or west of East.
+func bboxCondition(q *query, b geo.BBox) {
+	q.add("lat >= ? AND lat <= ?", b.South, b.North)
+	if b.CrossesAntimeridian() {
+		q.add("(lon >= ? OR lon <= ?)", b.West, b.East)
+	} else {
+		q.add("lon >= ? AND lon <= ?", b.West, b.East)
+	}
+}
+
+// ringSet binds a ring as a constant array of (lon, lat) tuples, the form
+// pointInPolygon takes on every supported server.
+func ringSet(r geo.Ring) ch.ArraySet {
+	out := make(ch.ArraySet, len(r))
+	for i, p := range r {
+		out[i] = ch.GroupSet{Value: []any{p[0], p[1]}}
+	}
+	return out
+}
