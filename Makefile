@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools web client test test-clock accuracy accuracy-trade bench-trade bench-market bench-map vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
+.PHONY: all build run services tools web client test test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
 
 all: build
 
@@ -131,7 +131,7 @@ BENCH_PKGS = $(shell grep -rl --include='*_test.go' --exclude-dir=testdata --exc
 ## side), the HTTP edge's fuzz targets for HTTP_FUZZTIME each, then one
 ## iteration of every benchmark as a smoke run
 test: services tools $(STRIPE_MOCK) tidy vet lint-arch lint-openapi
-	OVERWATCH_ACCURACY=smoke OVERWATCH_ACCURACY_TRADE=smoke OVERWATCH_ACCURACY_TRADE_SEEDS=41 $(GO) test -count=1 -timeout 20m ./...
+	OVERWATCH_ACCURACY=smoke OVERWATCH_ACCURACY_TRADE=smoke OVERWATCH_ACCURACY_TRADE_SEEDS=41 OVERWATCH_ACCURACY_PREDICTIONS=smoke $(GO) test -count=1 -timeout 20m ./...
 	$(MAKE) test-cluster
 	OVERWATCH_CHAOS=smoke $(GO) test -count=1 -timeout 10m -run '^TestChaos$$' ./cmd/chaos
 	@for f in $(HTTP_FUZZ); do \
@@ -159,13 +159,25 @@ test-clock: services tools $(STRIPE_MOCK)
 ## ACCURACY_OUT (bin/accuracy.md), for the table
 ## docs/risk-detectors.md keeps (make test runs the smoke run: one seed, a
 ## small fleet); then accuracy-trade (the trade analytics and
-## the voyage earnings) and the chokepoint signals
+## the voyage earnings) and the chokepoint signals; then
+## accuracy-predictions
 ACCURACY_OUT ?= bin/accuracy.md
 accuracy: services tools
 	@mkdir -p $(dir $(ACCURACY_OUT))
 	OVERWATCH_ACCURACY=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_OUT)) $(GO) test -count=1 -timeout 120m -v -run '^TestAccuracy$$' ./accuracy
 	$(MAKE) accuracy-trade
 	OVERWATCH_ACCURACY_CHOKEPOINT=full $(GO) test -count=1 -timeout 10m -v -run '^TestAccuracyChokepoint$$' ./accuracy
+	$(MAKE) accuracy-predictions
+
+## accuracy-predictions: the next-port and ETA predictions against the
+## simulator's truth (800 vessels over 30 days, default and sparse
+## sampling, as of 3 and 7 days before the end) next to both baselines;
+## prints the table and writes it as markdown to ACCURACY_PREDICTIONS_OUT
+## (bin/accuracy-predictions.md), for docs/predictions.md
+ACCURACY_PREDICTIONS_OUT ?= bin/accuracy-predictions.md
+accuracy-predictions: services
+	@mkdir -p $(dir $(ACCURACY_PREDICTIONS_OUT))
+	OVERWATCH_ACCURACY_PREDICTIONS=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_PREDICTIONS_OUT)) $(GO) test -count=1 -timeout 60m -v -run '^TestAccuracyPredictions$$' ./accuracy
 
 ## accuracy-trade: the trade analytics (route shifts,
 ## deceptions, each anomaly type, flow tonnes, forecasts) and the voyage

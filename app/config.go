@@ -3,8 +3,12 @@ package app
 import (
 	"fmt"
 	"log/slog"
+	"math"
 	"net/netip"
 	"net/url"
+	tradesource "overwatch/sources/comtrade"
+	cropsource "overwatch/sources/crop"
+	riversource "overwatch/sources/river"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +16,7 @@ import (
 	"overwatch"
 	"overwatch/clickhouse"
 	"overwatch/read"
+	marketsource "overwatch/sources/market"
 	"overwatch/write/stripe"
 )
 
@@ -51,10 +56,10 @@ type Config struct {
 	// scheduled import), fetched every GrainInspectionsRefresh.
 	GrainInspectionsURL     string
 	GrainInspectionsRefresh time.Duration
-	Market                  marketConfig
-	River                   RiverConfig
-	Crop                    CropConfig
-	Trade                   tradeFlowsConfig
+	Market                  marketsource.Config
+	River                   riversource.Config
+	Crop                    cropsource.Config
+	Trade                   tradesource.Config
 	SAR                     sarConfig
 	News                    newsConfig
 	Stripe                  stripe.Config
@@ -63,6 +68,8 @@ type Config struct {
 	// FreightMinContributors is k of the contributed freight rates'
 	// aggregates.
 	FreightMinContributors int
+	// ETAAlertHours is the ETA move that raises eta_changed.
+	ETAAlertHours float64
 	// Now is the service's clock (OVERWATCH_CLOCK_START; see clockFrom).
 	Now func() time.Time
 }
@@ -130,6 +137,7 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_PORTWATCH_URL", "", "IMF PortWatch's Daily_Chokepoints_Data query URL (https://services9.arcgis.com/weJ1QsnbMYJlCHdG/arcgis/rest/services/Daily_Chokepoints_Data/FeatureServer/0/query), fetched by the portwatch_refresh job; empty or off (the default): not fetched, as IMF's terms do not allow redistributing its data: set it only where your use is allowed"},
 	{"OVERWATCH_PORTWATCH_REFRESH", "24h", "how often IMF PortWatch is fetched (it updates weekly); a failed fetch keeps the counts last stored"},
 	{"OVERWATCH_OUTBOUND_ALLOW", "", "TESTS ONLY: comma-separated CIDRs that webhook deliveries and the chat test may reach although private or loopback (and over http); never set in production"},
+	{"OVERWATCH_ETA_ALERT_HOURS", "6", "the move of a watched vessel's predicted ETA, in hours, that raises an eta_changed alert (and its webhook); a change of its predicted next port always does"},
 	{"OVERWATCH_FREIGHT_MIN_CONTRIBUTORS", "5", "GET /v1/freight-rates publishes the aggregate of a route and week of submission only when at least this many accounts contributed, the reader's included (at least 4: a mean of k accounts, published once, leaves any k-2 of them only the sum of two others)"},
 	{"OVERWATCH_WEBHOOK_LEASE", "1m", "how long a delivery worker holds a claimed webhook delivery: a crashed worker's deliveries are sent again after it; keep it above the 15 s attempt timeout"},
 	{"STRIPE_SECRET_KEY", "", "Stripe secret API key for Checkout Sessions; empty: /v1/billing/checkout answers 503"},
@@ -160,6 +168,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			errs = append(errs, fmt.Sprintf("%s must be a positive integer", name))
 		}
 		return n
+	}
+	positiveFloat := func(name string) float64 {
+		v, err := strconv.ParseFloat(get(name), 64)
+		if err != nil || !(v > 0) || math.IsInf(v, 0) {
+			errs = append(errs, fmt.Sprintf("%s must be a positive number of hours", name))
+		}
+		return v
 	}
 	duration := func(name string) time.Duration {
 		d, err := time.ParseDuration(get(name))
@@ -200,14 +215,15 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		GrainInspectionsRefresh: duration("OVERWATCH_GRAIN_INSPECTIONS_REFRESH"),
 		WebhookLease:            duration("OVERWATCH_WEBHOOK_LEASE"),
 		FreightMinContributors:  positive("OVERWATCH_FREIGHT_MIN_CONTRIBUTORS"),
-		Market: marketConfig{FREDURL: sourceURL(get("OVERWATCH_FRED_URL")), FREDSeries: list(get("OVERWATCH_FRED_SERIES")),
+		ETAAlertHours:           positiveFloat("OVERWATCH_ETA_ALERT_HOURS"),
+		Market: marketsource.Config{FREDURL: sourceURL(get("OVERWATCH_FRED_URL")), FREDSeries: list(get("OVERWATCH_FRED_SERIES")),
 			WorldBankURL: sourceURL(get("OVERWATCH_WORLDBANK_URL")), AMSURL: sourceURL(get("OVERWATCH_AMS_URL")),
 			AMSKey: strings.TrimSpace(getenv("OVERWATCH_AMS_API_KEY")), AgTransportURL: sourceURL(get("OVERWATCH_AGTRANSPORT_URL")),
 			AgTransportDatasets: list(get("OVERWATCH_AGTRANSPORT_DATASETS")),
 			PricesEvery:         duration("OVERWATCH_PRICES_REFRESH"), TransportEvery: duration("OVERWATCH_TRANSPORT_REFRESH")},
-		River: RiverConfig{URL: sourceURL(get("OVERWATCH_RIVER_URL")), Every: duration("OVERWATCH_RIVER_REFRESH")},
-		Crop:  CropConfig{NDVIURL: sourceURL(get("OVERWATCH_CROP_NDVI_URL")), NDVIEvery: duration("OVERWATCH_CROP_NDVI_REFRESH")},
-		Trade: tradeFlowsConfig{URLs: parseTradeURLs(get("OVERWATCH_COMTRADE_URL")), Key: strings.TrimSpace(getenv("OVERWATCH_COMTRADE_API_KEY")), Every: duration("OVERWATCH_COMTRADE_REFRESH")},
+		River: riversource.Config{URL: sourceURL(get("OVERWATCH_RIVER_URL")), Every: duration("OVERWATCH_RIVER_REFRESH")},
+		Crop:  cropsource.Config{NDVIURL: sourceURL(get("OVERWATCH_CROP_NDVI_URL")), NDVIEvery: duration("OVERWATCH_CROP_NDVI_REFRESH")},
+		Trade: tradesource.Config{URLs: tradesource.ParseURLs(get("OVERWATCH_COMTRADE_URL")), Key: strings.TrimSpace(getenv("OVERWATCH_COMTRADE_API_KEY")), Every: duration("OVERWATCH_COMTRADE_REFRESH")},
 		News:  newsConfig{URL: sourceURL(get("OVERWATCH_GDELT_URL")), Every: duration("OVERWATCH_GDELT_REFRESH"), MinInterval: duration("OVERWATCH_GDELT_MIN_INTERVAL"), PortWatchURL: sourceURL(get("OVERWATCH_PORTWATCH_URL")), PortWatchEvery: duration("OVERWATCH_PORTWATCH_REFRESH")},
 		SAR:   sarConfig{URL: sourceURL(get("OVERWATCH_SAR_URL")), Catalogue: get("OVERWATCH_SAR_CATALOGUE"), MinInterval: duration("OVERWATCH_SAR_MIN_INTERVAL"), FreshFor: duration("OVERWATCH_SAR_FRESH")},
 		Stripe: stripe.Config{SecretKey: strings.TrimSpace(getenv("STRIPE_SECRET_KEY")),
@@ -267,7 +283,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if cfg.SAR.Catalogue != "asf" && cfg.SAR.Catalogue != "cdse" {
 		errs = append(errs, "OVERWATCH_SAR_CATALOGUE must be asf or cdse")
 	}
-	if m, err := ParseCropRegions(get("OVERWATCH_CROP_NDVI_REGIONS")); err != nil {
+	if m, err := cropsource.ParseRegions(get("OVERWATCH_CROP_NDVI_REGIONS")); err != nil {
 		errs = append(errs, err.Error())
 	} else {
 		cfg.Crop.NDVIRegions = m

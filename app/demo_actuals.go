@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"overwatch/clickhouse"
-	"overwatch/write"
+	"overwatch/maritime/calibration"
 	"overwatch/write/sim"
 )
 
@@ -23,7 +23,7 @@ const demoActualsSource = "simulator ground truth (demo)"
 // export figures of the simulated world. The demo imports them as actuals,
 // so that the calibration (`/v1/calibration`) fits its factors against
 // them as it would against the USDA inspections of a real feed.
-func truthActuals(r io.Reader) ([]write.ActualRow, error) {
+func truthActuals(r io.Reader) ([]calibration.Actual, error) {
 	type key struct {
 		port, commodity string
 		week            time.Time
@@ -46,9 +46,9 @@ func truthActuals(r io.Reader) ([]write.ActualRow, error) {
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
-	rows := make([]write.ActualRow, 0, len(sums))
+	rows := make([]calibration.Actual, 0, len(sums))
 	for k, t := range sums {
-		rows = append(rows, write.ActualRow{Port: k.port, Week: k.week, Commodity: k.commodity, Tonnes: t, Source: demoActualsSource})
+		rows = append(rows, calibration.Actual{Port: k.port, Week: k.week, Commodity: k.commodity, Tonnes: t, Source: demoActualsSource})
 	}
 	sort.Slice(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]

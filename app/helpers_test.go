@@ -1,13 +1,21 @@
 package app
 
 import (
+	"encoding/json"
+	"net"
+	"net/netip"
 	"os"
 	"testing"
 	"time"
 
 	"overwatch/jobs"
-	"overwatch/write/gdelt"
+	"overwatch/sources/gdelt"
+	marketsource "overwatch/sources/market"
 )
+
+func netTCPAddr(a netip.Addr) *net.TCPAddr {
+	return net.TCPAddrFromAddrPort(netip.AddrPortFrom(a, 40000))
+}
 
 func readFile(t interface {
 	Helper()
@@ -19,6 +27,16 @@ func readFile(t interface {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+func mustUnmarshal(t interface {
+	Helper()
+	Fatalf(string, ...any)
+}, b []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
 }
 
 // sourceJobs are the refresh jobs of the job table that the sources given
@@ -46,7 +64,7 @@ func refreshJob(t testing.TB, s jobs.Sources) jobs.Job {
 
 // marketJobs are the market refreshes of the table that the configuration
 // turns on.
-func marketJobs(cfg marketConfig, prices PriceWriter, rates RateWriter) []jobs.Job {
+func marketJobs(cfg marketsource.Config, prices marketsource.PriceWriter, rates marketsource.RateWriter) []jobs.Job {
 	p, tr := marketSources(cfg, prices, rates)
 	return sourceJobs(jobs.Sources{Prices: p, Transport: tr})
 }
@@ -60,6 +78,6 @@ func newsJobs(cfg newsConfig, store newsStore) []jobs.Job {
 
 // newsJob is the GDELT refresh of the table, asking base for subjects at
 // most once per interval.
-func newsJob(t testing.TB, store NewsWriter, base string, subjects []gdelt.Subject, interval time.Duration) jobs.Job {
-	return refreshJob(t, jobs.Sources{News: jobs.SourceRefresh{Source: NewsSource(store, GdeltClient{Base: base}, subjects, interval), Every: time.Hour}})
+func newsJob(t testing.TB, store gdelt.Writer, base string, subjects []gdelt.Subject, interval time.Duration) jobs.Job {
+	return refreshJob(t, jobs.Sources{News: jobs.SourceRefresh{Refresh: gdelt.News(store, gdelt.Client{Base: base}, subjects, interval), Every: time.Hour}})
 }

@@ -7,15 +7,16 @@ import (
 	"io"
 	"log/slog"
 	"os"
-
-	"overwatch/write"
+	"overwatch/maritime/calibration"
+	"overwatch/sources/actuals"
+	"time"
 )
 
 // importCommand imports history and reference data: `overwatch import
 // history ...` (AIS archives, importHistory), `overwatch import actuals
 // [--source S] FILE...` (official export figures: the CSV of
-// write.ParseActuals or USDA WA_GR101 reports, told apart by their content,
-// write.ReadActuals) and `overwatch import sanctions [--list L] [--url
+// actuals.ParseActuals or USDA WA_GR101 reports, told apart by their content,
+// actuals.ReadActuals) and `overwatch import sanctions [--list L] [--url
 // U] FILE...` (importSanctions), `overwatch import prices|transport
 // FILE...` (market data: importMarket). Each file is parsed whole before anything
 // is written, so a bad row imports nothing of its file.
@@ -58,7 +59,7 @@ func importCommand(ctx context.Context, cfg Config, log *slog.Logger, args []str
 			if err != nil {
 				return err
 			}
-			rows, dropped, err := write.ReadActuals(f, *source)
+			rows, dropped, err := actuals.ReadActuals(f, *source)
 			f.Close()
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
@@ -89,3 +90,15 @@ const importUsage = `usage: overwatch import history [--source PROVIDER] [--form
        overwatch import trade FILE...     (UN Comtrade API JSON, bulk TSV/CSV, .gz too)
        overwatch import pi-coverage [--source S] FILE...   (P&I coverage CSV into the shared base: imo, club, ...)
 `
+
+// printDropped says, for a WA_GR101 report, when its week is and which
+// port areas were not imported (they are not our ports).
+func printDropped(w io.Writer, path string, rows []calibration.Actual, dropped []actuals.DroppedArea) {
+	if len(rows) > 0 && !rows[0].Published.IsZero() {
+		fmt.Fprintf(w, "%s: %s, published %s, ISO week of %s\n", path, rows[0].Source,
+			rows[0].Published.Format(time.DateOnly), rows[0].Week.Format(time.DateOnly))
+	}
+	for _, d := range dropped {
+		fmt.Fprintf(w, "%s: dropped %s / %s (%d t): %s\n", path, d.Region, d.Area, d.Tonnes, d.Reason)
+	}
+}

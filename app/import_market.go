@@ -11,13 +11,13 @@ import (
 	"time"
 
 	"overwatch/maritime/market"
-	marketfile "overwatch/write/market"
+	marketsource "overwatch/sources/market"
 )
 
 // importMarket is `overwatch import prices FILE...` (FRED CSV, the World
 // Bank Pink Sheet workbook, AMS report JSON) and `overwatch import
 // transport [--dataset ID] FILE...` (AgTransport JSON), told apart by
-// their content (marketfile.Detect). --published dates the files when
+// their content (marketsource.Detect). --published dates the files when
 // they do not say (a World Bank workbook and an AMS report do). Each file
 // is parsed whole, streaming, then stored in batches
 // (importMarketFile): a bad file imports nothing of itself.
@@ -57,33 +57,33 @@ func importMarket(ctx context.Context, cfg Config, log *slog.Logger, kind string
 
 // MarketStore stores parsed market files (clickhouse.DB).
 type MarketStore interface {
-	PriceWriter
-	RateWriter
+	marketsource.PriceWriter
+	marketsource.RateWriter
 }
 
 // importMarketFile imports one file in two streaming passes, so that
 // memory stays flat in the file's size and a bad file stores nothing: the
 // first parses it whole and keeps nothing, the second stores it batch by
-// batch (marketfile.BatchSize observations each; a store error between
+// batch (marketsource.BatchSize observations each; a store error between
 // batches leaves part of the file stored, which importing it again
 // completes: an observation's newest import wins).
 func importMarketFile(ctx context.Context, store MarketStore, kind, path, dataset string, pub time.Time, stdout io.Writer) error {
-	pass := func(emit marketfile.Emit) (marketfile.Result, error) {
+	pass := func(emit marketsource.Emit) (marketsource.Result, error) {
 		f, err := os.Open(path)
 		if err != nil {
-			return marketfile.Result{}, err
+			return marketsource.Result{}, err
 		}
 		defer f.Close()
-		return marketfile.Stream(filepath.Base(path), f, dataset, pub, emit)
+		return marketsource.Stream(filepath.Base(path), f, dataset, pub, emit)
 	}
 	res, err := pass(func([]market.Price, []market.Rate) error { return nil })
 	if err != nil {
 		return err
 	}
 	switch {
-	case kind == "prices" && res.Kind == marketfile.KindAgTransport:
+	case kind == "prices" && res.Kind == marketsource.KindAgTransport:
 		return fmt.Errorf("%s: a transport dataset: use overwatch import transport", path)
-	case kind == "transport" && res.Kind != marketfile.KindAgTransport:
+	case kind == "transport" && res.Kind != marketsource.KindAgTransport:
 		return fmt.Errorf("%s: a price file (%s): use overwatch import prices", path, res.Kind)
 	}
 	n := 0

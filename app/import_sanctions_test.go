@@ -7,24 +7,19 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"os"
+	sanctionsource "overwatch/sources/sanctions"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"overwatch"
 
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
-	"overwatch/jobs"
 	"overwatch/maritime/sanctions"
 	"overwatch/maritime/vessel"
 	"overwatch/postgres/pgtest"
-	"overwatch/write"
 	"overwatch/write/sim"
 )
 
@@ -43,104 +38,9 @@ func sanctionsDataDir(t *testing.T) string {
 	return ""
 }
 
+// testSDN is one vessel entry of the OFAC legacy SDN file.
 const testSDN = "15036,\"ARTAVIL\",\"vessel\",\"IRAN\",-0- ,\"T2EU4\",\"Crude/Oil Products Tanker\",\"99,144\",\"56,068\",\"Iran\",-0- ," +
 	"\"Vessel Registration Identification IMO 9187629; MMSI 572469210; Linked To: NATIONAL IRANIAN TANKER COMPA\"\r\n"
-
-// sanctionsServer serves the three files under /exports/.
-func sanctionsServer(t *testing.T, files map[string]string) (*httptest.Server, *atomic.Int32) {
-	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		body, ok := files[strings.TrimPrefix(r.URL.Path, "/exports/")]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv, &hits
-}
-
-func TestFetchSanctions(t *testing.T) {
-	files := map[string]string{sdnFile: testSDN, altFile: "15036,1,\"fka\",\"ABADAN\",-0- \r\n", sdnCommentsFile: "15036,\"NY.\"\r\n"}
-	srv, hits := sanctionsServer(t, files)
-	ctx := context.Background()
-	sdn, alt, comments, err := fetchSanctions(ctx, srv.URL+"/exports") // no trailing slash
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(sdn) != files[sdnFile] || string(alt) != files[altFile] || string(comments) != files[sdnCommentsFile] || hits.Load() != 3 {
-		t.Errorf("fetched %q %q %q in %d requests", sdn, alt, comments, hits.Load())
-	}
-	store := &fakeSanctionsStore{}
-	n, err := refreshSanctions(ctx, store, srv.URL+"/exports/", "OFAC SDN")
-	if err != nil || n != 1 || store.list != "OFAC SDN" || len(store.entries) != 1 {
-		t.Fatalf("refresh: %d, %v, %+v", n, err, store)
-	}
-	if e := store.entries[0]; e.IMO != 9187629 || e.Aliases[0] != "ABADAN" || !strings.HasSuffix(e.Remarks, "COMPANY.") {
-		t.Errorf("refreshed %+v", e)
-	}
-	job := refreshJob(t, jobs.Sources{Sanctions: jobs.SourceRefresh{Source: sanctionsSource(store, srv.URL+"/exports/", "OFAC SDN"), Every: time.Hour}})
-	if res, err := job.Run(ctx, jobs.State{}); err != nil || res.Rows != 1 || job.Name != "sanctions_refresh" {
-		t.Errorf("job: %+v %v", res, err)
-	}
-
-	// A missing file, a bad URL, a broken file: errors, nothing replaced.
-	delete(files, sdnCommentsFile)
-	store.entries = nil
-	if _, err := refreshSanctions(ctx, store, srv.URL+"/exports/", "OFAC SDN"); err == nil || !strings.Contains(err.Error(), "404") || store.entries != nil {
-		t.Errorf("missing file: %v", err)
-	}
-	files[sdnCommentsFile] = ""
-	files[sdnFile] = "1,\"A\",\"vessel\"\r\n"
-	if _, err := refreshSanctions(ctx, store, srv.URL+"/exports/", "OFAC SDN"); err == nil || !strings.Contains(err.Error(), "line 1") {
-		t.Errorf("broken file: %v", err)
-	}
-	if _, _, _, err := fetchSanctions(ctx, "file:///etc/"); err == nil {
-		t.Error("a file URL was fetched")
-	}
-}
-
-func TestFetchSanctionsLimits(t *testing.T) {
-	big := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		chunk := bytes.Repeat([]byte("x"), 1<<20)
-		for range sanctionsMaxBytes>>20 + 1 {
-			if _, err := w.Write(chunk); err != nil {
-				return
-			}
-		}
-	}))
-	defer big.Close()
-	if _, _, _, err := fetchSanctions(context.Background(), big.URL); err == nil || !strings.Contains(err.Error(), "larger than 50 MB") {
-		t.Errorf("oversized file: %v", err)
-	}
-	release := make(chan struct{})
-	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer slow.Close()
-	defer close(release)
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	if _, _, _, err := fetchSanctions(ctx, slow.URL); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
-		t.Errorf("slow server: %v after %v", err, time.Since(start))
-	}
-}
-
-type fakeSanctionsStore struct {
-	list    string
-	entries []sanctions.Entry
-}
-
-func (f *fakeSanctionsStore) ReplaceSanctions(_ context.Context, list string, entries []sanctions.Entry) error {
-	f.list, f.entries = list, entries
-	return nil
-}
 
 func TestImportSanctionsUsage(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -164,8 +64,8 @@ func TestImportSanctionsUsage(t *testing.T) {
 // confidence.
 func TestSimulatedSanctionedVesselsMatch(t *testing.T) {
 	dir := sanctionsDataDir(t)
-	parsed, err := parseSanctionsFiles([]string{filepath.Join(dir, "sanctions_ofac_sdn_2021-07_full.csv"),
-		filepath.Join(dir, "sanctions_ofac_alt_2021-07_full.csv"), filepath.Join(dir, "sanctions_ofac_sdn_comments_2021-07.csv")}, write.ListOFACSDN)
+	parsed, err := sanctionsource.ParseFiles([]string{filepath.Join(dir, "sanctions_ofac_sdn_2021-07_full.csv"),
+		filepath.Join(dir, "sanctions_ofac_alt_2021-07_full.csv"), filepath.Join(dir, "sanctions_ofac_sdn_comments_2021-07.csv")}, sanctionsource.ListOFACSDN)
 	if err != nil {
 		t.Fatal(err)
 	}

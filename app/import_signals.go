@@ -15,10 +15,10 @@ import (
 
 	"overwatch/maritime/chokepoint"
 	"overwatch/maritime/seaport"
-	"overwatch/write/gdelt"
-	"overwatch/write/portwatch"
-	riverfile "overwatch/write/river"
-	sarfile "overwatch/write/sar"
+	"overwatch/sources/gdelt"
+	"overwatch/sources/portwatch"
+	riversource "overwatch/sources/river"
+	sarsource "overwatch/sources/sar"
 )
 
 // maxSignalFile bounds a file of `overwatch import river|sar|news|portwatch`
@@ -73,7 +73,7 @@ func importSignals(ctx context.Context, cfg Config, log *slog.Logger, kind strin
 		}
 		switch kind {
 		case "river":
-			rows, err := riverfile.Parse(body)
+			rows, err := riversource.Parse(body)
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
@@ -84,7 +84,7 @@ func importSignals(ctx context.Context, cfg Config, log *slog.Logger, kind strin
 					return fmt.Errorf("%s: %w", path, err)
 				}
 			}
-			res, err := sarfile.Parse(bytes.NewReader(body))
+			res, err := sarsource.Parse(bytes.NewReader(body))
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
@@ -95,7 +95,7 @@ func importSignals(ctx context.Context, cfg Config, log *slog.Logger, kind strin
 				return fmt.Errorf("%s: %w", path, err)
 			}
 			// An ArtList carries no tone: the articles keep any stored.
-			files = append(files, parsed{path, len(arts), func(ctx context.Context) error { return storeNews(ctx, ch, sub, arts, nil) }})
+			files = append(files, parsed{path, len(arts), func(ctx context.Context) error { return gdelt.Store(ctx, ch, sub, arts, nil) }})
 		case "portwatch":
 			days, _, err := portwatch.Parse(body)
 			if err != nil {

@@ -3,11 +3,12 @@ package app
 import (
 	"context"
 	"io"
+	"strings"
+	"testing"
+
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
 	"overwatch/postgres/pgtest"
-	"strings"
-	"testing"
 )
 
 // `overwatch import river|sar|news|portwatch` on the sources' real files
@@ -36,7 +37,7 @@ func TestImportSignals(t *testing.T) {
 		}
 		return n
 	}
-	const river, sar, gdelt, pw = "../write/river/testdata/", "../write/sar/testdata/", "../write/gdelt/testdata/", "../write/portwatch/testdata/"
+	const river, sar, gdelt, pw = "../sources/river/testdata/", "../sources/sar/testdata/", "../sources/gdelt/testdata/", "../sources/portwatch/testdata/"
 	for _, c := range []struct {
 		args  []string
 		table string
@@ -67,7 +68,7 @@ func TestImportSignals(t *testing.T) {
 	}{
 		{[]string{"news", "--subject", "rotterdam", gdelt + "artlist_documented_format.json", gdelt + "artlist_truncated.json"}, "disruption_signals"},
 		{[]string{"news", "--subject", "rotterdam", gdelt + "error_rate_limit.txt"}, "disruption_signals"},
-		{[]string{"sar", sar + "asf_searchapi_Fairbanks_SLC_jsonlite.json", "../write/market/testdata/README.md"}, "sar_products"},
+		{[]string{"sar", sar + "asf_searchapi_Fairbanks_SLC_jsonlite.json", "../sources/market/testdata/README.md"}, "sar_products"},
 	} {
 		if _, err := imp(c.args...); err == nil {
 			t.Errorf("import %v: no error", c.args)

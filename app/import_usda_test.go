@@ -5,33 +5,35 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"overwatch/jobs"
-	"overwatch/write"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"overwatch/jobs"
+	"overwatch/maritime/calibration"
+	"overwatch/sources/actuals"
 )
 
-// usdaReport is a real WA_GR101 issue (write/testdata/usda).
+// usdaReport is a real WA_GR101 issue (sources/actuals/testdata/usda).
 func usdaReport(t *testing.T, weekEnding string) []byte {
 	t.Helper()
-	b, err := os.ReadFile("../write/testdata/usda/ams_wa_gr101_grain_inspections_for_export_" + weekEnding + ".txt")
+	b, err := os.ReadFile("../sources/actuals/testdata/usda/ams_wa_gr101_grain_inspections_for_export_" + weekEnding + ".txt")
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
 }
 
-// fakeActuals is a write.ActualsStore that keeps what was inserted.
+// fakeActuals is a actuals.Store that keeps what was inserted.
 type fakeActuals struct {
 	mu   sync.Mutex
-	rows []write.ActualRow
+	rows []calibration.Actual
 }
 
-func (f *fakeActuals) InsertActuals(_ context.Context, rows []write.ActualRow) error {
+func (f *fakeActuals) InsertActuals(_ context.Context, rows []calibration.Actual) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.rows = append(f.rows, rows...)
@@ -74,7 +76,7 @@ func TestGrainInspectionsJob(t *testing.T) {
 	}))
 	defer srv.Close()
 	store := &fakeActuals{}
-	job := refreshJob(t, jobs.Sources{GrainInspections: jobs.SourceRefresh{Source: grainInspectionsSource(store, srv.URL+"/mnreports/wa_gr101.txt"), Every: time.Hour}})
+	job := refreshJob(t, jobs.Sources{GrainInspections: jobs.SourceRefresh{Refresh: actuals.GrainInspections(store, srv.URL+"/mnreports/wa_gr101.txt", nil), Every: time.Hour}})
 	if job.Name != "grain_inspections" || job.Writes[0] != "export_actuals" {
 		t.Fatalf("job %+v", job)
 	}
@@ -122,10 +124,10 @@ func TestGrainInspectionsJob(t *testing.T) {
 	if n := jobMetric(t, reg, "overwatch_job_failures_total", job.Name); n != float64(len(failures)) {
 		t.Errorf("overwatch_job_failures_total{job=\"grain_inspections\"} = %v", n)
 	}
-	if _, err := fetchGrainInspections(ctx, "file:///etc/passwd"); err == nil || !strings.Contains(err.Error(), "http") {
+	if _, err := actuals.GrainInspections(store, "file:///etc/passwd", nil)(ctx); err == nil || !strings.Contains(err.Error(), "http") {
 		t.Errorf("a file URL: %v", err)
 	}
-	if _, err := grainInspectionsSource(store, "").Refresh(ctx, jobs.State{}); err == nil {
+	if _, err := actuals.GrainInspections(store, "", nil)(ctx); err == nil {
 		t.Error("no URL: the run succeeded")
 	}
 }

@@ -16,13 +16,15 @@ import (
 	"overwatch/jobs"
 	"overwatch/maritime/seaport"
 	"overwatch/postgres"
+	"overwatch/sources"
 )
 
 // NewScheduler builds the scheduler from the job table (jobs.All), its
 // dependencies wired to the stores and to the external sources the
 // configuration turns on: ClickHouse derives, Postgres keeps the jobs'
-// state and their distributed lock.
-func NewScheduler(cfg Config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logger) (*jobs.Scheduler, error) {
+// state and their distributed lock. The sources' failed fetches are
+// counted on failures (nil: not counted).
+func NewScheduler(cfg Config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logger, failures *sources.Failures) (*jobs.Scheduler, error) {
 	return jobs.NewScheduler(jobs.All(jobs.Deps{
 		Store:        ch,
 		Risk:         ch,
@@ -42,36 +44,18 @@ func NewScheduler(cfg Config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 		Anomalies:   ch,
 		Earnings:    ch,
 		Chokepoints: ch,
+		Predictions: ch,
 
 		// The contributed freight rates' weekly aggregates.
 		Freight:                pg,
 		FreightMinContributors: cfg.FreightMinContributors,
 
-		// River gauges out of normal raise river_level alerts.
-		AlertSources: []jobs.AlertSource{jobs.RiverAlerts{Store: ch, Resolver: pg}},
-		Sources:      sources(cfg, ch),
+		// River gauges out of normal raise river_level alerts, predicted
+		// ETAs that move eta_changed.
+		AlertSources: []jobs.AlertSource{jobs.RiverAlerts{Store: ch, Resolver: pg}, jobs.PredictionAlerts{Store: ch, Hours: cfg.ETAAlertHours}},
+		Sources:      sourceRefreshes(cfg, ch, failures),
 		Now:          cfg.clock(),
 	}), pg, pg, log)
-}
-
-// sources are the external sources of the job table's refreshes, each
-// with its client where the configuration turns it on.
-func sources(cfg Config, ch *clickhouse.DB) jobs.Sources {
-	var s jobs.Sources
-	s.Prices, s.Transport = marketSources(cfg.Market, ch, ch)
-	s.RiverLevels = RiverSources(cfg.River, ch)
-	s.CropNDVI = CropSources(cfg.Crop, ch)
-	s.TradeFlows = tradeSources(cfg.Trade, ch)
-	s.News, s.PortWatch = newsSources(cfg.News, ch)
-	s.Sanctions = jobs.SourceRefresh{Every: cfg.SanctionsRefresh, Setting: "OVERWATCH_SANCTIONS_URL"}
-	if cfg.SanctionsURL != "" {
-		s.Sanctions.Source = sanctionsSource(ch, cfg.SanctionsURL, cfg.SanctionsList)
-	}
-	s.GrainInspections = jobs.SourceRefresh{Every: cfg.GrainInspectionsRefresh, Setting: "OVERWATCH_GRAIN_INSPECTIONS_URL"}
-	if cfg.GrainInspectionsURL != "" {
-		s.GrainInspections.Source = grainInspectionsSource(ch, cfg.GrainInspectionsURL)
-	}
-	return s
 }
 
 // runJob runs the job now and says what it recomputed.
@@ -177,7 +161,7 @@ func jobsCommand(ctx context.Context, cfg Config, log *slog.Logger, args []strin
 	}
 	defer ch.Close()
 	defer pg.Close()
-	sc, err := NewScheduler(cfg, ch, pg, log)
+	sc, err := NewScheduler(cfg, ch, pg, log, nil)
 	if err != nil {
 		return err
 	}

@@ -5,9 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"overwatch/clickhouse/chtest"
-	"overwatch/jobs"
-	"overwatch/read"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,12 +12,18 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"overwatch/clickhouse/chtest"
+	"overwatch/jobs"
+	"overwatch/read"
+	"overwatch/sources"
+	marketsource "overwatch/sources/market"
 )
 
-// sample is a bundled real market file (app/samples).
+// sample is a bundled real market file (sources/market/samples).
 func sample(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile("samples/" + name)
+	b, err := os.ReadFile("../sources/market/samples/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +106,7 @@ func TestMarketRefreshJobs(t *testing.T) {
 		"/resource/2n8s-739j.json":          sample(t, "agtransport_2n8s-739j_ukraine_black_sea_ocean_grain_rates_quarterly.json"),
 		"/resource/7spn-fbua.json":          sample(t, "agtransport_7spn-fbua_barge_rates_usd_per_ton_2026w32-w33.json"),
 	})
-	cfg := marketConfig{FREDURL: srv.URL + "/fredgraph.csv", FREDSeries: []string{"PWHEAMTUSDM", "DCOILBRENTEU"},
+	cfg := marketsource.Config{FREDURL: srv.URL + "/fredgraph.csv", FREDSeries: []string{"PWHEAMTUSDM", "DCOILBRENTEU"},
 		WorldBankURL: srv.URL + "/CMO-Historical-Data-Monthly.xlsx", AMSURL: srv.URL + "/services/v1.2/reports/3147", AMSKey: "secret-key",
 		AgTransportURL: srv.URL + "/resource", AgTransportDatasets: []string{"deqi-uken", "ehs5-yac3", "2n8s-739j", "7spn-fbua"},
 		PricesEvery: time.Hour, TransportEvery: time.Hour}
@@ -175,10 +178,10 @@ func TestMarketRefreshJobs(t *testing.T) {
 			t.Errorf("overwatch_job_failures_total{job=%q} = %v, want %d", j.Name, n, len(failures))
 		}
 	}
-	if _, err := fetchSource(ctx, "file:///etc/passwd", fetchOptions{}); err == nil {
+	if _, err := sources.Get(ctx, nil, "", "file:///etc/passwd", sources.Options{}); err == nil {
 		t.Error("a file URL was fetched")
 	}
-	if got := marketJobs(marketConfig{AMSURL: "https://example.org"}, db, db); len(got) != 0 {
+	if got := marketJobs(marketsource.Config{AMSURL: "https://example.org"}, db, db); len(got) != 0 {
 		t.Errorf("jobs without URLs or the AMS key: %+v", got)
 	}
 }

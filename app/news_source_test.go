@@ -6,24 +6,26 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"overwatch/clickhouse/chtest"
-	"overwatch/jobs"
-	"overwatch/maritime/chokepoint"
-	"overwatch/read"
-	"overwatch/write/gdelt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"overwatch/clickhouse/chtest"
+	"overwatch/jobs"
+	"overwatch/maritime/chokepoint"
+	"overwatch/read"
+	"overwatch/sources"
+	"overwatch/sources/gdelt"
 )
 
-// gdeltFixture is a file of write/gdelt/testdata: built from GDELT's
+// gdeltFixture is a file of sources/gdelt/testdata: built from GDELT's
 // documented format (no recorded GDELT response may be redistributed).
 func gdeltFixture(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile("../write/gdelt/testdata/" + name)
+	b, err := os.ReadFile("../sources/gdelt/testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,8 +194,8 @@ func TestNewsRefreshJob(t *testing.T) {
 	}
 	if got := newsJobs(newsConfig{URL: "https://x.test", Every: time.Hour, MinInterval: time.Second}, db); len(got) != 1 {
 		t.Errorf("news jobs %v", got)
-	} else if len(newsSubjects()) != 8+40 {
-		t.Errorf("%d subjects", len(newsSubjects()))
+	} else if len(gdelt.Subjects()) != 8+40 {
+		t.Errorf("%d subjects", len(gdelt.Subjects()))
 	}
 	if got := newsJobs(newsConfig{}, db); len(got) != 0 {
 		t.Errorf("off: %d jobs", len(got))
@@ -249,7 +251,7 @@ func TestGDELTClient(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	client := GdeltClient{Base: srv.URL + "/api/v2/doc/doc", timeout: 300 * time.Millisecond}
+	client := gdelt.Client{Base: srv.URL + "/api/v2/doc/doc", Timeout: 300 * time.Millisecond}
 	ctx := context.Background()
 	tones, err := client.Tones(ctx, `"Suez Canal"`)
 	if err != nil || len(tones) != 3 || tones["https://example.org/port-of-santos-strike"] != 2 {
@@ -269,7 +271,7 @@ func TestGDELTClient(t *testing.T) {
 		_, terr := client.Tones(ctx, `"Suez Canal"`)
 		_, aerr := client.Articles(ctx, `"Suez Canal"`)
 		for _, err := range []error{terr, aerr} {
-			var unreachable errUnreachable
+			var unreachable sources.UnreachableError
 			stops := errors.Is(err, gdelt.ErrRateLimited) || errors.As(err, &unreachable) || errors.Is(err, context.DeadlineExceeded)
 			if err == nil || stops != c.stops {
 				t.Errorf("%s: %v (stops the run %v, want %v)", c.mode, err, stops, c.stops)
@@ -289,7 +291,7 @@ func TestPortWatchRefreshJob(t *testing.T) {
 	db := chtest.DB(t, "portwatch_job")
 	ctx := context.Background()
 	read := func(name string) []byte {
-		b, err := os.ReadFile("../write/portwatch/testdata/" + name)
+		b, err := os.ReadFile("../sources/portwatch/testdata/" + name)
 		if err != nil {
 			t.Fatal(err)
 		}

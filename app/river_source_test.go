@@ -4,23 +4,24 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"overwatch/clickhouse/chtest"
-	"overwatch/jobs"
-	"overwatch/maritime/river"
-	"overwatch/testclock"
+	riversource "overwatch/sources/river"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"overwatch/clickhouse/chtest"
+	"overwatch/jobs"
+	"overwatch/testclock"
 )
 
 // ogcAnswer is the real latest-continuous FeatureCollection of the OGC
-// fixtures (write/river/testdata) with its site USGS-06904500 replaced by
+// fixtures (sources/river/testdata) with its site USGS-06904500 replaced by
 // St. Louis's (no recorded answer for the Mississippi gauges exists).
 func ogcAnswer(t *testing.T) []byte {
 	t.Helper()
-	raw, err := os.ReadFile("../write/river/testdata/usgs_waterdata_ogc_fixtures.json")
+	raw, err := os.ReadFile("../sources/river/testdata/usgs_waterdata_ogc_fixtures.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,14 +42,14 @@ func TestRiverJob(t *testing.T) {
 	ctx := context.Background()
 	now := testclock.Now().UTC().Truncate(time.Minute)
 	iv := riverIVAnswer(t, []level{{now.Add(-2 * time.Hour), -4.2}, {now.Add(-time.Hour), -4.5}})
-	empty, err := os.ReadFile("../write/river/testdata/nwis_iv_empty_timeseries_mock.json")
+	empty, err := os.ReadFile("../sources/river/testdata/nwis_iv_empty_timeseries_mock.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := newSourceServer(t, map[string][]byte{"/nwis/iv/": iv, "/empty/": empty,
 		"/ogcapi/v0/collections/latest-continuous/items": ogcAnswer(t)})
-	job := refreshJob(t, jobs.Sources{RiverLevels: RiverSources(RiverConfig{URL: srv.URL + "/nwis/iv/?format=json&parameterCd=00065,00060&period=P2D", Every: time.Hour}, db)})
-	emptyJob := refreshJob(t, jobs.Sources{RiverLevels: RiverSources(RiverConfig{URL: srv.URL + "/empty/", Every: time.Hour}, db)})
+	job := refreshJob(t, jobs.Sources{RiverLevels: RiverSources(riversource.Config{URL: srv.URL + "/nwis/iv/?format=json&parameterCd=00065,00060&period=P2D", Every: time.Hour}, db)})
+	emptyJob := refreshJob(t, jobs.Sources{RiverLevels: RiverSources(riversource.Config{URL: srv.URL + "/empty/", Every: time.Hour}, db)})
 	emptyJob.Name = "river_levels_empty"
 	sc, err := jobs.NewScheduler([]jobs.Job{job, emptyJob}, memLocker{}, memStates{}, discardLog())
 	if err != nil {
@@ -104,7 +105,7 @@ func TestRiverJob(t *testing.T) {
 
 	// The OGC API: one request per gauge, its answer's approval status
 	// kept as the qualifier.
-	ogc := refreshJob(t, jobs.Sources{RiverLevels: RiverSources(RiverConfig{URL: srv.URL + "/ogcapi/v0/collections/latest-continuous/items", Every: time.Hour}, db)})
+	ogc := refreshJob(t, jobs.Sources{RiverLevels: RiverSources(riversource.Config{URL: srv.URL + "/ogcapi/v0/collections/latest-continuous/items", Every: time.Hour}, db)})
 	if _, err := ogc.Run(ctx, jobs.State{}); err != nil {
 		t.Fatal(err)
 	}
@@ -121,15 +122,7 @@ func TestRiverJob(t *testing.T) {
 	if !found {
 		t.Errorf("OGC readings: %+v", rs)
 	}
-	urls, err := riverURLs("https://api.waterdata.usgs.gov/ogcapi/v0/collections/latest-continuous/items")
-	if err != nil || len(urls) != len(river.Gauges) || !strings.Contains(urls[0], "monitoring_location_id=USGS-07010000") ||
-		!strings.Contains(urls[0], "parameter_code=00065") {
-		t.Errorf("OGC requests: %v %v", urls, err)
-	}
-	if _, err := riverURLs("file:///etc/passwd"); err == nil {
-		t.Error("a file URL accepted")
-	}
-	if got := RiverSources(RiverConfig{}, db); got.Source != nil {
+	if got := RiverSources(riversource.Config{}, db); got.Refresh != nil {
 		t.Errorf("a job without a URL: %+v", got)
 	}
 }

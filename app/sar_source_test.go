@@ -8,12 +8,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"overwatch/clickhouse/chtest"
-	"overwatch/maritime/sar"
-	"overwatch/read"
+	sarsource "overwatch/sources/sar"
 	"strings"
 	"testing"
 	"time"
+
+	"overwatch/clickhouse/chtest"
+	"overwatch/maritime/sar"
+	"overwatch/read"
 )
 
 // The catalogue client against the real ClickHouse: a failed fetch (an
@@ -22,18 +24,17 @@ import (
 // day whose window closed before the fetch).
 func TestSARCatalogueFailuresKeepCache(t *testing.T) {
 	db := chtest.DB(t, "sar_source")
-	body, err := os.ReadFile("samples/sar/asf_searchapi_Fairbanks_SLC_jsonlite.json")
+	body, err := os.ReadFile("../sources/sar/samples/asf_searchapi_Fairbanks_SLC_jsonlite.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cat := &fakeCatalogue{body: body}
 	srv := httptest.NewServer(cat)
 	defer srv.Close()
-	c := newSARCatalogue(db, sarConfig{URL: srv.URL, Catalogue: "asf", MinInterval: time.Millisecond, FreshFor: time.Hour},
-		slog.New(slog.NewTextHandler(io.Discard, nil)), nil).(*sarCatalogue)
-	ctx := context.Background()
 	now := time.Date(2021, 1, 3, 12, 0, 0, 0, time.UTC)
-	c.now = func() time.Time { return now }
+	c := sarsource.NewCatalogue(db, sarsource.Config{URL: srv.URL, Catalogue: "asf", MinInterval: time.Millisecond, FreshFor: time.Hour,
+		Now: func() time.Time { return now }}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ctx := context.Background()
 	area := sar.AreaAround(64.8378, -147.7164, 50, time.Date(2021, 1, 2, 0, 0, 0, 0, time.UTC))
 	count := func() int {
 		products, err := db.SARProducts(ctx, read.SARQuery{MinLat: area.MinLat, MaxLat: area.MaxLat, MinLon: area.MinLon, MaxLon: area.MaxLon, At: area.Day})
@@ -61,15 +62,14 @@ func TestSARCatalogueFailuresKeepCache(t *testing.T) {
 	// A new client (another process) reads the cache state from the
 	// store: an answer fetched after the window closed stands for good.
 	cat.set("")
-	c2 := newSARCatalogue(db, sarConfig{URL: srv.URL, Catalogue: "asf", MinInterval: time.Millisecond, FreshFor: time.Hour},
-		slog.New(slog.NewTextHandler(io.Discard, nil)), nil).(*sarCatalogue)
-	c2.now = func() time.Time { return time.Now() }
+	c2 := sarsource.NewCatalogue(db, sarsource.Config{URL: srv.URL, Catalogue: "asf", MinInterval: time.Millisecond, FreshFor: time.Hour},
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	n := len(cat.asked())
 	if st := c2.EnsureSAR(ctx, area); st.Status != "fetched" || len(cat.asked()) != n+1 {
 		t.Fatalf("%+v, %d queries", st, len(cat.asked()))
 	}
-	c3 := newSARCatalogue(db, sarConfig{URL: srv.URL, Catalogue: "asf", MinInterval: time.Millisecond, FreshFor: time.Hour},
-		slog.New(slog.NewTextHandler(io.Discard, nil)), nil).(*sarCatalogue)
+	c3 := sarsource.NewCatalogue(db, sarsource.Config{URL: srv.URL, Catalogue: "asf", MinInterval: time.Millisecond, FreshFor: time.Hour},
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if st := c3.EnsureSAR(ctx, area); st.Status != "fetched" || len(cat.asked()) != n+1 {
 		t.Fatalf("%+v, %d queries", st, len(cat.asked()))
 	}
@@ -80,7 +80,7 @@ func TestSARCatalogueFailuresKeepCache(t *testing.T) {
 // host only.
 func TestSARCatalogueCDSE(t *testing.T) {
 	db := chtest.DB(t, "sar_cdse")
-	page, err := os.ReadFile("../write/sar/testdata/cdse_odata_products_search_s2_2results_nextlink.json")
+	page, err := os.ReadFile("../sources/sar/testdata/cdse_odata_products_search_s2_2results_nextlink.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,8 +96,8 @@ func TestSARCatalogueCDSE(t *testing.T) {
 		w.Write(b)
 	}))
 	defer srv.Close()
-	c := newSARCatalogue(db, sarConfig{URL: srv.URL + "/odata/v1/Products", Catalogue: "cdse", MinInterval: time.Millisecond, FreshFor: time.Hour},
-		slog.New(slog.NewTextHandler(io.Discard, nil)), nil).(*sarCatalogue)
+	c := sarsource.NewCatalogue(db, sarsource.Config{URL: srv.URL + "/odata/v1/Products", Catalogue: "cdse", MinInterval: time.Millisecond, FreshFor: time.Hour},
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	area := sar.AreaAround(45.5, 3.4, 50, time.Date(2021, 8, 9, 0, 0, 0, 0, time.UTC))
 	if st := c.EnsureSAR(context.Background(), area); st.Status != "fetched" {
 		t.Fatalf("%+v", st)
@@ -115,12 +115,12 @@ func TestLoadSARSamples(t *testing.T) {
 	db := chtest.DB(t, "sar_samples")
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	ctx := context.Background()
-	LoadSARSamples(ctx, db, log)
+	sarsource.LoadSamples(ctx, db, log)
 	n, err := db.SARRows(ctx)
 	if err != nil || n < 100 {
 		t.Fatalf("%d rows, %v", n, err)
 	}
-	LoadSARSamples(ctx, db, log)
+	sarsource.LoadSamples(ctx, db, log)
 	if m, _ := db.SARRows(ctx); m != n {
 		t.Fatalf("loaded twice: %d then %d rows", n, m)
 	}
@@ -134,19 +134,6 @@ func TestLoadSARSamples(t *testing.T) {
 	if len(cov.Products) != 1 || cov.Products[0].Source != "sample:stac" || cov.Products[0].RelativeOrbit != 59 ||
 		len(cov.Products[0].Footprint) != 5 || cov.Potential != sar.High {
 		t.Fatalf("%+v", cov)
-	}
-}
-
-func TestRetryAfter(t *testing.T) {
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for v, want := range map[string]time.Duration{"": time.Minute, "30": 30 * time.Second, "x": time.Minute, "99999": time.Hour,
-		"Thu, 01 Jan 2026 00:02:00 GMT": 2 * time.Minute} {
-		if got := retryAfter(v, now); got != want {
-			t.Errorf("%q: %v", v, got)
-		}
-	}
-	if sameHost("https://a.example/x", "https://b.example/y") != "" || sameHost("https://a.example/x", "https://a.example/y?s=2") == "" {
-		t.Error("sameHost")
 	}
 }
 
@@ -165,7 +152,7 @@ func TestSARConfig(t *testing.T) {
 			t.Errorf("%v does not name %s", err, name)
 		}
 	}
-	if cfg.SAR.URL != "" || newSARCatalogue(nil, cfg.SAR, nil, nil) != nil {
+	if cfg.SAR.URL != "" || newSARCatalogue(nil, cfg.SAR, nil, nil, nil) != nil {
 		t.Errorf("off: %+v", cfg.SAR)
 	}
 }

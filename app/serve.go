@@ -6,12 +6,18 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	tradesource "overwatch/sources/comtrade"
+	cropsource "overwatch/sources/crop"
+	marketsource "overwatch/sources/market"
+	sarsource "overwatch/sources/sar"
+	"time"
+
+	"overwatch/write/stripe"
+
 	"overwatch/clickhouse"
 	"overwatch/http"
 	"overwatch/postgres"
 	"overwatch/read"
-	"overwatch/write/stripe"
-	"time"
 )
 
 // Compile-time proof that PostgreSQL implements the edge's stores.
@@ -64,7 +70,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, withIngest bool, s
 	metrics := NewMetrics()
 	// The scheduler: started by `run` (serve leaves the schedules to a
 	// `jobs` process) and used by the refresh endpoint either way.
-	sc, err := NewScheduler(cfg, ch, pg, log)
+	failures := registerSourceFailures(metrics)
+	sc, err := NewScheduler(cfg, ch, pg, log, failures)
 	if err != nil {
 		return err
 	}
@@ -75,10 +82,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, withIngest bool, s
 	cache := read.NewCache(ch, read.CacheOptions{})
 	sc.OnRun = func(tables []string) { cache.Invalidate(tables...) }
 	if withIngest {
-		loadMarketSamples(ctx, ch, log)
-		LoadCropSamples(ctx, ch, log)
-		loadTradeSamples(ctx, ch, log)
-		LoadSARSamples(ctx, ch, log)
+		marketsource.LoadSamples(ctx, ch, log)
+		cropsource.LoadSamples(ctx, ch, log)
+		tradesource.LoadSamples(ctx, ch, log)
+		sarsource.LoadSamples(ctx, ch, log)
 		sc.Start()
 		log.Info("jobs scheduled", "jobs", sc.Names())
 		defer func() {
@@ -143,7 +150,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, withIngest bool, s
 		Refresh:      refresher{sc},
 		Billing:      stripe.New(cfg.Stripe),
 		Outbound:     newOutbound(cfg, log),
-		SAR:          newSARCatalogue(ch, cfg.SAR, log, metrics),
+		SAR:          newSARCatalogue(ch, cfg.SAR, log, metrics, failures),
 		PublicURL:    cfg.PublicURL,
 		Limits:       lim,
 		Keys:         http.NewKeyGuard(lim, cfg.FailedKeysPerMin, cfg.UnknownKeyTTL),

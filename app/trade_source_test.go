@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	tradesource "overwatch/sources/comtrade"
 	"strings"
 	"sync"
 	"testing"
@@ -25,11 +26,11 @@ import (
 // answer is no failure.
 func TestTradeJob(t *testing.T) {
 	const key = "secret-comtrade-key"
-	real, err := os.ReadFile("samples/trade/comtrade_v1_get_C_A_HS_r76_p156_cmd1201_X_2024_brazil_soy_exports_to_china.json")
+	real, err := os.ReadFile("../sources/comtrade/samples/comtrade_v1_get_C_A_HS_r76_p156_cmd1201_X_2024_brazil_soy_exports_to_china.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	empty, err := os.ReadFile("../write/comtrade/testdata/comtrade_bulk_v1_get_C_A_HS_empty_result.json")
+	empty, err := os.ReadFile("../sources/comtrade/testdata/comtrade_bulk_v1_get_C_A_HS_empty_result.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func TestTradeJob(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		m := mode
-		gotKey = r.Header.Get(comtradeKeyHeader)
+		gotKey = r.Header.Get(tradesource.KeyHeader)
 		mu.Unlock()
 		if r.URL.Path == "/empty" {
 			w.Write(empty)
@@ -64,8 +65,8 @@ func TestTradeJob(t *testing.T) {
 	defer srv.Close()
 	db := chtest.DB(t, "trade_job")
 	ctx := context.Background()
-	cfg := tradeFlowsConfig{URLs: parseTradeURLs(srv.URL + "/data/v1/get/C/A/HS?reporterCode=76&cmdCode=1201,1507 " + srv.URL + "/empty"), Key: key}
-	if len(cfg.URLs) != 2 || len(parseTradeURLs("off")) != 0 || tradeSources(tradeFlowsConfig{}, db).Source != nil {
+	cfg := tradesource.Config{URLs: tradesource.ParseURLs(srv.URL + "/data/v1/get/C/A/HS?reporterCode=76&cmdCode=1201,1507 " + srv.URL + "/empty"), Key: key}
+	if len(cfg.URLs) != 2 || len(tradesource.ParseURLs("off")) != 0 || tradeSources(tradesource.Config{}, db).Refresh != nil {
 		t.Fatalf("urls %v", cfg.URLs)
 	}
 	cfg.Every = time.Hour
@@ -111,13 +112,13 @@ func TestLoadTradeSamples(t *testing.T) {
 	db := chtest.DB(t, "trade_samples")
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	loadTradeSamples(ctx, db, log)
+	tradesource.LoadSamples(ctx, db, log)
 	flows, err := db.TradeFlows(ctx, read.TradeFlowsRequest{})
 	if err != nil || len(flows) != 8 {
 		t.Fatalf("%d flows %v, want the 8 distinct flows of the 4 samples", len(flows), err)
 	}
 	n, _ := db.TradeFlowRows(ctx)
-	loadTradeSamples(ctx, db, log)
+	tradesource.LoadSamples(ctx, db, log)
 	if again, _ := db.TradeFlowRows(ctx); again != n {
 		t.Errorf("loaded twice: %d rows", again)
 	}

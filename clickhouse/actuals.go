@@ -3,17 +3,14 @@ package clickhouse
 import (
 	"context"
 	"fmt"
+	"overwatch/maritime/calibration"
 	"time"
-
-	"overwatch/write"
 )
-
-var _ write.ActualsStore = (*DB)(nil)
 
 // InsertActuals writes imported official export figures; the newest
 // import of a port, week and commodity wins (export_actuals is a
 // ReplacingMergeTree on imported_at, read with FINAL).
-func (db *DB) InsertActuals(ctx context.Context, rows []write.ActualRow) error {
+func (db *DB) InsertActuals(ctx context.Context, rows []calibration.Actual) error {
 	now := time.Now().UTC()
 	err := db.derivedBatch(ctx, "export_actuals", "port, day, commodity, tonnes, source, published, imported_at", func(add func(...any) error) error {
 		for _, r := range rows {

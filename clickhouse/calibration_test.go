@@ -8,7 +8,6 @@ import (
 
 	"overwatch/clickhouse/chtest"
 	"overwatch/maritime/calibration"
-	"overwatch/write"
 )
 
 // The calibration store on its own database: actuals (with their
@@ -22,7 +21,7 @@ func TestCalibrationStore(t *testing.T) {
 	w1 := time.Date(2026, 4, 27, 0, 0, 0, 0, time.UTC)
 	w2 := w1.AddDate(0, 0, 7)
 	published := time.Date(2026, 5, 4, 0, 0, 0, 0, time.UTC)
-	err := db.InsertActuals(ctx, []write.ActualRow{
+	err := db.InsertActuals(ctx, []calibration.Actual{
 		{Port: "new-orleans", Week: w1, Commodity: "corn", Tonnes: 750_560, Source: "USDA", Published: published},
 		{Port: "new-orleans", Week: w1, Commodity: "wheat", Tonnes: 112_377, Source: "USDA", Published: published},
 		{Port: "new-orleans", Week: w2, Commodity: "corn", Tonnes: 500_000, Source: "csv"},

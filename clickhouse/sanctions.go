@@ -9,11 +9,9 @@ import (
 
 	"overwatch/jobs"
 	"overwatch/maritime/sanctions"
-	"overwatch/write"
 )
 
 var (
-	_ write.SanctionsStore = (*DB)(nil)
 	_ jobs.SanctionsLister = (*DB)(nil)
 )
 

@@ -3,6 +3,7 @@ package clickhouse_test
 import (
 	"context"
 	"os"
+	sanctionsource "overwatch/sources/sanctions"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -11,7 +12,6 @@ import (
 	"overwatch/clickhouse"
 	"overwatch/clickhouse/chtest"
 	"overwatch/maritime/sanctions"
-	"overwatch/write"
 )
 
 func openSanctionsDB(t *testing.T) (*clickhouse.DB, string) {
@@ -119,8 +119,8 @@ func TestReplaceSanctionsRealSDN(t *testing.T) {
 		t.Cleanup(func() { f.Close() })
 		return f
 	}
-	entries, err := write.ParseSDN(open("sanctions_ofac_sdn_2021-07_full.csv"), open("sanctions_ofac_alt_2021-07_full.csv"),
-		open("sanctions_ofac_sdn_comments_2021-07.csv"), write.ListOFACSDN)
+	entries, err := sanctionsource.ParseSDN(open("sanctions_ofac_sdn_2021-07_full.csv"), open("sanctions_ofac_alt_2021-07_full.csv"),
+		open("sanctions_ofac_sdn_comments_2021-07.csv"), sanctionsource.ListOFACSDN)
 	if err != nil {
 		t.Fatal(err)
 	}

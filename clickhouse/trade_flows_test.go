@@ -12,7 +12,7 @@ import (
 	"overwatch/maritime/risk"
 	"overwatch/maritime/tradestats"
 	"overwatch/read"
-	"overwatch/write/comtrade"
+	"overwatch/sources/comtrade"
 )
 
 // The trade-flow store's query shapes on the local server: the real
@@ -22,7 +22,7 @@ import (
 func TestTradeFlowStore(t *testing.T) {
 	db, fx := chtest.DB(t, "trade"), chtest.Open(t, chtest.URL(t, "trade"))
 	ctx := context.Background()
-	names, _ := filepath.Glob("../write/comtrade/testdata/comtrade_v1_*.json")
+	names, _ := filepath.Glob("../sources/comtrade/testdata/comtrade_v1_*.json")
 	for _, n := range names {
 		f, err := os.Open(n)
 		if err != nil {

@@ -2457,6 +2457,7 @@ func (e ListAlertsParamsSeverity) Valid() bool {
 // Defines values for ListAlertsParamsType.
 const (
 	ListAlertsParamsTypeDarkFleet       ListAlertsParamsType = "dark_fleet"
+	ListAlertsParamsTypeEtaChanged      ListAlertsParamsType = "eta_changed"
 	ListAlertsParamsTypeRiverLevel      ListAlertsParamsType = "river_level"
 	ListAlertsParamsTypeSanctionsMatch  ListAlertsParamsType = "sanctions_match"
 	ListAlertsParamsTypeWebhookDisabled ListAlertsParamsType = "webhook_disabled"
@@ -2466,6 +2467,8 @@ const (
 func (e ListAlertsParamsType) Valid() bool {
 	switch e {
 	case ListAlertsParamsTypeDarkFleet:
+		return true
+	case ListAlertsParamsTypeEtaChanged:
 		return true
 	case ListAlertsParamsTypeRiverLevel:
 		return true
@@ -3297,6 +3300,48 @@ func (e ListPIClubs200JSONResponseBodyGroupMembers) Valid() bool {
 	}
 }
 
+// Defines values for ListPredictionsParamsType.
+const (
+	ListPredictionsParamsTypeCargo        ListPredictionsParamsType = "cargo"
+	ListPredictionsParamsTypeFishing      ListPredictionsParamsType = "fishing"
+	ListPredictionsParamsTypeHighSpeed    ListPredictionsParamsType = "high_speed"
+	ListPredictionsParamsTypeOther        ListPredictionsParamsType = "other"
+	ListPredictionsParamsTypePassenger    ListPredictionsParamsType = "passenger"
+	ListPredictionsParamsTypePleasure     ListPredictionsParamsType = "pleasure"
+	ListPredictionsParamsTypeSpecial      ListPredictionsParamsType = "special"
+	ListPredictionsParamsTypeTanker       ListPredictionsParamsType = "tanker"
+	ListPredictionsParamsTypeTug          ListPredictionsParamsType = "tug"
+	ListPredictionsParamsTypeWingInGround ListPredictionsParamsType = "wing_in_ground"
+)
+
+// Valid indicates whether the value is a known member of the ListPredictionsParamsType enum.
+func (e ListPredictionsParamsType) Valid() bool {
+	switch e {
+	case ListPredictionsParamsTypeCargo:
+		return true
+	case ListPredictionsParamsTypeFishing:
+		return true
+	case ListPredictionsParamsTypeHighSpeed:
+		return true
+	case ListPredictionsParamsTypeOther:
+		return true
+	case ListPredictionsParamsTypePassenger:
+		return true
+	case ListPredictionsParamsTypePleasure:
+		return true
+	case ListPredictionsParamsTypeSpecial:
+		return true
+	case ListPredictionsParamsTypeTanker:
+		return true
+	case ListPredictionsParamsTypeTug:
+		return true
+	case ListPredictionsParamsTypeWingInGround:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListRiskEventsParamsTier.
 const (
 	ListRiskEventsParamsTierCritical ListRiskEventsParamsTier = "critical"
@@ -4014,6 +4059,7 @@ func (e GetVesselTrackParamsFormat) Valid() bool {
 // Defines values for CreateWebhookJSONBodyEventTypes.
 const (
 	CreateWebhookJSONBodyEventTypesDarkFleet      CreateWebhookJSONBodyEventTypes = "dark_fleet"
+	CreateWebhookJSONBodyEventTypesEtaChanged     CreateWebhookJSONBodyEventTypes = "eta_changed"
 	CreateWebhookJSONBodyEventTypesRiverLevel     CreateWebhookJSONBodyEventTypes = "river_level"
 	CreateWebhookJSONBodyEventTypesSanctionsMatch CreateWebhookJSONBodyEventTypes = "sanctions_match"
 	CreateWebhookJSONBodyEventTypesTest           CreateWebhookJSONBodyEventTypes = "test"
@@ -4023,6 +4069,8 @@ const (
 func (e CreateWebhookJSONBodyEventTypes) Valid() bool {
 	switch e {
 	case CreateWebhookJSONBodyEventTypesDarkFleet:
+		return true
+	case CreateWebhookJSONBodyEventTypesEtaChanged:
 		return true
 	case CreateWebhookJSONBodyEventTypesRiverLevel:
 		return true
@@ -4145,6 +4193,20 @@ type AreaVessel struct {
 	// Mmsi From the registry; null for a vessel it does not hold.
 	Mmsi *int    `json:"mmsi"`
 	Name *string `json:"name"`
+}
+
+// Arrival defines model for Arrival.
+type Arrival struct {
+	BerthEta    *time.Time `json:"berth_eta"`
+	Category    *string    `json:"category"`
+	DistanceNm  float64    `json:"distance_nm"`
+	Dwt         *float64   `json:"dwt"`
+	Eta         time.Time  `json:"eta"`
+	EtaHigh     time.Time  `json:"eta_high"`
+	EtaLow      time.Time  `json:"eta_low"`
+	ImoNumber   string     `json:"imo_number"`
+	Name        *string    `json:"name"`
+	Probability float64    `json:"probability"`
 }
 
 // Attribution defines model for Attribution.
@@ -5344,6 +5406,95 @@ type PositionNotFoundError string
 // PositionNotFoundProvider defines model for PositionNotFound.Provider.
 type PositionNotFoundProvider string
 
+// PredictedPort defines model for PredictedPort.
+type PredictedPort struct {
+	// BerthEta The ETA plus the port's current median wait at anchor; null when the wait is unknown.
+	BerthEta *time.Time `json:"berth_eta"`
+
+	// DistanceNm Remaining along the sea lanes, nautical miles.
+	DistanceNm float64 `json:"distance_nm"`
+
+	// Eta The predicted entry into the port area.
+	Eta time.Time `json:"eta"`
+
+	// EtaHigh The 80% interval's end.
+	EtaHigh time.Time `json:"eta_high"`
+
+	// EtaLow The 80% interval's start.
+	EtaLow time.Time `json:"eta_low"`
+
+	// Port The port's slug.
+	Port        string  `json:"port"`
+	PortName    string  `json:"port_name"`
+	Probability float64 `json:"probability"`
+}
+
+// Prediction defines model for Prediction.
+type Prediction struct {
+	AsOf time.Time `json:"as_of"`
+
+	// Category Ship type category.
+	Category  *string            `json:"category"`
+	Evidence  PredictionEvidence `json:"evidence"`
+	ImoNumber string             `json:"imo_number"`
+	NextPorts []PredictedPort    `json:"next_ports"`
+}
+
+// PredictionAccuracy defines model for PredictionAccuracy.
+type PredictionAccuracy struct {
+	DataEnd          *time.Time      `json:"data_end"`
+	DeclaredBaseline PredictionScore `json:"declared_baseline"`
+	FrequentBaseline PredictionScore `json:"frequent_baseline"`
+	Instants         []time.Time     `json:"instants"`
+	Predictor        PredictionScore `json:"predictor"`
+}
+
+// PredictionEvidence defines model for PredictionEvidence.
+type PredictionEvidence struct {
+	// Declared The destination as last broadcast.
+	Declared    *string    `json:"declared,omitempty"`
+	DeclaredEta *time.Time `json:"declared_eta,omitempty"`
+
+	// DeclaredPort The reference port the declared destination names.
+	DeclaredPort *string    `json:"declared_port,omitempty"`
+	Departed     *time.Time `json:"departed,omitempty"`
+
+	// ForOrders True when the declared destination names none of the reference ports (FOR ORDERS, blank, elsewhere).
+	ForOrders bool    `json:"for_orders"`
+	LastPort  *string `json:"last_port,omitempty"`
+
+	// OnLaneTo The ports whose sea lane from the last port the vessel is on.
+	OnLaneTo  *[]string `json:"on_lane_to,omitempty"`
+	PastCalls int       `json:"past_calls"`
+
+	// Position Latitude and longitude of the last position before the instant.
+	Position   []float64 `json:"position"`
+	PositionAt time.Time `json:"position_at"`
+
+	// Reliability The share of the vessel's past calls whose declared destination named the port reached (shrunk towards 0.85 for short histories); null with no record.
+	Reliability *float64 `json:"reliability"`
+	SpeedKn     float64  `json:"speed_kn"`
+}
+
+// PredictionHorizon defines model for PredictionHorizon.
+type PredictionHorizon struct {
+	Cases            int      `json:"cases"`
+	Etas             int      `json:"etas"`
+	Hours            int      `json:"hours"`
+	IntervalCoverage *float64 `json:"interval_coverage,omitempty"`
+	MeanErrorHours   *float64 `json:"mean_error_hours"`
+	MedianErrorHours *float64 `json:"median_error_hours"`
+	Top1             *float64 `json:"top1"`
+}
+
+// PredictionScore defines model for PredictionScore.
+type PredictionScore struct {
+	Cases    int                 `json:"cases"`
+	Horizons []PredictionHorizon `json:"horizons"`
+	Top1     *float64            `json:"top1"`
+	Top3     *float64            `json:"top3,omitempty"`
+}
+
 // ProviderError defines model for ProviderError.
 type ProviderError struct {
 	// Allowed Present only on unknown-provider errors.
@@ -6500,6 +6651,9 @@ type PositionStart = string
 // PositionType defines model for PositionType.
 type PositionType string
 
+// PredictionAsOf defines model for PredictionAsOf.
+type PredictionAsOf = time.Time
+
 // RiskLimit defines model for RiskLimit.
 type RiskLimit = int
 
@@ -7041,11 +7195,44 @@ type CreatePortfolioJSONBody struct {
 	Vessels *[]string `json:"vessels,omitempty"`
 }
 
+// ListPortArrivalsParams defines parameters for ListPortArrivals.
+type ListPortArrivalsParams struct {
+	// Days The window after the prediction's instant, in days; default 7.
+	Days *int `form:"days,omitempty" json:"days,omitempty"`
+
+	// AsOf An RFC 3339 instant within the stored history; the prediction is made on read from the data before it only (positions, declarations and port calls).
+	AsOf *PredictionAsOf `form:"as_of,omitempty" json:"as_of,omitempty"`
+}
+
 // ListPortPositionsParams defines parameters for ListPortPositions.
 type ListPortPositionsParams struct {
 	// Port A port slug or the port's stable UUID (see /ports).
 	Port string `form:"port" json:"port"`
 }
+
+// ListPredictionsParams defines parameters for ListPredictions.
+type ListPredictionsParams struct {
+	// Type A ship type category (as /vessels' `type`); every vessel when absent.
+	Type *ListPredictionsParamsType `form:"type,omitempty" json:"type,omitempty"`
+
+	// Bbox min_lon,min_lat,max_lon,max_lat in degrees; only vessels whose last position lies inside.
+	Bbox *string `form:"bbox,omitempty" json:"bbox,omitempty"`
+
+	// Port A port slug or id; only vessels whose first predicted next port it is.
+	Port *string `form:"port,omitempty" json:"port,omitempty"`
+
+	// Cursor The next_cursor of the previous page (the last IMO number of that page).
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Limit Predictions per page; default 100, at most 1000, and at most the plan's results per call.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// AsOf An RFC 3339 instant within the stored history; the prediction is made on read from the data before it only (positions, declarations and port calls).
+	AsOf *PredictionAsOf `form:"as_of,omitempty" json:"as_of,omitempty"`
+}
+
+// ListPredictionsParamsType defines parameters for ListPredictions.
+type ListPredictionsParamsType string
 
 // ListRiskEventsParams defines parameters for ListRiskEvents.
 type ListRiskEventsParams struct {
@@ -7484,6 +7671,12 @@ type SearchVesselsParams struct {
 
 	// Limit Vessels; default 20, at most 100 and the plan's results per call (20, 100, 500).
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// GetVesselPredictionParams defines parameters for GetVesselPrediction.
+type GetVesselPredictionParams struct {
+	// AsOf An RFC 3339 instant within the stored history; the prediction is made on read from the data before it only (positions, declarations and port calls).
+	AsOf *PredictionAsOf `form:"as_of,omitempty" json:"as_of,omitempty"`
 }
 
 // GetVesselTrackParams defines parameters for GetVesselTrack.
@@ -8570,6 +8763,19 @@ type ClientInterface interface {
 	// Corresponds with GET /ports (the `ListPorts` operationId).
 	ListPorts(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListPortArrivals The vessels expected at a port
+	//
+	// The vessels whose predicted next ports (any of the three) include
+	// the port with an ETA within `days` of the prediction's instant,
+	// soonest first, each with the probability that the port is its next,
+	// the ETA and its 80% interval, the ETA at berth, its ship type
+	// category and estimated deadweight (from its dimensions and deepest
+	// reported draught; null when unknown). From the newest refresh, or as
+	// of `as_of`. An unknown port is a 404 naming it.
+	//
+	// Corresponds with GET /ports/{slug}/arrivals (the `ListPortArrivals` operationId).
+	ListPortArrivals(ctx context.Context, slug string, params *ListPortArrivalsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListPortPositions Vessels in a port now, with their latest position
 	//
 	// A bare JSON array (no root key): for each vessel whose latest
@@ -8579,6 +8785,34 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /positions (the `ListPortPositions` operationId).
 	ListPortPositions(ctx context.Context, params *ListPortPositionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListPredictions Every vessel under way with its predicted next ports
+	//
+	// The predictions of every vessel under way, in IMO order, from the
+	// newest refresh (or as of `as_of`, predicted on read), filtered by
+	// ship type category, bounding box of the vessel's last position and
+	// predicted next port (the first of its next ports), paged by cursor.
+	//
+	// Corresponds with GET /predictions (the `ListPredictions` operationId).
+	ListPredictions(ctx context.Context, params *ListPredictionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPredictionAccuracy How often the predictions were right, next to two baselines
+	//
+	// The service's own backtest on its stored history: as of 3, 5 and 7
+	// days before the newest position (those at least 14 days after the
+	// oldest), every vessel under way is predicted from the data before
+	// that instant and compared with its next published port call. For
+	// the predictor and two baselines (the declared destination and ETA as
+	// broadcast; the vessel's most frequent next port after its last port,
+	// its ETA from the sea-lane distance at its recent speed): the top-1
+	// next-port rate and, by horizon of the true arrival (24, 48, 72 hours,
+	// 7 days), the top-1 rate, the median and mean absolute ETA error (on
+	// the cases whose first port was right) and, for the predictor, how
+	// often the 80% interval held the arrival. Computed on read, cached
+	// until the port calls change.
+	//
+	// Corresponds with GET /predictions/accuracy (the `GetPredictionAccuracy` operationId).
+	GetPredictionAccuracy(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListRiskBaselines Normal rates of risk events
 	//
@@ -8951,6 +9185,24 @@ type ClientInterface interface {
 	// Corresponds with GET /vessels/search (the `SearchVessels` operationId).
 	SearchVessels(ctx context.Context, params *SearchVesselsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetVesselPrediction Where a vessel goes next and when it arrives
+	//
+	// The vessel's likely next ports (up to three, probabilities summing to
+	// at most 1) and for each the ETA at the port area with its 80%
+	// interval, the remaining sea-lane distance and the ETA at berth (the
+	// ETA plus the port's current median wait at anchor), with the
+	// evidence used: last port, declared destination and ETA (FOR ORDERS
+	// and places that name no reference port count as undeclared), the
+	// vessel's destination reliability, its recent speed and position,
+	// the ports whose sea lane from its last port it is on. From the
+	// newest refresh of the predictions job, or with `as_of` predicted on
+	// read from the data before that instant only. A vessel not under
+	// way (in port, or unheard of for two days) is a 404 naming it.
+	// Method and measured accuracy: docs/predictions.md.
+	//
+	// Corresponds with GET /vessels/{imo}/prediction (the `GetVesselPrediction` operationId).
+	GetVesselPrediction(ctx context.Context, imo string, params *GetVesselPredictionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetVesselTrack A vessel's historical track
 	//
 	// Every stored fix of the vessel in the range, in time order, with its
@@ -9050,7 +9302,7 @@ type ClientInterface interface {
 	// refused), and a host name must resolve now, and only to public addresses
 	// (loopback, private, link-local, multicast and metadata addresses are
 	// refused, here and again at every connection); `event_types` among
-	// sanctions_match, dark_fleet, river_level, test. The signing secret
+	// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
 	// (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 	// most 10 webhooks per account. Deliveries: docs/webhooks.md.
 	//
@@ -9067,7 +9319,7 @@ type ClientInterface interface {
 	// refused), and a host name must resolve now, and only to public addresses
 	// (loopback, private, link-local, multicast and metadata addresses are
 	// refused, here and again at every connection); `event_types` among
-	// sanctions_match, dark_fleet, river_level, test. The signing secret
+	// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
 	// (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 	// most 10 webhooks per account. Deliveries: docs/webhooks.md.
 	//
@@ -10524,6 +10776,29 @@ func (c *Client) ListPorts(ctx context.Context, reqEditors ...RequestEditorFn) (
 	return c.Client.Do(req)
 }
 
+// ListPortArrivals The vessels expected at a port
+//
+// The vessels whose predicted next ports (any of the three) include
+// the port with an ETA within `days` of the prediction's instant,
+// soonest first, each with the probability that the port is its next,
+// the ETA and its 80% interval, the ETA at berth, its ship type
+// category and estimated deadweight (from its dimensions and deepest
+// reported draught; null when unknown). From the newest refresh, or as
+// of `as_of`. An unknown port is a 404 naming it.
+//
+// Corresponds with GET /ports/{slug}/arrivals (the `ListPortArrivals` operationId).
+func (c *Client) ListPortArrivals(ctx context.Context, slug string, params *ListPortArrivalsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPortArrivalsRequest(c.Server, slug, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListPortPositions Vessels in a port now, with their latest position
 //
 // A bare JSON array (no root key): for each vessel whose latest
@@ -10534,6 +10809,54 @@ func (c *Client) ListPorts(ctx context.Context, reqEditors ...RequestEditorFn) (
 // Corresponds with GET /positions (the `ListPortPositions` operationId).
 func (c *Client) ListPortPositions(ctx context.Context, params *ListPortPositionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListPortPositionsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListPredictions Every vessel under way with its predicted next ports
+//
+// The predictions of every vessel under way, in IMO order, from the
+// newest refresh (or as of `as_of`, predicted on read), filtered by
+// ship type category, bounding box of the vessel's last position and
+// predicted next port (the first of its next ports), paged by cursor.
+//
+// Corresponds with GET /predictions (the `ListPredictions` operationId).
+func (c *Client) ListPredictions(ctx context.Context, params *ListPredictionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPredictionsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPredictionAccuracy How often the predictions were right, next to two baselines
+//
+// The service's own backtest on its stored history: as of 3, 5 and 7
+// days before the newest position (those at least 14 days after the
+// oldest), every vessel under way is predicted from the data before
+// that instant and compared with its next published port call. For
+// the predictor and two baselines (the declared destination and ETA as
+// broadcast; the vessel's most frequent next port after its last port,
+// its ETA from the sea-lane distance at its recent speed): the top-1
+// next-port rate and, by horizon of the true arrival (24, 48, 72 hours,
+// 7 days), the top-1 rate, the median and mean absolute ETA error (on
+// the cases whose first port was right) and, for the predictor, how
+// often the 80% interval held the arrival. Computed on read, cached
+// until the port calls change.
+//
+// Corresponds with GET /predictions/accuracy (the `GetPredictionAccuracy` operationId).
+func (c *Client) GetPredictionAccuracy(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPredictionAccuracyRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -11175,6 +11498,34 @@ func (c *Client) SearchVessels(ctx context.Context, params *SearchVesselsParams,
 	return c.Client.Do(req)
 }
 
+// GetVesselPrediction Where a vessel goes next and when it arrives
+//
+// The vessel's likely next ports (up to three, probabilities summing to
+// at most 1) and for each the ETA at the port area with its 80%
+// interval, the remaining sea-lane distance and the ETA at berth (the
+// ETA plus the port's current median wait at anchor), with the
+// evidence used: last port, declared destination and ETA (FOR ORDERS
+// and places that name no reference port count as undeclared), the
+// vessel's destination reliability, its recent speed and position,
+// the ports whose sea lane from its last port it is on. From the
+// newest refresh of the predictions job, or with `as_of` predicted on
+// read from the data before that instant only. A vessel not under
+// way (in port, or unheard of for two days) is a 404 naming it.
+// Method and measured accuracy: docs/predictions.md.
+//
+// Corresponds with GET /vessels/{imo}/prediction (the `GetVesselPrediction` operationId).
+func (c *Client) GetVesselPrediction(ctx context.Context, imo string, params *GetVesselPredictionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetVesselPredictionRequest(c.Server, imo, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetVesselTrack A vessel's historical track
 //
 // Every stored fix of the vessel in the range, in time order, with its
@@ -11364,7 +11715,7 @@ func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn
 // refused), and a host name must resolve now, and only to public addresses
 // (loopback, private, link-local, multicast and metadata addresses are
 // refused, here and again at every connection); `event_types` among
-// sanctions_match, dark_fleet, river_level, test. The signing secret
+// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
 // (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 // most 10 webhooks per account. Deliveries: docs/webhooks.md.
 //
@@ -11391,7 +11742,7 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 // refused), and a host name must resolve now, and only to public addresses
 // (loopback, private, link-local, multicast and metadata addresses are
 // refused, here and again at every connection); `event_types` among
-// sanctions_match, dark_fleet, river_level, test. The signing secret
+// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
 // (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 // most 10 webhooks per account. Deliveries: docs/webhooks.md.
 //
@@ -14541,6 +14892,79 @@ func NewListPortsRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewListPortArrivalsRequest constructs an http.Request for the ListPortArrivals method
+func NewListPortArrivalsRequest(server string, slug string, params *ListPortArrivalsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "slug", slug, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/ports/%s/arrivals", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Days != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "days", *params.Days, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AsOf != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "as_of", *params.AsOf, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListPortPositionsRequest constructs an http.Request for the ListPortPositions method
 func NewListPortPositionsRequest(server string, params *ListPortPositionsParams) (*http.Request, error) {
 	var err error
@@ -14581,6 +15005,147 @@ func NewListPortPositionsRequest(server string, params *ListPortPositionsParams)
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
 		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListPredictionsRequest constructs an http.Request for the ListPredictions method
+func NewListPredictionsRequest(server string, params *ListPredictionsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/predictions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Type != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "type", *params.Type, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bbox != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bbox", *params.Bbox, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Port != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "port", *params.Port, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AsOf != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "as_of", *params.AsOf, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetPredictionAccuracyRequest constructs an http.Request for the GetPredictionAccuracy method
+func NewGetPredictionAccuracyRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/predictions/accuracy")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -16711,6 +17276,67 @@ func NewSearchVesselsRequest(server string, params *SearchVesselsParams) (*http.
 	return req, nil
 }
 
+// NewGetVesselPredictionRequest constructs an http.Request for the GetVesselPrediction method
+func NewGetVesselPredictionRequest(server string, imo string, params *GetVesselPredictionParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "imo", imo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/vessels/%s/prediction", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.AsOf != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "as_of", *params.AsOf, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetVesselTrackRequest constructs an http.Request for the GetVesselTrack method
 func NewGetVesselTrackRequest(server string, imo string, params *GetVesselTrackParams) (*http.Request, error) {
 	var err error
@@ -18276,6 +18902,21 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /ports (the `ListPorts` operationId).
 	ListPortsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListPortsResponse, error)
 
+	// ListPortArrivalsWithResponse The vessels expected at a port
+	//
+	// The vessels whose predicted next ports (any of the three) include
+	// the port with an ETA within `days` of the prediction's instant,
+	// soonest first, each with the probability that the port is its next,
+	// the ETA and its 80% interval, the ETA at berth, its ship type
+	// category and estimated deadweight (from its dimensions and deepest
+	// reported draught; null when unknown). From the newest refresh, or as
+	// of `as_of`. An unknown port is a 404 naming it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /ports/{slug}/arrivals (the `ListPortArrivals` operationId).
+	ListPortArrivalsWithResponse(ctx context.Context, slug string, params *ListPortArrivalsParams, reqEditors ...RequestEditorFn) (*ListPortArrivalsResponse, error)
+
 	// ListPortPositionsWithResponse Vessels in a port now, with their latest position
 	//
 	// A bare JSON array (no root key): for each vessel whose latest
@@ -18287,6 +18928,38 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /positions (the `ListPortPositions` operationId).
 	ListPortPositionsWithResponse(ctx context.Context, params *ListPortPositionsParams, reqEditors ...RequestEditorFn) (*ListPortPositionsResponse, error)
+
+	// ListPredictionsWithResponse Every vessel under way with its predicted next ports
+	//
+	// The predictions of every vessel under way, in IMO order, from the
+	// newest refresh (or as of `as_of`, predicted on read), filtered by
+	// ship type category, bounding box of the vessel's last position and
+	// predicted next port (the first of its next ports), paged by cursor.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /predictions (the `ListPredictions` operationId).
+	ListPredictionsWithResponse(ctx context.Context, params *ListPredictionsParams, reqEditors ...RequestEditorFn) (*ListPredictionsResponse, error)
+
+	// GetPredictionAccuracyWithResponse How often the predictions were right, next to two baselines
+	//
+	// The service's own backtest on its stored history: as of 3, 5 and 7
+	// days before the newest position (those at least 14 days after the
+	// oldest), every vessel under way is predicted from the data before
+	// that instant and compared with its next published port call. For
+	// the predictor and two baselines (the declared destination and ETA as
+	// broadcast; the vessel's most frequent next port after its last port,
+	// its ETA from the sea-lane distance at its recent speed): the top-1
+	// next-port rate and, by horizon of the true arrival (24, 48, 72 hours,
+	// 7 days), the top-1 rate, the median and mean absolute ETA error (on
+	// the cases whose first port was right) and, for the predictor, how
+	// often the 80% interval held the arrival. Computed on read, cached
+	// until the port calls change.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /predictions/accuracy (the `GetPredictionAccuracy` operationId).
+	GetPredictionAccuracyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPredictionAccuracyResponse, error)
 
 	// ListRiskBaselinesWithResponse Normal rates of risk events
 	//
@@ -18711,6 +19384,26 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /vessels/search (the `SearchVessels` operationId).
 	SearchVesselsWithResponse(ctx context.Context, params *SearchVesselsParams, reqEditors ...RequestEditorFn) (*SearchVesselsResponse, error)
 
+	// GetVesselPredictionWithResponse Where a vessel goes next and when it arrives
+	//
+	// The vessel's likely next ports (up to three, probabilities summing to
+	// at most 1) and for each the ETA at the port area with its 80%
+	// interval, the remaining sea-lane distance and the ETA at berth (the
+	// ETA plus the port's current median wait at anchor), with the
+	// evidence used: last port, declared destination and ETA (FOR ORDERS
+	// and places that name no reference port count as undeclared), the
+	// vessel's destination reliability, its recent speed and position,
+	// the ports whose sea lane from its last port it is on. From the
+	// newest refresh of the predictions job, or with `as_of` predicted on
+	// read from the data before that instant only. A vessel not under
+	// way (in port, or unheard of for two days) is a 404 naming it.
+	// Method and measured accuracy: docs/predictions.md.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /vessels/{imo}/prediction (the `GetVesselPrediction` operationId).
+	GetVesselPredictionWithResponse(ctx context.Context, imo string, params *GetVesselPredictionParams, reqEditors ...RequestEditorFn) (*GetVesselPredictionResponse, error)
+
 	// GetVesselTrackWithResponse A vessel's historical track
 	//
 	// Every stored fix of the vessel in the range, in time order, with its
@@ -18824,7 +19517,7 @@ type ClientWithResponsesInterface interface {
 	// refused), and a host name must resolve now, and only to public addresses
 	// (loopback, private, link-local, multicast and metadata addresses are
 	// refused, here and again at every connection); `event_types` among
-	// sanctions_match, dark_fleet, river_level, test. The signing secret
+	// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
 	// (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 	// most 10 webhooks per account. Deliveries: docs/webhooks.md.
 	//
@@ -18841,7 +19534,7 @@ type ClientWithResponsesInterface interface {
 	// refused), and a host name must resolve now, and only to public addresses
 	// (loopback, private, link-local, multicast and metadata addresses are
 	// refused, here and again at every connection); `event_types` among
-	// sanctions_match, dark_fleet, river_level, test. The signing secret
+	// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
 	// (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 	// most 10 webhooks per account. Deliveries: docs/webhooks.md.
 	//
@@ -23240,6 +23933,93 @@ func (r ListPortsResponse) ContentType() string {
 	return ""
 }
 
+// ListPortArrivalsResponse429Headers the declared response headers of an HTTP 429 response for ListPortArrivals
+type ListPortArrivalsResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ListPortArrivalsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Arrivals []Arrival `json:"arrivals"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListPortArrivalsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPortArrivalsResponse) GetJSON200() *struct {
+	Arrivals []Arrival `json:"arrivals"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListPortArrivalsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListPortArrivalsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListPortArrivalsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListPortArrivalsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListPortArrivalsResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPortArrivalsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPortArrivalsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPortArrivalsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPortArrivalsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListPortPositionsResponse429Headers the declared response headers of an HTTP 429 response for ListPortPositions
 type ListPortPositionsResponse429Headers struct {
 	RetryAfter *int
@@ -23310,6 +24090,168 @@ func (r ListPortPositionsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListPortPositionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListPredictionsResponse429Headers the declared response headers of an HTTP 429 response for ListPredictions
+type ListPredictionsResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ListPredictionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Pagination  Pagination   `json:"pagination"`
+		Predictions []Prediction `json:"predictions"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListPredictionsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPredictionsResponse) GetJSON200() *struct {
+	Pagination  Pagination   `json:"pagination"`
+	Predictions []Prediction `json:"predictions"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListPredictionsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListPredictionsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListPredictionsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListPredictionsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListPredictionsResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPredictionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPredictionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPredictionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPredictionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetPredictionAccuracyResponse429Headers the declared response headers of an HTTP 429 response for GetPredictionAccuracy
+type GetPredictionAccuracyResponse429Headers struct {
+	RetryAfter *int
+}
+
+type GetPredictionAccuracyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Accuracy PredictionAccuracy `json:"accuracy"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetPredictionAccuracyResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPredictionAccuracyResponse) GetJSON200() *struct {
+	Accuracy PredictionAccuracy `json:"accuracy"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetPredictionAccuracyResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetPredictionAccuracyResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetPredictionAccuracyResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPredictionAccuracyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPredictionAccuracyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPredictionAccuracyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPredictionAccuracyResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -25308,6 +26250,93 @@ func (r SearchVesselsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r SearchVesselsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetVesselPredictionResponse429Headers the declared response headers of an HTTP 429 response for GetVesselPrediction
+type GetVesselPredictionResponse429Headers struct {
+	RetryAfter *int
+}
+
+type GetVesselPredictionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Prediction Prediction `json:"prediction"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetVesselPredictionResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetVesselPredictionResponse) GetJSON200() *struct {
+	Prediction Prediction `json:"prediction"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetVesselPredictionResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetVesselPredictionResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetVesselPredictionResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetVesselPredictionResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetVesselPredictionResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetVesselPredictionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetVesselPredictionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetVesselPredictionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetVesselPredictionResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -27710,6 +28739,27 @@ func (c *ClientWithResponses) ListPortsWithResponse(ctx context.Context, reqEdit
 	return ParseListPortsResponse(rsp)
 }
 
+// ListPortArrivalsWithResponse The vessels expected at a port
+//
+// The vessels whose predicted next ports (any of the three) include
+// the port with an ETA within `days` of the prediction's instant,
+// soonest first, each with the probability that the port is its next,
+// the ETA and its 80% interval, the ETA at berth, its ship type
+// category and estimated deadweight (from its dimensions and deepest
+// reported draught; null when unknown). From the newest refresh, or as
+// of `as_of`. An unknown port is a 404 naming it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /ports/{slug}/arrivals (the `ListPortArrivals` operationId).
+func (c *ClientWithResponses) ListPortArrivalsWithResponse(ctx context.Context, slug string, params *ListPortArrivalsParams, reqEditors ...RequestEditorFn) (*ListPortArrivalsResponse, error) {
+	rsp, err := c.ListPortArrivals(ctx, slug, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPortArrivalsResponse(rsp)
+}
+
 // ListPortPositionsWithResponse Vessels in a port now, with their latest position
 //
 // A bare JSON array (no root key): for each vessel whose latest
@@ -27726,6 +28776,50 @@ func (c *ClientWithResponses) ListPortPositionsWithResponse(ctx context.Context,
 		return nil, err
 	}
 	return ParseListPortPositionsResponse(rsp)
+}
+
+// ListPredictionsWithResponse Every vessel under way with its predicted next ports
+//
+// The predictions of every vessel under way, in IMO order, from the
+// newest refresh (or as of `as_of`, predicted on read), filtered by
+// ship type category, bounding box of the vessel's last position and
+// predicted next port (the first of its next ports), paged by cursor.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /predictions (the `ListPredictions` operationId).
+func (c *ClientWithResponses) ListPredictionsWithResponse(ctx context.Context, params *ListPredictionsParams, reqEditors ...RequestEditorFn) (*ListPredictionsResponse, error) {
+	rsp, err := c.ListPredictions(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPredictionsResponse(rsp)
+}
+
+// GetPredictionAccuracyWithResponse How often the predictions were right, next to two baselines
+//
+// The service's own backtest on its stored history: as of 3, 5 and 7
+// days before the newest position (those at least 14 days after the
+// oldest), every vessel under way is predicted from the data before
+// that instant and compared with its next published port call. For
+// the predictor and two baselines (the declared destination and ETA as
+// broadcast; the vessel's most frequent next port after its last port,
+// its ETA from the sea-lane distance at its recent speed): the top-1
+// next-port rate and, by horizon of the true arrival (24, 48, 72 hours,
+// 7 days), the top-1 rate, the median and mean absolute ETA error (on
+// the cases whose first port was right) and, for the predictor, how
+// often the 80% interval held the arrival. Computed on read, cached
+// until the port calls change.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /predictions/accuracy (the `GetPredictionAccuracy` operationId).
+func (c *ClientWithResponses) GetPredictionAccuracyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPredictionAccuracyResponse, error) {
+	rsp, err := c.GetPredictionAccuracy(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPredictionAccuracyResponse(rsp)
 }
 
 // ListRiskBaselinesWithResponse Normal rates of risk events
@@ -28307,6 +29401,32 @@ func (c *ClientWithResponses) SearchVesselsWithResponse(ctx context.Context, par
 	return ParseSearchVesselsResponse(rsp)
 }
 
+// GetVesselPredictionWithResponse Where a vessel goes next and when it arrives
+//
+// The vessel's likely next ports (up to three, probabilities summing to
+// at most 1) and for each the ETA at the port area with its 80%
+// interval, the remaining sea-lane distance and the ETA at berth (the
+// ETA plus the port's current median wait at anchor), with the
+// evidence used: last port, declared destination and ETA (FOR ORDERS
+// and places that name no reference port count as undeclared), the
+// vessel's destination reliability, its recent speed and position,
+// the ports whose sea lane from its last port it is on. From the
+// newest refresh of the predictions job, or with `as_of` predicted on
+// read from the data before that instant only. A vessel not under
+// way (in port, or unheard of for two days) is a 404 naming it.
+// Method and measured accuracy: docs/predictions.md.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /vessels/{imo}/prediction (the `GetVesselPrediction` operationId).
+func (c *ClientWithResponses) GetVesselPredictionWithResponse(ctx context.Context, imo string, params *GetVesselPredictionParams, reqEditors ...RequestEditorFn) (*GetVesselPredictionResponse, error) {
+	rsp, err := c.GetVesselPrediction(ctx, imo, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetVesselPredictionResponse(rsp)
+}
+
 // GetVesselTrackWithResponse A vessel's historical track
 //
 // Every stored fix of the vessel in the range, in time order, with its
@@ -28474,7 +29594,7 @@ func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqE
 // refused), and a host name must resolve now, and only to public addresses
 // (loopback, private, link-local, multicast and metadata addresses are
 // refused, here and again at every connection); `event_types` among
-// sanctions_match, dark_fleet, river_level, test. The signing secret
+// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
 // (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 // most 10 webhooks per account. Deliveries: docs/webhooks.md.
 //
@@ -28497,7 +29617,7 @@ func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Cont
 // refused), and a host name must resolve now, and only to public addresses
 // (loopback, private, link-local, multicast and metadata addresses are
 // refused, here and again at every connection); `event_types` among
-// sanctions_match, dark_fleet, river_level, test. The signing secret
+// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
 // (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 // most 10 webhooks per account. Deliveries: docs/webhooks.md.
 //
@@ -32322,6 +33442,82 @@ func ParseListPortsResponse(rsp *http.Response) (*ListPortsResponse, error) {
 	return response, nil
 }
 
+// ParseListPortArrivalsResponse parses an HTTP response from a ListPortArrivalsWithResponse call
+func ParseListPortArrivalsResponse(rsp *http.Response) (*ListPortArrivalsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPortArrivalsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Arrivals []Arrival `json:"arrivals"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListPortArrivalsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListPortPositionsResponse parses an HTTP response from a ListPortPositionsWithResponse call
 func ParseListPortPositionsResponse(rsp *http.Response) (*ListPortPositionsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -32376,6 +33572,145 @@ func ParseListPortPositionsResponse(rsp *http.Response) (*ListPortPositionsRespo
 	switch {
 	case rsp.StatusCode == 429:
 		var headers ListPortPositionsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListPredictionsResponse parses an HTTP response from a ListPredictionsWithResponse call
+func ParseListPredictionsResponse(rsp *http.Response) (*ListPredictionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPredictionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Pagination  Pagination   `json:"pagination"`
+			Predictions []Prediction `json:"predictions"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListPredictionsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPredictionAccuracyResponse parses an HTTP response from a GetPredictionAccuracyWithResponse call
+func ParseGetPredictionAccuracyResponse(rsp *http.Response) (*GetPredictionAccuracyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPredictionAccuracyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Accuracy PredictionAccuracy `json:"accuracy"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetPredictionAccuracyResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -34067,6 +35402,82 @@ func ParseSearchVesselsResponse(rsp *http.Response) (*SearchVesselsResponse, err
 		}
 		response.JSON401 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseGetVesselPredictionResponse parses an HTTP response from a GetVesselPredictionWithResponse call
+func ParseGetVesselPredictionResponse(rsp *http.Response) (*GetVesselPredictionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetVesselPredictionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Prediction Prediction `json:"prediction"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetVesselPredictionResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

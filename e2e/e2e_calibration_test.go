@@ -59,8 +59,8 @@ func TestCalibrationEndToEnd(t *testing.T) {
 	if err := os.WriteFile(csv, []byte("port,week,commodity,tonnes\nnew-orleans,2026-04-13,corn,800000\nnew-orleans,2026-04-20,corn,900000\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := cli("import", "actuals", "../write/testdata/usda/ams_wa_gr101_grain_inspections_for_export_2026-04-30.txt",
-		"../write/testdata/usda/ams_wa_gr101_grain_inspections_for_export_2026-08-06.txt", csv)
+	out, err := cli("import", "actuals", "../sources/actuals/testdata/usda/ams_wa_gr101_grain_inspections_for_export_2026-04-30.txt",
+		"../sources/actuals/testdata/usda/ams_wa_gr101_grain_inspections_for_export_2026-08-06.txt", csv)
 	if err != nil {
 		t.Fatalf("import: %v\n%s", err, out)
 	}

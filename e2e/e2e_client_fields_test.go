@@ -8,8 +8,13 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	sarsource "overwatch/sources/sar"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
 	"overwatch"
-	"overwatch/app"
 	"overwatch/apptest"
 	"overwatch/clickhouse/chtest"
 	"overwatch/client"
@@ -18,10 +23,6 @@ import (
 	"overwatch/maritime/river"
 	"overwatch/maritime/sanctions"
 	"overwatch/testclock"
-	"path/filepath"
-	"strings"
-	"testing"
-	"time"
 )
 
 // specField is a field a documented record names, with the JSON type the
@@ -120,7 +121,7 @@ func TestClientAnswersTheDocumentedRecords(t *testing.T) {
 	t.Parallel() // its own databases
 	r := simulateRecent(t, "spec_fields", 23, 60, 15)
 	r.Command(t, io.Discard, "jobs", "--once")
-	files, err := filepath.Glob("../app/samples/trade/*.json")
+	files, err := filepath.Glob("../sources/comtrade/samples/*.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("trade samples: %v %v", files, err)
 	}
@@ -384,7 +385,7 @@ func arrangeRecords(t *testing.T, s *apptest.TestServer, imo overwatch.IMO, port
 	if err := s.Ch.InsertRiverReadings(ctx, readings); err != nil {
 		t.Fatal(err)
 	}
-	app.LoadSARSamples(ctx, s.Ch, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	sarsource.LoadSamples(ctx, s.Ch, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err := s.Ch.InsertDisruptions(ctx, []chokepoint.Disruption{{Kind: chokepoint.KindNews, Source: chokepoint.SourceGDELT,
 		Title: "Dockworkers strike at the port", URL: "https://example.com/strike", SourceName: "example.com",
 		PublishedAt: testclock.Now().UTC().Add(-2 * time.Hour).Truncate(time.Second), Tone: -3.5, Port: port, Language: "English"}}); err != nil {

@@ -22,7 +22,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	cropfile "overwatch/write/crop"
+	cropsource "overwatch/sources/crop"
 )
 
 // cropAPI is the JSON of the crop endpoints.
@@ -42,7 +42,7 @@ func TestCropEndToEnd(t *testing.T) {
 	chURL, pgURL := chtest.URL(t, "crop_e2e"), pgtest.URL(t, "crop_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
 	getenv := func(k string) string { return env[k] }
-	files, err := filepath.Glob("../app/samples/crop/*.csv")
+	files, err := filepath.Glob("../sources/crop/samples/*.csv")
 	if err != nil || len(files) != 4 {
 		t.Fatalf("samples: %v %v", files, err)
 	}
@@ -51,7 +51,7 @@ func TestCropEndToEnd(t *testing.T) {
 		t.Fatalf("import: %v\n%s", err, out)
 	}
 	t.Logf("imported:\n%s", out)
-	if err := app.Run(context.Background(), []string{"overwatch", "import", "crop", "../app/samples/README.md"}, apptest.ClockEnv(getenv), io.Discard, io.Discard); err == nil {
+	if err := app.Run(context.Background(), []string{"overwatch", "import", "crop", "../sources/market/samples/README.md"}, apptest.ClockEnv(getenv), io.Discard, io.Discard); err == nil {
 		t.Error("a README imported as crop data")
 	}
 
@@ -176,11 +176,11 @@ func TestCropNDVIJob(t *testing.T) {
 	}
 	db := chtest.DB(t, "crop_ndvi_job")
 	srv := newSourceServer(t, map[string][]byte{"/harv.csv": body})
-	regions, err := app.ParseCropRegions("NEON.D01.HARV.DP1.00033=us-corn-belt")
+	regions, err := cropsource.ParseRegions("NEON.D01.HARV.DP1.00033=us-corn-belt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := app.CropConfig{NDVIURL: srv.URL + "/harv.csv", NDVIRegions: regions, NDVIEvery: time.Hour}
+	cfg := cropsource.Config{NDVIURL: srv.URL + "/harv.csv", NDVIRegions: regions, NDVIEvery: time.Hour}
 	all := sourceJobs(jobs.Sources{CropNDVI: app.CropSources(cfg, db)})
 	if len(all) != 1 || all[0].Name != "crop_ndvi_refresh" {
 		t.Fatalf("jobs %+v", all)
@@ -212,11 +212,11 @@ func TestCropNDVIJob(t *testing.T) {
 	}
 	// With the PSD yields of 2010-2025, the yield factor is fitted on the
 	// seasons the NDVI series covers (2012-2020).
-	f, err := os.Open("../app/samples/crop/usda_fas_psd_grains_pulses_wheat_corn_export_regions_my2010-2025_2025-11.csv")
+	f, err := os.Open("../sources/crop/samples/usda_fas_psd_grains_pulses_wheat_corn_export_regions_my2010-2025_2025-11.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	parsed, err := cropfile.Parse(f)
+	parsed, err := cropsource.Parse(f)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -258,14 +258,14 @@ func TestCropNDVIJob(t *testing.T) {
 		t.Errorf("overwatch_job_failures_total{job=crop_ndvi_refresh} = %v, want %d", n, len(failures))
 	}
 	srv.set("ok")
-	unmapped := app.CropNDVISource(db, app.CropConfig{NDVIURL: cfg.NDVIURL, NDVIEvery: time.Hour})
-	if _, err := unmapped.Refresh(ctx, jobs.State{}); err == nil || !strings.Contains(err.Error(), "OVERWATCH_CROP_NDVI_REGIONS") {
+	unmapped := cropsource.NDVI(db, cropsource.Config{NDVIURL: cfg.NDVIURL, NDVIEvery: time.Hour})
+	if _, err := unmapped(ctx); err == nil || !strings.Contains(err.Error(), "OVERWATCH_CROP_NDVI_REGIONS") {
 		t.Errorf("unmapped categories: %v", err)
 	}
-	if _, err := app.ParseCropRegions("x=atlantis"); err == nil {
+	if _, err := cropsource.ParseRegions("x=atlantis"); err == nil {
 		t.Error("an unknown region slug accepted")
 	}
-	if app.CropSources(app.CropConfig{}, db).Source != nil {
+	if app.CropSources(cropsource.Config{}, db).Refresh != nil {
 		t.Error("NDVI job on without a URL")
 	}
 }
@@ -276,12 +276,12 @@ func TestCropSamplesLoad(t *testing.T) {
 	db := chtest.DB(t, "crop_samples")
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	app.LoadCropSamples(ctx, db, log)
+	cropsource.LoadSamples(ctx, db, log)
 	psd, wasde, err := db.CropRows(ctx)
 	if err != nil || psd != 3360+1239+156 || wasde != 5050 {
 		t.Fatalf("after loading: %d PSD, %d WASDE rows, %v", psd, wasde, err)
 	}
-	app.LoadCropSamples(ctx, db, log)
+	cropsource.LoadSamples(ctx, db, log)
 	if p2, w2, _ := db.CropRows(ctx); p2 != psd || w2 != wasde {
 		t.Errorf("loaded twice: %d, %d", p2, w2)
 	}

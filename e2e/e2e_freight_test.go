@@ -49,8 +49,8 @@ func TestFreightRatesEndToEnd(t *testing.T) {
 	t.Parallel() // its own databases
 	chURL, pgURL := chtest.URL(t, "freight_e2e"), pgtest.URL(t, "freight_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
-	files := []string{"../app/samples/agtransport_ehs5-yac3_ocean_grain_rates_gulf_pnw_japan_monthly.json",
-		"../app/samples/agtransport_2n8s-739j_ukraine_black_sea_ocean_grain_rates_quarterly.json"}
+	files := []string{"../sources/market/samples/agtransport_ehs5-yac3_ocean_grain_rates_gulf_pnw_japan_monthly.json",
+		"../sources/market/samples/agtransport_2n8s-739j_ukraine_black_sea_ocean_grain_rates_quarterly.json"}
 	if err := app.Run(context.Background(), append([]string{"overwatch", "import", "transport"}, files...), apptest.ClockEnv(func(k string) string { return env[k] }),
 		io.Discard, io.Discard); err != nil {
 		t.Fatalf("import: %v", err)

@@ -40,7 +40,7 @@ func TestSchedulerRegistersOnlyTheJobTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc, err := app.NewScheduler(cfg, ch, pg, discardLog())
+		sc, err := app.NewScheduler(cfg, ch, pg, discardLog(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

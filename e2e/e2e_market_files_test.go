@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// One published value of every real market file (write/market/testdata,
+// One published value of every real market file (sources/market/testdata,
 // copied from ../shared/data/market and ../shared/data/freight), read
 // back through the API right after `overwatch import` of that file: the
 // date and the price or rate the publisher printed. The files are
@@ -27,7 +27,7 @@ func TestMarketEveryRealFileThroughTheAPI(t *testing.T) {
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
 	s := apptest.StartServer(t, map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL})
 	key, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanPro)
-	const dir = "../write/market/testdata/"
+	const dir = "../sources/market/testdata/"
 	type check struct {
 		file, kind, path string
 		// series (prices) or dataset and region (rates), the date, the value

@@ -31,7 +31,7 @@ func TestMarketEndToEnd(t *testing.T) {
 	chURL, pgURL := chtest.URL(t, "market_e2e"), pgtest.URL(t, "market_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
 	getenv := func(k string) string { return env[k] }
-	entries, err := os.ReadDir("../app/samples")
+	entries, err := os.ReadDir("../sources/market/samples")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,9 +40,9 @@ func TestMarketEndToEnd(t *testing.T) {
 		switch {
 		case e.IsDir(): // the samples of other sources
 		case strings.HasPrefix(e.Name(), "agtransport_"):
-			transport = append(transport, "../app/samples/"+e.Name())
+			transport = append(transport, "../sources/market/samples/"+e.Name())
 		case !strings.HasSuffix(e.Name(), ".md"):
-			prices = append(prices, "../app/samples/"+e.Name())
+			prices = append(prices, "../sources/market/samples/"+e.Name())
 		}
 	}
 	out := &apptest.SyncWriter{}

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	sarsource "overwatch/sources/sar"
+	"testing"
+	"time"
+
 	"overwatch"
-	"overwatch/app"
 	"overwatch/apptest"
 	"overwatch/clickhouse/chtest"
 	"overwatch/maritime/risk"
@@ -14,8 +17,6 @@ import (
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
 	"overwatch/testclock"
-	"testing"
-	"time"
 )
 
 // Out of the box (no catalogue: the bundled real samples stored), the AIS
@@ -32,7 +33,7 @@ func TestRiskGapVerificationEndToEnd(t *testing.T) {
 	s := apptest.StartServer(t, map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "risk_sar_e2e"), "DATABASE_URL": pgtest.URL(t, "risk_sar_e2e"),
 		"OVERWATCH_SAR_URL": "off"})
 	ctx := context.Background()
-	app.LoadSARSamples(ctx, s.Ch, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	sarsource.LoadSamples(ctx, s.Ch, slog.New(slog.NewTextHandler(io.Discard, nil)))
 
 	now := testclock.Now().UTC().Truncate(time.Second)
 	known := time.Date(2021, 8, 9, 17, 39, 53, 0, time.UTC)

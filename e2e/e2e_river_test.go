@@ -8,6 +8,13 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"os"
+	riversource "overwatch/sources/river"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
 	"overwatch"
 	"overwatch/app"
 	"overwatch/apptest"
@@ -16,11 +23,6 @@ import (
 	"overwatch/testclock"
 	"overwatch/write"
 	"overwatch/write/outbound"
-	"strconv"
-	"strings"
-	"sync"
-	"testing"
-	"time"
 )
 
 // level is a gauge height at a time.
@@ -31,13 +33,13 @@ type level struct {
 
 // riverIVAnswer is a NWIS IV answer for St. Louis (07010000) with the
 // levels given: no recorded answer for the Mississippi gauges exists, so
-// it is the real recorded answer in write/river/testdata (sites 01491000
+// it is the real recorded answer in sources/river/testdata (sites 01491000
 // and 01645000) with its gage-height series of 01491000 renamed to
 // 07010000 and its values replaced, the rest of its structure (envelope,
 // string values, qualifiers, local offsets) as recorded.
 func riverIVAnswer(t *testing.T, levels []level) []byte {
 	t.Helper()
-	raw, err := os.ReadFile("../write/river/testdata/nwis_iv_waterml_json_01491000_01645000.json")
+	raw, err := os.ReadFile("../sources/river/testdata/nwis_iv_waterml_json_01491000_01645000.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +148,7 @@ func TestRiverLevelsEndToEnd(t *testing.T) {
 	stub := &usgsStub{}
 	usgs := httptest.NewServer(stub)
 	defer usgs.Close()
-	job := refreshJob(t, jobs.Sources{RiverLevels: app.RiverSources(app.RiverConfig{URL: usgs.URL + "/nwis/iv/?format=json&parameterCd=00065,00060&period=P2D", Every: 15 * time.Minute}, s.Ch)})
+	job := refreshJob(t, jobs.Sources{RiverLevels: app.RiverSources(riversource.Config{URL: usgs.URL + "/nwis/iv/?format=json&parameterCd=00065,00060&period=P2D", Every: 15 * time.Minute}, s.Ch)})
 	alerts := jobs.Alerts(s.Pg, testclock.Now, jobs.RiverAlerts{Store: s.Ch, Resolver: s.Pg})
 	poster := app.NewWebhookPoster(outbound.New(outbound.Options{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, AllowHTTP: true}))
 	step := func(levels []level) {

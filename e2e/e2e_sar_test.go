@@ -9,11 +9,11 @@ import (
 	"net/url"
 	"os"
 	"overwatch"
-	"overwatch/app"
 	"overwatch/apptest"
 	"overwatch/clickhouse/chtest"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
+	sarsource "overwatch/sources/sar"
 	"sort"
 	"strings"
 	"sync"
@@ -71,8 +71,7 @@ func (f *fakeCatalogue) asked() []url.Values {
 // respected (the cache answers, no request made while its Retry-After
 // holds), the 400s naming the parameter, cached answers under 50 ms.
 func TestSARCoverageEndToEnd(t *testing.T) {
-	t.Parallel() // its own databases
-	body, err := os.ReadFile("../app/samples/sar/asf_searchapi_Fairbanks_SLC_jsonlite.json")
+	body, err := os.ReadFile("../sources/sar/samples/asf_searchapi_Fairbanks_SLC_jsonlite.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +184,7 @@ func TestSARCoverageSamplesOffline(t *testing.T) {
 	t.Parallel() // its own databases
 	s := apptest.StartServer(t, map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "sar_e2e_off"), "DATABASE_URL": pgtest.URL(t, "sar_e2e_off"),
 		"OVERWATCH_SAR_URL": "off"})
-	app.LoadSARSamples(context.Background(), s.Ch, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	sarsource.LoadSamples(context.Background(), s.Ch, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	key, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanFree)
 	get := func(query string) read.SARCoverageAnswer {
 		t.Helper()

@@ -40,7 +40,7 @@ func TestTradeFlowsEndToEnd(t *testing.T) {
 	t.Parallel() // its own databases
 	chURL, pgURL := chtest.URL(t, "trade_e2e"), pgtest.URL(t, "trade_e2e")
 	env := map[string]string{"CLICKHOUSE_URL": chURL, "DATABASE_URL": pgURL, "OVERWATCH_LOG_LEVEL": "warn"}
-	files, err := filepath.Glob("../app/samples/trade/*.json")
+	files, err := filepath.Glob("../sources/comtrade/samples/*.json")
 	if err != nil || len(files) != 4 {
 		t.Fatalf("samples: %v %v", files, err)
 	}
@@ -51,7 +51,7 @@ func TestTradeFlowsEndToEnd(t *testing.T) {
 	if !strings.Contains(out.String(), "1 trade flows imported") {
 		t.Errorf("import output:\n%s", out)
 	}
-	if err := app.Run(context.Background(), []string{"overwatch", "import", "trade", "../app/samples/trade/README.md"}, apptest.ClockEnv(func(k string) string { return env[k] }), io.Discard, io.Discard); err == nil {
+	if err := app.Run(context.Background(), []string{"overwatch", "import", "trade", "../sources/comtrade/samples/README.md"}, apptest.ClockEnv(func(k string) string { return env[k] }), io.Discard, io.Discard); err == nil {
 		t.Error("a README imported as trade data")
 	}
 

@@ -2,12 +2,15 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"overwatch/apptest"
 	"overwatch/jobs"
+	"overwatch/read"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -166,4 +169,38 @@ func gdeltFixture(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// fetchPredictions reads every page of GET /v1/predictions with the query.
+func fetchPredictions(t *testing.T, s *apptest.TestServer, key, query string) []read.Prediction {
+	t.Helper()
+	var out []read.Prediction
+	cursor := ""
+	for {
+		path := "/v1/predictions?limit=500&" + query
+		if cursor != "" {
+			path += "&cursor=" + cursor
+		}
+		res := s.Do(t, apptest.Request{Path: path, Key: key, IP: apptest.FreshIP()})
+		if res.StatusCode != 200 {
+			t.Fatalf("GET %s: %d %s", path, res.StatusCode, res.Body)
+		}
+		var page struct {
+			Predictions []read.Prediction `json:"predictions"`
+			Pagination  read.Pagination   `json:"pagination"`
+		}
+		if err := json.Unmarshal(res.Body, &page); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, page.Predictions...)
+		if !page.Pagination.HasMore {
+			return out
+		}
+		cursor = *page.Pagination.NextCursor
+	}
+}
+
+func ts(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339, s)
+	return t
 }

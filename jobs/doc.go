@@ -2,7 +2,8 @@
 // scheduler (singleton mode, with a distributed locker so that with several
 // instances each tick runs once), the one table of every job (jobs.go:
 // name, kind, interval, singleton mode, the tables it rewrites; the
-// external-source refreshes get their clients as Sources), and each job's
+// external-source refreshes get their sources' refreshes as Sources: what a
+// refresh does is its source package's, sources/..., the table holds when), and each job's
 // run, one file per job
 // or family, which loads its inputs through a store interface it declares,
 // calls the domain packages (maritime/...) for what to compute, and stores
@@ -15,6 +16,6 @@
 // data. After a run the scheduler tells the read cache of this process
 // which tables changed (Scheduler.OnRun).
 //
-// It imports the standard library, gocron, the root vocabulary and the
-// domain packages; no HTTP framework and no store driver.
+// It imports the standard library, gocron, the root vocabulary, the
+// domain packages and the sources' vocabulary (sources); no HTTP framework and no store driver.
 package jobs

@@ -7,6 +7,7 @@ import (
 	"github.com/go-co-op/gocron/v2"
 
 	"overwatch/maritime/seaport"
+	"overwatch/sources"
 )
 
 // Deps are what the jobs work on.
@@ -53,6 +54,9 @@ type Deps struct {
 	// Chokepoints is the store of the chokepoints job (the same analytics
 	// store).
 	Chokepoints ChokepointStore
+	// Predictions is the store of the predictions job (the same analytics
+	// store).
+	Predictions PredictionStore
 
 	// Sources are the external sources of the refresh jobs.
 	Sources Sources
@@ -80,25 +84,13 @@ const (
 	Upkeep Kind = "upkeep"
 )
 
-// Source is an external source's refresh, wired by the command that
-// configures it (its HTTP client and parser live with the write side):
-// fetch, parse and store; a fetch that fails stores nothing and returns
-// the error, so the data last stored stays.
-type Source interface {
-	Refresh(ctx context.Context, prev State) (Result, error)
-}
-
-// SourceFunc is a function as a Source.
-type SourceFunc func(ctx context.Context, prev State) (Result, error)
-
-// Refresh calls f.
-func (f SourceFunc) Refresh(ctx context.Context, prev State) (Result, error) { return f(ctx, prev) }
-
 // SourceRefresh is a source of the table: its refresh (nil: the source
 // is not configured and its job is off), how often it runs, and the
-// setting that configures it (named when the job is skipped).
+// setting that configures it (named when the job is skipped). What a
+// refresh fetches, parses and stores, and what it keeps when a fetch
+// fails, is its source package's (sources/...); the table holds when.
 type SourceRefresh struct {
-	Source  Source
+	Refresh sources.Refresh
 	Every   time.Duration
 	Setting string
 }
@@ -120,7 +112,7 @@ type Sources struct {
 // scheduler is built from: its name, its kind, how often it runs, its
 // singleton mode, the tables it rewrites, and what it runs (each job's own
 // file: load its inputs through the store, compute with the domain
-// packages, store its output; a refresh runs its Source). A job whose
+// packages, store its output; a refresh runs its source's Refresh). A job whose
 // dependency is not given is listed with Off saying why, and is not
 // scheduled. The derivations come in the order a full refresh runs them
 // (each reads the port calls the first one writes; the calibration fits
@@ -138,6 +130,7 @@ type Sources struct {
 //	forecasts                every port's forecasts and backtest, from the whole weekly history
 //	anomalies                every port's weekly anomalies and history maturity, whole history
 //	destination_reliability  the whole history
+//	predictions              every vessel under way, as of the newest position (next ports and ETAs)
 //	trade_routes             weeks of departure from 77 days, of arrival from 21 days before the watermark; the shifts whole
 //	earnings                 weeks of departure from 77 days before the watermark (voyage TCE, port revenue)
 //	risk_events              whole days from 3 days before the watermark
@@ -167,14 +160,17 @@ func All(d Deps) []Job {
 	}
 	refresh := func(name string, s SourceRefresh, writes ...string) Job {
 		j := Job{Name: name, Kind: Refresh, Every: s.Every, Singleton: reschedule, Writes: writes}
-		if s.Source == nil || s.Every <= 0 {
+		if s.Refresh == nil || s.Every <= 0 {
 			j.Off = "its source is not configured"
 			if s.Setting != "" {
 				j.Off += " (" + s.Setting + ")"
 			}
 			return j
 		}
-		j.Run = s.Source.Refresh
+		j.Run = func(ctx context.Context, _ State) (Result, error) {
+			res, err := s.Refresh(ctx)
+			return Result(res), err
+		}
 		return j
 	}
 	off := func(missing bool, why string) string {
@@ -212,6 +208,7 @@ func All(d Deps) []Job {
 		derive("forecasts", time.Hour, Forecasts(d.Forecasts, d.Now), "forecasts", "forecast_accuracy"),
 		derive("anomalies", time.Hour, Anomalies(d.Anomalies, d.Now), "anomalies", "forecast_maturity"),
 		derive("destination_reliability", time.Hour, DestinationReliability(d.Store), "destination_reliability"),
+		derive("predictions", 10*time.Minute, Predictions(d.Predictions, d.Now), "predictions"),
 		derive("trade_routes", time.Hour, TradeRoutes(d.Trade), "route_flows_weekly", "route_deceptions", "route_shifts"),
 		derive("earnings", time.Hour, Earnings(d.Earnings), "voyage_earnings", "port_revenue_weekly"),
 		derive("risk_events", 30*time.Minute, RiskEvents(d.Risk, d.Ports), "risk_events"),

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/go-co-op/gocron/v2"
+
+	"overwatch/sources"
 )
 
 // The job table: unique names, each with a kind, an interval when on, its
@@ -16,11 +18,11 @@ import (
 // refresh is on when its source is, off (and why) otherwise.
 func TestJobTable(t *testing.T) {
 	t.Parallel()
-	src := SourceFunc(func(context.Context, State) (Result, error) { return Result{}, nil })
+	src := sources.Refresh(func(context.Context) (sources.Result, error) { return sources.Result{}, nil })
 	all := All(Deps{Alerts: &memSink{}, Deliveries: &memQueue{}, Poster: posterFunc(func(Delivery) (int, error) { return 200, nil }),
 		PurgeRateWindows: func(context.Context) (int64, error) { return 0, nil },
 		Freight:          publisherFunc(nil),
-		Sources:          Sources{News: SourceRefresh{Source: src, Every: time.Hour}, RiverLevels: SourceRefresh{Setting: "OVERWATCH_RIVER_URL"}}})
+		Sources:          Sources{News: SourceRefresh{Refresh: src, Every: time.Hour}, RiverLevels: SourceRefresh{Setting: "OVERWATCH_RIVER_URL"}}})
 	byName := map[string]Job{}
 	for _, j := range all {
 		if _, dup := byName[j.Name]; dup {
@@ -38,7 +40,7 @@ func TestJobTable(t *testing.T) {
 		byName[j.Name] = j
 	}
 	want := []string{"port_calls", "emissions", "congestion", "berth_utilization", "fleet_age", "export_estimates", "forecasts", "anomalies",
-		"destination_reliability", "trade_routes", "earnings", "risk_events", "risk_scores", "risk_baselines", "chokepoints", "calibration"}
+		"destination_reliability", "predictions", "trade_routes", "earnings", "risk_events", "risk_scores", "risk_baselines", "chokepoints", "calibration"}
 	if got := Derivations(all); !slices.Equal(got, want) {
 		t.Errorf("derivations %v, want %v", got, want)
 	}
@@ -70,7 +72,7 @@ func TestJobTable(t *testing.T) {
 // them.
 func TestSchedulerRegistersTheTable(t *testing.T) {
 	t.Parallel()
-	table := All(Deps{Sources: Sources{News: SourceRefresh{Source: SourceFunc(func(context.Context, State) (Result, error) { return Result{}, nil }), Every: time.Hour}}})
+	table := All(Deps{Sources: Sources{News: SourceRefresh{Refresh: func(context.Context) (sources.Result, error) { return sources.Result{}, nil }, Every: time.Hour}}})
 	sc, err := NewScheduler(table, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -138,8 +138,9 @@ func nonEmpty(s string) *string {
 // ListAlerts serves GET /v1/alerts: the account's platform alerts, newest
 // first (at most 100 and the plan's results per call): severity
 // (critical, warning, info), type (sanctions_match, river_level,
-// dark_fleet, and webhook_disabled: one of the account's webhooks was
-// disabled after repeated failure), unacknowledged ('true': neither read
+// dark_fleet, eta_changed: a watched vessel's predicted ETA moved or its
+// predicted next port changed, and webhook_disabled: one of the account's
+// webhooks was disabled after repeated failure), unacknowledged ('true': neither read
 // nor resolved). count is the alerts listed; unacknowledged is how many of
 // the account's alerts of that severity and type are unacknowledged in
 // all, beyond the listed 100 too (a badge count).
@@ -150,7 +151,7 @@ func ListAlerts(store AlertQuery, now func() time.Time) fiber.Handler {
 		if f.Severity, err = enumParam(c, "severity", "critical", "warning", "info"); err != nil {
 			return err
 		}
-		if f.Type, err = enumParam(c, "type", "sanctions_match", "river_level", "dark_fleet", "webhook_disabled"); err != nil {
+		if f.Type, err = enumParam(c, "type", "sanctions_match", "river_level", "dark_fleet", "webhook_disabled", "eta_changed"); err != nil {
 			return err
 		}
 		if f.Unacknowledged, err = boolParam(c, "unacknowledged", false); err != nil {

@@ -41,6 +41,7 @@ type Analytics interface {
 	TrackStore
 	AreaStore
 	SearchStore
+	PredictionStore
 }
 
 // Accounts is what the read side asks of the account store (PostgreSQL).
@@ -103,6 +104,7 @@ func Routes(r route.Router, d Deps) {
 	riverRoutes(r, d.Analytics, d.Now)
 	disruptionRoutes(r, d.Analytics, d.Now)
 	terminalRoutes(r, d.Analytics, d.Cache, d.Now)
+	predictionRoutes(r, d.Analytics, d.Analytics, d.Cache)
 	tradeFlowRoutes(r, d.Analytics, d.Accounts, d.Cache)
 	freightRoutes(r, d.Analytics, d.Accounts, d.Cache, d.Now, d.FreightMinContributors)
 	piRoutes(r, d.Accounts, d.Now)

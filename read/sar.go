@@ -31,17 +31,9 @@ type SARStore interface {
 	SARProducts(ctx context.Context, q SARQuery) ([]sar.Product, error)
 }
 
-// SARStatus is what the catalogue client says of an area and day: the
-// catalogue (asf, cdse, or "" when none is configured), its status
-// (fetched: answered now or within the cache's life; cached: the fetch
-// failed or waits on the catalogue's rate limit and the cache answers;
-// off: no catalogue configured, the stored products answer, the bundled
-// samples among them) and when the catalogue last answered for the area.
-type SARStatus struct {
-	Catalogue string
-	Status    string
-	FetchedAt time.Time
-}
+// SARStatus is what the catalogue client says of an area and day
+// (sar.CatalogueStatus).
+type SARStatus = sar.CatalogueStatus
 
 // SARCatalogue makes sure the catalogue's products for an area and day
 // are in the cache (fetching them when they are not, or are stale) and

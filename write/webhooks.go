@@ -19,7 +19,7 @@ import (
 
 // WebhookEventTypes are the event types a webhook may subscribe to: the
 // alert types, and test (POST a test event from the delivery log).
-var WebhookEventTypes = []string{"sanctions_match", "dark_fleet", "river_level", "test"}
+var WebhookEventTypes = []string{"sanctions_match", "dark_fleet", "river_level", "eta_changed", "test"}
 
 // MaxWebhooks is how many webhooks an account may hold.
 const MaxWebhooks = 10

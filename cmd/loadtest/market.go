@@ -35,7 +35,7 @@ func runMarket(ctx context.Context, args []string, out io.Writer) error {
 	chServer := fs.String("clickhouse", "clickhouse://127.0.0.1:9000", "ClickHouse server")
 	pgServer := fs.String("postgres", "postgres://postgres@127.0.0.1:5432", "PostgreSQL server")
 	database := fs.String("database", "overwatch_bench_market", "database to fill and serve (dropped first)")
-	samples := fs.String("samples", "app/samples", "the bundled market samples")
+	samples := fs.String("samples", "sources/market/samples", "the bundled market samples")
 	rows := fs.Int("rows", 60000, "rows of the smaller synthetic files (the larger have 8 times as many; files are capped at 64 MiB)")
 	addr := fs.String("addr", "127.0.0.1:18093", "address for the server under test")
 	requests := fs.Int("requests", 2000, "requests per endpoint")

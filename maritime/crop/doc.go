@@ -1,7 +1,7 @@
 // Package crop is the vocabulary and arithmetic of crop health in the
 // regions that feed the service's grain export ports: the regions
 // (crops, polygon, USDA PSD country code, ports), the records the parsers
-// in write/crop produce (PSD rows, WASDE rows, AppEEARS NDVI samples), the
+// in sources/crop produce (PSD rows, WASDE rows, AppEEARS NDVI samples), the
 // health assessment of a region and crop (NDVI anomaly against the same
 // 16-day period's multi-year mean, or, where no NDVI series exists, the
 // official view: USDA's latest yield forecast against its 5-year average),

@@ -1,6 +1,6 @@
 // Package market is the vocabulary of published commodity prices and
 // transport rates: the Price and Rate observations the parsers in
-// write/market produce, commodity names and their synonyms, the units the
+// sources/market produce, commodity names and their synonyms, the units the
 // sources publish and their conversion to USD per metric tonne (bushel
 // weights, short tons, the crude-oil barrel convention), the 1976 barge
 // benchmark tariffs (Tariff No. 7) that turn a percent-of-tariff barge

@@ -8,7 +8,7 @@ import (
 )
 
 // artavil is entry 15036 of the OFAC SDN list of July 2021 (the files of
-// shared/data/sanctions), as write.ParseSDN reads it.
+// shared/data/sanctions), as sources/sanctions.ParseSDN reads it.
 var artavil = sanctions.Entry{ListSource: "OFAC SDN", EntryID: "15036", Name: "ARTAVIL", Aliases: []string{"ABADAN", "SHONA", "ALPHA"}, IMO: 9187629,
 	MMSI: 572469210, Flag: "IR", Program: "IRAN"}
 

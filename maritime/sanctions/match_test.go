@@ -10,7 +10,7 @@ import (
 )
 
 // sdnEntries are entries of the OFAC SDN list of July 2021 (the files of
-// shared/data/sanctions), as write.ParseSDN reads them.
+// shared/data/sanctions), as sources/sanctions.ParseSDN reads them.
 var sdnEntries = []Entry{
 	{ListSource: "OFAC SDN", EntryID: "4234", Name: "HERMANN", Flag: "CU", Program: "CUBA"},
 	{ListSource: "OFAC SDN", EntryID: "4243", Name: "SAND SWAN", Aliases: []string{"ANA I"}, Flag: "CY", Program: "CUBA",
