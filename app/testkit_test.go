@@ -40,13 +40,13 @@ type level struct {
 
 // riverIVAnswer is a NWIS IV answer for St. Louis (07010000) with the
 // levels given: no recorded answer for the Mississippi gauges exists, so
-// it is the real recorded answer in write/river/testdata (sites 01491000
+// it is the real recorded answer in sources/river/testdata (sites 01491000
 // and 01645000) with its gage-height series of 01491000 renamed to
 // 07010000 and its values replaced, the rest of its structure (envelope,
 // string values, qualifiers, local offsets) as recorded.
 func riverIVAnswer(t *testing.T, levels []level) []byte {
 	t.Helper()
-	raw, err := os.ReadFile("../write/river/testdata/nwis_iv_waterml_json_01491000_01645000.json")
+	raw, err := os.ReadFile("../sources/river/testdata/nwis_iv_waterml_json_01491000_01645000.json")
 	if err != nil {
 		t.Fatal(err)
 	}

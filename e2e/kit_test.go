@@ -160,11 +160,11 @@ func newSourceServer(t *testing.T, files map[string][]byte) *sourceServer {
 	return s
 }
 
-// gdeltFixture is a file of write/gdelt/testdata: built from GDELT's
+// gdeltFixture is a file of sources/gdelt/testdata: built from GDELT's
 // documented format (no recorded GDELT response may be redistributed).
 func gdeltFixture(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile("../write/gdelt/testdata/" + name)
+	b, err := os.ReadFile("../sources/gdelt/testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
