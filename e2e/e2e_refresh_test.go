@@ -68,8 +68,10 @@ func TestCongestionRefreshJoinsAndIsIncremental(t *testing.T) {
 		return resp, a
 	}
 	// New positions stored since the derivations ran (as the ingest
-	// records them, by the minute; the refresh comes a minute on).
-	s.Fx.Insert(t, "position_days", []string{"ingested_at", "day", "rows"}, []any{testclock.Now().UTC(), testclock.Today(), uint64(1)})
+	// records them, under the real minute they were written, like every
+	// stamp of when something was stored or computed; the refresh comes a
+	// minute on).
+	s.Fx.Insert(t, "position_days", []string{"ingested_at", "day", "rows"}, []any{time.Now().UTC(), testclock.Today(), uint64(1)})
 	time.Sleep(time.Until(time.Now().Truncate(time.Minute).Add(time.Minute)))
 
 	free, pro := key(overwatch.PlanFree), key(overwatch.PlanPro)
