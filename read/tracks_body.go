@@ -17,9 +17,8 @@ import (
 
 // trackBody is the answer of a track request.
 type trackBody struct {
-	req    trackRequest
-	one    bool // the single-vessel form: a Track, or a Feature
-	tracks map[overwatch.IMO]*shapedTrack
+	req trackRequest
+	one bool // the single-vessel form: a Track, or a Feature
 }
 
 // imos are the vessels of the answer in IMO order: every vessel asked.
@@ -58,8 +57,9 @@ func appendString(buf []byte, s string) []byte {
 	return append(buf, '"')
 }
 
-// appendHeader writes a track's opening members.
-func (b trackBody) appendHeader(buf []byte, imo overwatch.IMO, t *shapedTrack) []byte {
+// appendHeaderStart writes a track's opening members but its segments,
+// which are known once its fixes are written.
+func (b trackBody) appendHeaderStart(buf []byte, imo overwatch.IMO) []byte {
 	buf = append(buf, `"imo_number":"`...)
 	buf = append(buf, imo.String()...)
 	buf = append(buf, `","start":`...)
@@ -67,45 +67,10 @@ func (b trackBody) appendHeader(buf []byte, imo overwatch.IMO, t *shapedTrack) [
 	buf = append(buf, `,"end":`...)
 	buf = appendTime(buf, b.req.filter.End)
 	buf = append(buf, `,"gap_hours":`...)
-	buf = strconv.AppendFloat(buf, TrackGap.Hours(), 'f', -1, 64)
-	segments := 0
-	if t != nil && len(t.segs) > 0 {
-		segments = int(t.segs[len(t.segs)-1])
-	}
-	buf = append(buf, `,"segments":`...)
-	buf = strconv.AppendInt(buf, int64(segments), 10)
-	return buf
+	return strconv.AppendFloat(buf, TrackGap.Hours(), 'f', -1, 64)
 }
 
-// json is the JSON body: a Track, or {"tracks": [Track, ...]}.
-func (b trackBody) json() []byte {
-	buf := make([]byte, 0, 4096)
-	if !b.one {
-		buf = append(buf, `{"tracks":[`...)
-	}
-	for i, imo := range b.imos() {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		t := b.tracks[imo]
-		buf = append(buf, '{')
-		buf = b.appendHeader(buf, imo, t)
-		buf = append(buf, `,"fixes":[`...)
-		if t != nil {
-			for j := range t.fixes {
-				if j > 0 {
-					buf = append(buf, ',')
-				}
-				buf = appendFixJSON(buf, &t.fixes[j], int(t.segs[j]), b.req.exact)
-			}
-		}
-		buf = append(buf, "]}"...)
-	}
-	if !b.one {
-		buf = append(buf, "]}"...)
-	}
-	return buf
-}
+func appendInt(buf []byte, v int) []byte { return strconv.AppendInt(buf, int64(v), 10) }
 
 // appendFixJSON writes one fix as a JSON object (a TrackFix of the
 // OpenAPI document).
@@ -164,78 +129,4 @@ func appendOptString(buf []byte, s string) []byte {
 		return append(buf, "null"...)
 	}
 	return appendString(buf, s)
-}
-
-// geoJSON is the GeoJSON body: a Feature per vessel whose geometry is a
-// MultiLineString, one line per segment (a segment of one fix repeats it,
-// as a line needs two positions), with the fixes' times in the
-// "timestamps" property, line by line; null for callers without exact
-// coordinates. The single-vessel form is the Feature alone.
-func (b trackBody) geoJSON() []byte {
-	buf := make([]byte, 0, 4096)
-	if !b.one {
-		buf = append(buf, `{"type":"FeatureCollection","features":[`...)
-	}
-	for i, imo := range b.imos() {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		t := b.tracks[imo]
-		if t == nil {
-			t = &shapedTrack{}
-		}
-		buf = append(buf, `{"type":"Feature","geometry":`...)
-		if !b.req.exact || len(t.fixes) == 0 {
-			buf = append(buf, "null"...)
-		} else {
-			buf = append(buf, `{"type":"MultiLineString","coordinates":[`...)
-			buf = eachSegment(buf, t, func(buf []byte, f *Fix) []byte {
-				buf = append(buf, '[')
-				buf = appendRounded(buf, f.Lon, 5)
-				buf = append(buf, ',')
-				buf = appendRounded(buf, f.Lat, 5)
-				return append(buf, ']')
-			})
-			buf = append(buf, "]}"...)
-		}
-		buf = append(buf, `,"properties":{`...)
-		buf = b.appendHeader(buf, imo, t)
-		buf = append(buf, `,"fixes":`...)
-		buf = strconv.AppendInt(buf, int64(len(t.fixes)), 10)
-		buf = append(buf, `,"timestamps":[`...)
-		buf = eachSegment(buf, t, func(buf []byte, f *Fix) []byte { return appendTime(buf, f.TS) })
-		buf = append(buf, "]}}"...)
-	}
-	if !b.one {
-		buf = append(buf, "]}"...)
-	}
-	return buf
-}
-
-// eachSegment writes the track's segments as arrays of items, an item
-// repeated in a segment of one fix.
-func eachSegment(buf []byte, t *shapedTrack, item func([]byte, *Fix) []byte) []byte {
-	for j := 0; j < len(t.fixes); {
-		k := j
-		for k < len(t.fixes) && t.segs[k] == t.segs[j] {
-			k++
-		}
-		if j > 0 {
-			buf = append(buf, ',')
-		}
-		buf = append(buf, '[')
-		for i := j; i < k; i++ {
-			if i > j {
-				buf = append(buf, ',')
-			}
-			buf = item(buf, &t.fixes[i])
-		}
-		if k-j == 1 {
-			buf = append(buf, ',')
-			buf = item(buf, &t.fixes[j])
-		}
-		buf = append(buf, ']')
-		j = k
-	}
-	return buf
 }
