@@ -58,7 +58,7 @@ func TestTrackStreamStoreFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go app.Listener(ln) //nolint:errcheck // ends with the test
+	go app.Listener(ln)                  //nolint:errcheck // ends with the test
 	t.Cleanup(func() { app.Shutdown() }) //nolint:errcheck
 
 	get := func(format string, fail bool) (int, []byte, error) {
