@@ -30,13 +30,59 @@ func (b trackBody) imos() []overwatch.IMO {
 
 func appendTime(buf []byte, t time.Time) []byte {
 	buf = append(buf, '"')
-	buf = t.UTC().AppendFormat(buf, time.RFC3339)
+	buf = appendRFC3339(buf, t)
 	return append(buf, '"')
 }
 
+// appendRFC3339 writes t in UTC as time.RFC3339 does (whole seconds, "Z"),
+// digit by digit: the layout interpreter of AppendFormat is most of a
+// fix's encoding time.
+func appendRFC3339(buf []byte, t time.Time) []byte {
+	t = t.UTC()
+	y, mo, d := t.Date()
+	if y < 0 || y > 9999 {
+		return t.AppendFormat(buf, time.RFC3339)
+	}
+	h, mi, s := t.Clock()
+	return append(buf, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
+		byte('0'+mo/10), byte('0'+mo%10), '-', byte('0'+d/10), byte('0'+d%10), 'T',
+		byte('0'+h/10), byte('0'+h%10), ':', byte('0'+mi/10), byte('0'+mi%10), ':', byte('0'+s/10), byte('0'+s%10), 'Z')
+}
+
+// pow10 are the scales of appendRounded's digits.
+var pow10 = [...]uint64{1, 10, 100, 1000, 1e4, 1e5, 1e6}
+
+// appendRounded writes v rounded to digits decimals (at most 6), as
+// strconv.AppendFloat(math.Round(v*p)/p, 'f', -1, 64) does, but from the
+// rounded integer: below 1e15 the shortest decimal of the double nearest
+// n/p is n/p itself, trailing zeros dropped.
 func appendRounded(buf []byte, v float64, digits int) []byte {
-	p := math.Pow(10, float64(digits))
-	return strconv.AppendFloat(buf, math.Round(v*p)/p, 'f', -1, 64)
+	p := pow10[digits]
+	r := math.Round(v * float64(p))
+	if !(math.Abs(r) < 1e15) { // also NaN
+		return strconv.AppendFloat(buf, r/float64(p), 'f', -1, 64)
+	}
+	if math.Signbit(r) {
+		buf = append(buf, '-')
+	}
+	n := uint64(math.Abs(r))
+	buf = strconv.AppendUint(buf, n/p, 10)
+	frac := n % p
+	if frac == 0 {
+		return buf
+	}
+	var d [6]byte
+	k := digits
+	for frac%10 == 0 {
+		frac /= 10
+		k--
+	}
+	for i := k - 1; i >= 0; i-- {
+		d[i] = byte('0' + frac%10)
+		frac /= 10
+	}
+	buf = append(buf, '.')
+	return append(buf, d[:k]...)
 }
 
 // appendString writes s as a JSON string: quotes, backslashes and control

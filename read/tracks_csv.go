@@ -4,7 +4,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"overwatch"
 )
@@ -23,7 +22,7 @@ func appendFixCSV(buf []byte, f *Fix, seg int) []byte {
 	buf = append(buf, ',')
 	buf = strconv.AppendInt(buf, int64(seg), 10)
 	buf = append(buf, ',')
-	buf = f.TS.UTC().AppendFormat(buf, time.RFC3339)
+	buf = appendRFC3339(buf, f.TS)
 	buf = append(buf, ',')
 	buf = appendRounded(buf, f.Lat, 5)
 	buf = append(buf, ',')
@@ -49,7 +48,7 @@ func appendFixCSV(buf []byte, f *Fix, seg int) []byte {
 	buf = append(buf, ',')
 	buf = appendCSVText(buf, f.Station)
 	buf = append(buf, ',')
-	buf = f.ReceivedAt.UTC().AppendFormat(buf, time.RFC3339)
+	buf = appendRFC3339(buf, f.ReceivedAt)
 	buf = append(buf, ',')
 	buf = strconv.AppendInt(buf, ageSeconds(f), 10)
 	return append(buf, '\n')

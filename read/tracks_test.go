@@ -115,6 +115,39 @@ func TestTrackBodies(t *testing.T) {
 	}
 }
 
+func TestAppendRFC3339(t *testing.T) {
+	for _, v := range []time.Time{time.Date(2026, 1, 2, 3, 4, 5, 999999999, time.UTC), time.Unix(0, 0), time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 6, 30, 23, 30, 0, 0, time.FixedZone("x", -5*3600))} {
+		for i := int64(0); i < 1000; i++ {
+			tt := v.Add(time.Duration(i*i*7919) * time.Second)
+			if got, want := string(appendRFC3339(nil, tt)), tt.UTC().Format(time.RFC3339); got != want {
+				t.Fatalf("%v: %s, want %s", tt, got, want)
+			}
+		}
+	}
+}
+
+func TestAppendRounded(t *testing.T) {
+	vals := []float64{0, -0.0, 1e-9, -1e-9, -0.000004, 0.5, -0.5, 1.05, 2.675, 179.999995, -179.999995, 89.123456, 1e14, -1e14 - 0.5, 1e16, math.Inf(1),
+		math.Inf(-1), 12.3, 87.6, 0.1, 0.7, 360}
+	x := uint64(88172645463325252)
+	for i := 0; i < 200000; i++ { // xorshift: coordinates, speeds and some wide values
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		f := float64(x>>11) / (1 << 53)
+		vals = append(vals, (f-0.5)*360, f*40, (f-0.5)*math.Pow(10, float64(i%17)))
+	}
+	for _, v := range vals {
+		for _, d := range []int{1, 5} {
+			p := math.Pow(10, float64(d))
+			if got, want := string(appendRounded(nil, v, d)), strconv.FormatFloat(math.Round(v*p)/p, 'f', -1, 64); got != want {
+				t.Fatalf("%v to %d digits: %s, want %s", v, d, got, want)
+			}
+		}
+	}
+}
+
 // BenchmarkTrackCSV and BenchmarkTrackJSON: the encoders alone, per fix
 // (the store's read is measured by make bench-tracks).
 func BenchmarkTrackCSV(b *testing.B) {
