@@ -73,7 +73,7 @@ func (b *bodyStream) Read(p []byte) (int, error) {
 			if err == nil {
 				err = w.Flush()
 			}
-			b.once.Do(b.release) // before the reader sees the end
+			b.once.Do(b.release)   // before the reader sees the end
 			pw.CloseWithError(err) //nolint:errcheck // nil closes the body as complete
 		}()
 	}
