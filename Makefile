@@ -40,7 +40,7 @@ CLUSTER_E2E = ^(TestPublicLatestPosition|TestPublicErrors|TestReplayServesTheLas
 test-cluster: cluster
 	clickhouse/local/cluster.sh drop-tests
 	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test -count=1 -timeout 10m ./clickhouse/... ./write/...
-	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test -count=1 -timeout 10m -run '$(CLUSTER_E2E)' ./cmd/overwatch
+	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test -count=1 -timeout 10m -run '$(CLUSTER_E2E)' ./e2e
 
 ## chaos: the chaos test of cluster mode (cmd/chaos): a private cluster
 ## (ports +300; the smoke run +400) and PostgreSQL, two ingest, two serve and two jobs
@@ -95,7 +95,7 @@ web:
 ## client: regenerate the Go client (client/) from the OpenAPI document:
 ## `overwatch openapi` writes the merged document to client/openapi.json,
 ## then oapi-codegen (the version go.mod pins) generates client.gen.go;
-## run it after changing cmd/overwatch/openapi/ (a test fails until then)
+## run it after changing http/openapi/ (a test fails until then)
 client:
 	$(GO) generate ./client
 
@@ -124,23 +124,24 @@ lint-openapi: $(REDOCLY)
 ## for HTTP_FUZZTIME each (`make fuzz` runs them, like every target, longer)
 HTTP_FUZZ     := FuzzHTTPRead FuzzHTTPWrite FuzzHTTPHeaders FuzzHTTPRaw
 HTTP_FUZZTIME ?= 10s
+## BENCH_PKGS: the packages that hold benchmarks (the smoke run of every
+## benchmark builds only these)
+BENCH_PKGS = $(shell grep -rl --include='*_test.go' --exclude-dir=testdata --exclude-dir=node_modules --exclude-dir=.data '^func Benchmark' . | xargs -n1 dirname | sort -u)
 ## test: a tidy go.mod, vet, import rules, unit, integration and end-to-end
-## tests (which run every fuzz target's corpus and a short load test), the
-## HTTP edge's fuzz targets for HTTP_FUZZTIME each, then one iteration of
-## every benchmark as a smoke run
+## tests (which run every fuzz target's corpus and a short load test) with
+## the accuracy suite's smoke runs among them (the packages run side by
+## side), the HTTP edge's fuzz targets for HTTP_FUZZTIME each, then one
+## iteration of every benchmark as a smoke run
 test: services tools $(STRIPE_MOCK) tidy vet lint-arch lint-openapi
-	$(GO) test -count=1 -timeout 20m ./...
+	OVERWATCH_ACCURACY=smoke OVERWATCH_ACCURACY_TRADE=smoke OVERWATCH_ACCURACY_TRADE_SEEDS=41 OVERWATCH_ACCURACY_PREDICTIONS=smoke $(GO) test -count=1 -timeout 20m ./...
 	$(MAKE) test-python
-	OVERWATCH_ACCURACY_TRADE=smoke OVERWATCH_ACCURACY_TRADE_SEEDS=41 $(GO) test -count=1 -timeout 10m -run '^TestAccuracyTrade$$' ./cmd/overwatch
-	OVERWATCH_ACCURACY=smoke $(GO) test -count=1 -timeout 10m -run '^TestAccuracy$$' ./cmd/overwatch
-	OVERWATCH_ACCURACY_PREDICTIONS=smoke $(GO) test -count=1 -timeout 10m -run '^TestAccuracyPredictions$$' ./cmd/overwatch
 	$(MAKE) test-cluster
 	OVERWATCH_CHAOS=smoke $(GO) test -count=1 -timeout 10m -run '^TestChaos$$' ./cmd/chaos
 	@for f in $(HTTP_FUZZ); do \
 	  echo "== fuzz $$f for $(HTTP_FUZZTIME)"; \
-	  $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(HTTP_FUZZTIME) ./cmd/overwatch || exit 1; \
+	  $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(HTTP_FUZZTIME) ./e2e || exit 1; \
 	done
-	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./...
+	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x $(BENCH_PKGS)
 
 ## test-python: the Python client (clients/python) end to end: bin/overwatch
 ## serves a free loopback port on its own databases (python_client_e2e, the
@@ -174,9 +175,9 @@ test-clock: services tools $(STRIPE_MOCK)
 ACCURACY_OUT ?= bin/accuracy.md
 accuracy: services tools
 	@mkdir -p $(dir $(ACCURACY_OUT))
-	OVERWATCH_ACCURACY=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_OUT)) $(GO) test -count=1 -timeout 120m -v -run '^TestAccuracy$$' ./cmd/overwatch
+	OVERWATCH_ACCURACY=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_OUT)) $(GO) test -count=1 -timeout 120m -v -run '^TestAccuracy$$' ./accuracy
 	$(MAKE) accuracy-trade
-	OVERWATCH_ACCURACY_CHOKEPOINT=full $(GO) test -count=1 -timeout 10m -v -run '^TestAccuracyChokepoint$$' ./cmd/overwatch
+	OVERWATCH_ACCURACY_CHOKEPOINT=full $(GO) test -count=1 -timeout 10m -v -run '^TestAccuracyChokepoint$$' ./accuracy
 	$(MAKE) accuracy-predictions
 
 ## accuracy-predictions: the next-port and ETA predictions against the
@@ -187,7 +188,7 @@ accuracy: services tools
 ACCURACY_PREDICTIONS_OUT ?= bin/accuracy-predictions.md
 accuracy-predictions: services
 	@mkdir -p $(dir $(ACCURACY_PREDICTIONS_OUT))
-	OVERWATCH_ACCURACY_PREDICTIONS=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_PREDICTIONS_OUT)) $(GO) test -count=1 -timeout 60m -v -run '^TestAccuracyPredictions$$' ./cmd/overwatch
+	OVERWATCH_ACCURACY_PREDICTIONS=full OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_PREDICTIONS_OUT)) $(GO) test -count=1 -timeout 60m -v -run '^TestAccuracyPredictions$$' ./accuracy
 
 ## accuracy-trade: the trade analytics (route shifts,
 ## deceptions, each anomaly type, flow tonnes, forecasts) and the voyage
@@ -204,7 +205,7 @@ ACCURACY_TRADE_OUT ?= bin/accuracy-trade.md
 OVERWATCH_ACCURACY_TRADE_SEEDS ?= 977 1201 2718
 accuracy-trade: services
 	@mkdir -p $(dir $(ACCURACY_TRADE_OUT))
-	OVERWATCH_ACCURACY_TRADE=full OVERWATCH_ACCURACY_TRADE_SEEDS="$(OVERWATCH_ACCURACY_TRADE_SEEDS)" OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_TRADE_OUT)) $(GO) test -count=1 -timeout 150m -v -run '^TestAccuracyTrade$$' ./cmd/overwatch
+	OVERWATCH_ACCURACY_TRADE=full OVERWATCH_ACCURACY_TRADE_SEEDS="$(OVERWATCH_ACCURACY_TRADE_SEEDS)" OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_TRADE_OUT)) $(GO) test -count=1 -timeout 150m -v -run '^TestAccuracyTrade$$' ./accuracy
 
 ## bench: Go benchmarks and the load tests (see docs/benchmarks.md)
 bench: services tools bench-go bench-load bench-ingest bench-history bench-sim bench-derive bench-trade bench-market bench-map bench-tracks
@@ -225,7 +226,7 @@ bench-sim: build
 bench-derive: build
 	@[ -n "$$(clickhouse-client -q "EXISTS TABLE overwatch_bench_sim.positions" 2>/dev/null | grep 1)" ] || $(GO) run ./cmd/loadtest sim -bin $(BIN)
 	$(GO) run ./cmd/loadtest derive -bin $(BIN)
-	OVERWATCH_EVAL_FULL=1 $(GO) test -count=1 -timeout 30m -run TestPortCallsAgainstGroundTruth -v ./cmd/overwatch | grep -v 'level=INFO'
+	OVERWATCH_EVAL_FULL=1 $(GO) test -count=1 -timeout 30m -run TestPortCallsAgainstGroundTruth -v ./e2e | grep -v 'level=INFO'
 
 ## bench-trade: the trade derivations from scratch and daily
 ## on a simulated store of two years of 800 vessels (filled once into
@@ -241,14 +242,14 @@ bench-market: build
 ## bench-map: /map with 10,000 vessels in headless Chromium: time to first
 ## render and frame times while panning (make test runs it with 300)
 bench-map:
-	OVERWATCH_MAP_BENCH_VESSELS=10000 $(GO) test -count=1 -timeout 15m -run '^TestMapBench$$' -v ./cmd/overwatch
+	OVERWATCH_MAP_BENCH_VESSELS=10000 $(GO) test -count=1 -timeout 15m -run '^TestMapBench$$' -v ./browser
 
 ## bench-tracks: one vessel's year of fixes (100,000) through the real
 ## server: the JSON track's p50 and p99, the streamed CSV's rows per second
 ## (targets: p99 under 100 ms, 1,000,000 rows/s), and the store's read rate
 bench-tracks:
 	OVERWATCH_TRACK_BENCH_FIXES=100000 $(GO) test -count=1 -timeout 15m -run '^TestFixesReadRate$$' -v ./clickhouse
-	OVERWATCH_TRACK_BENCH_FIXES=100000 $(GO) test -count=1 -timeout 15m -run '^TestTrackBench$$' -v ./cmd/overwatch
+	OVERWATCH_TRACK_BENCH_FIXES=100000 $(GO) test -count=1 -timeout 15m -run '^TestTrackBench$$' -v ./e2e
 
 ## bench-ingest: replay 10 million AIS messages into ClickHouse (messages/s, peak RSS)
 bench-ingest: build

@@ -30,7 +30,7 @@ func TestTrackStreamStoreFailure(t *testing.T) {
 	const n = 20000
 	db := openDB(t)
 	fx := chtest.Open(t, chtest.URL(t, "clickhouse"))
-	imo := overwatch.IMO(9321483) // not writeYear's vessel: the tests share a database
+	imo := overwatch.IMO(9812004) // an IMO no other test of the package writes
 	end := testclock.Now().UTC().Truncate(time.Second)
 	start := end.Add(-30 * 24 * time.Hour)
 	cols := []string{"imo", "mmsi", "source", "ts", "lat", "lon", "speed_kt", "course_deg", "heading_deg", "nav_status",

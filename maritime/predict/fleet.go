@@ -29,6 +29,7 @@ type Fleet struct {
 	kind        map[overwatch.IMO]string
 	lanes       map[string]map[string]map[string]int
 	waits       map[string]float64
+	cal         *Calibration // the ETA interval's, nil for the fixed spread
 }
 
 // HistoryDays is how far back the calls a Fleet is built from should reach.
@@ -126,7 +127,7 @@ func (f *Fleet) Input(imo overwatch.IMO, track []vessel.TrackPoint, d Declaratio
 	}
 	eta := d.ETA
 	return Input{AsOf: f.AsOf, Track: track[:n], Calls: f.calls[imo], Declared: d.Destination, DeclaredETA: eta,
-		Reliability: rel, Lanes: f.lanes[f.kind[imo]], WaitHours: f.waits}
+		Reliability: rel, Lanes: f.lanes[f.kind[imo]], WaitHours: f.waits, Calibration: f.cal}
 }
 
 // Predict is Predict of the vessel's Input.

@@ -33,6 +33,9 @@ type Input struct {
 	Lanes map[string]map[string]int
 	// WaitHours is each port's current median wait at anchor, in hours.
 	WaitHours map[string]float64
+	// Calibration is the ETA error quantiles of the backtest over the
+	// history before AsOf; nil for the fixed spread.
+	Calibration *Calibration
 }
 
 // NextPort is one predicted next port.
@@ -47,6 +50,8 @@ type NextPort struct {
 	// when the wait is not known.
 	BerthETA   *time.Time `json:"berth_eta"`
 	DistanceNM float64    `json:"distance_nm"` // remaining along the sea lanes
+	// basis is the ETA's evidence kind (BasisLane, ...), for the backtest
+	basis string
 }
 
 // Evidence is what a prediction was made from.
@@ -198,7 +203,7 @@ func Predict(in Input) (Prediction, bool) {
 			break
 		}
 		np := NextPort{Port: c.port, Probability: round(c.score/total, 4), DistanceNM: round(c.remaining, 1)}
-		np.ETA, np.ETALow, np.ETAHigh = eta(pos.TS, in.AsOf, c.remaining, c.speedKn, ev, c.port)
+		np.ETA, np.ETALow, np.ETAHigh, np.basis = eta(pos.TS, in.AsOf, c.remaining, c.speedKn, ev, c.port, in.Calibration)
 		if w, ok := in.WaitHours[c.port]; ok && !math.IsNaN(w) {
 			b := np.ETA.Add(hours(w))
 			np.BerthETA = &b
@@ -250,8 +255,9 @@ func fitLane(l *lane, pos, prev vessel.TrackPoint, hasPrev bool) fit {
 
 // eta is the arrival at the port area from the remaining distance at the
 // recent speed, blended with the broadcast ETA when the vessel declared
-// that port, and its 80% interval.
-func eta(from, asOf time.Time, remainingNM, kn float64, ev Evidence, port string) (at, lo, hi time.Time) {
+// that port, its 80% interval (from the calibration's measured error, see
+// interval) and its evidence kind.
+func eta(from, asOf time.Time, remainingNM, kn float64, ev Evidence, port string, cal *Calibration) (at, lo, hi time.Time, basis string) {
 	h := remainingNM / kn
 	at = from.Add(hours(h))
 	if at.Before(asOf) {
@@ -259,21 +265,22 @@ func eta(from, asOf time.Time, remainingNM, kn float64, ev Evidence, port string
 	}
 	togo := at.Sub(asOf).Hours()
 	sigma := etaSigmaBase + etaSigmaRate*togo
+	basis = BasisLane
 	if ev.DeclaredPort == port && ev.DeclaredETA != nil && ev.DeclaredETA.After(asOf) {
 		// the crew's estimate, within a few hours, weighted by inverse
 		// variance against the lane's
 		const crewSigma = 3.0
 		dh := ev.DeclaredETA.Sub(at).Hours()
+		basis = BasisDeclaredAgrees
+		if math.Abs(dh) > agreeHours {
+			basis = BasisDeclaredDiffers
+		}
 		w := sigma * sigma / (sigma*sigma + crewSigma*crewSigma)
 		at = at.Add(hours(w * dh))
 		sigma = math.Sqrt(1 / (1/(sigma*sigma) + 1/(crewSigma*crewSigma)))
 	}
-	lo = at.Add(-hours(z80 * sigma))
-	if lo.Before(asOf) {
-		lo = asOf
-	}
-	hi = at.Add(hours(z80 * sigma * lateSkew))
-	return at.Truncate(time.Minute), lo.Truncate(time.Minute), hi.Truncate(time.Minute)
+	lo, hi = interval(cal, asOf, at, basis, sigma)
+	return at.Truncate(time.Minute), lo.Truncate(time.Minute), hi.Truncate(time.Minute), basis
 }
 
 // evidence gathers the facts the prediction uses.

@@ -33,13 +33,20 @@ const TrackHours = 48
 const declarationDays = 14
 
 // AsOf predicts, from the data before asOf only, every vessel under way
-// (or those of only, when it is not nil), in IMO order.
+// (or those of only, when it is not nil), in IMO order, with ETA intervals
+// calibrated by the backtest over the history before asOf
+// (CalibrationAsOf).
 func AsOf(ctx context.Context, src Source, asOf time.Time, only []overwatch.IMO) ([]Prediction, error) {
 	calls, err := src.PredictionCalls(ctx, asOf.Add(-HistoryDays*24*time.Hour), asOf)
 	if err != nil {
 		return nil, err
 	}
 	f := NewFleet(asOf, calls)
+	cal, err := CalibrationAsOf(ctx, src, asOf)
+	if err != nil {
+		return nil, err
+	}
+	f.cal = cal
 	return f.each(ctx, src, only, func(Input, Prediction) {})
 }
 
@@ -91,15 +98,10 @@ func Evaluate(ctx context.Context, src Source, instants []time.Time, end time.Ti
 			return Accuracy{}, nil, err
 		}
 		f := NewFleet(t, calls)
-		next := map[overwatch.IMO]portcall.Call{}
-		for _, c := range calls {
-			if !c.Published() || !c.Arrival.After(t) {
-				continue
-			}
-			if n, ok := next[c.IMO]; !ok || c.Arrival.Before(n.Arrival) {
-				next[c.IMO] = c
-			}
+		if f.cal, err = CalibrationAsOf(ctx, src, t); err != nil {
+			return Accuracy{}, nil, err
 		}
+		next := nextCalls(calls, t, end)
 		_, err = f.each(ctx, src, nil, func(in Input, p Prediction) {
 			n, ok := next[p.IMO]
 			if !ok {
