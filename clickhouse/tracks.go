@@ -30,7 +30,10 @@ func (db *DB) Fixes(ctx context.Context, f read.PositionFilter) (read.FixRows, e
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse: fixes: %w", err)
 	}
-	return &fixRows{rows: rows}, nil
+	r := &fixRows{rows: rows}
+	r.dest = []any{&r.imo, &r.ts, &r.fix.Lat, &r.fix.Lon, &r.fix.SpeedKt, &r.fix.CourseDeg, &r.heading, &r.fix.NavStatus,
+		&r.source, &r.fix.Station, &r.recv, &r.fix.DedupKey}
+	return r, nil
 }
 
 // fixRows reads the fixes of a query.
@@ -39,6 +42,8 @@ type fixRows struct {
 	imo, ts, recv uint32
 	heading       uint16
 	source        int8
+	fix           read.Fix // scanned into through dest, made once: a row allocates nothing
+	dest          []any
 	err           error
 }
 
@@ -47,11 +52,11 @@ func (r *fixRows) Next(f *read.Fix) bool {
 	if r.err != nil || !r.rows.Next() {
 		return false
 	}
-	if err := r.rows.Scan(&r.imo, &r.ts, &f.Lat, &f.Lon, &f.SpeedKt, &f.CourseDeg, &r.heading, &f.NavStatus,
-		&r.source, &f.Station, &r.recv, &f.DedupKey); err != nil {
+	if err := r.rows.Scan(r.dest...); err != nil {
 		r.err = fmt.Errorf("clickhouse: fixes: %w", err)
 		return false
 	}
+	*f = r.fix
 	f.IMO = overwatch.IMO(r.imo)
 	f.TS, f.ReceivedAt = time.Unix(int64(r.ts), 0).UTC(), time.Unix(int64(r.recv), 0).UTC()
 	f.Heading = int32(r.heading)

@@ -17,7 +17,7 @@ import (
 // time range, in time order, with its provenance; broken into segments at
 // reception gaps longer than the gap detector's threshold; optionally
 // thinned to one fix per interval and simplified by Douglas–Peucker. JSON,
-// GeoJSON or CSV (streamed as it is read).
+// GeoJSON or CSV, each streamed as it is read.
 
 // Fix is one stored position report as the tracks read it.
 type Fix struct {
@@ -166,50 +166,10 @@ func Tracks(store TrackStore, now func() time.Time) fiber.Handler {
 	}
 }
 
-// serveTracks reads the fixes and writes them in the request's format;
-// one is the single-vessel form of the body.
+// serveTracks streams the fixes in the request's format; one is the
+// single-vessel form of the body.
 func serveTracks(c *fiber.Ctx, store TrackStore, r trackRequest, one bool) error {
-	if r.format == "csv" {
-		return streamTrackCSV(c, store, r)
-	}
-	ctx, cancel := context.WithTimeout(c.UserContext(), TrackTimeout)
-	defer cancel()
-	rows, err := store.Fixes(ctx, r.filter)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	tracks := make(map[overwatch.IMO]*shapedTrack, len(r.filter.IMOs))
-	sh := newShaper(r, func(f *Fix, seg int) {
-		t := tracks[f.IMO]
-		if t == nil {
-			t = &shapedTrack{}
-			tracks[f.IMO] = t
-		}
-		t.fixes = append(t.fixes, *f)
-		t.segs = append(t.segs, int32(seg))
-	})
-	var f Fix
-	for rows.Next(&f) {
-		sh.add(&f)
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	sh.flush()
-	out := trackBody{req: r, one: one, tracks: tracks}
-	if r.format == "geojson" {
-		c.Set(fiber.HeaderContentType, "application/geo+json")
-		return c.Send(out.geoJSON())
-	}
-	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
-	return c.Send(out.json())
-}
-
-// shapedTrack is one vessel's kept fixes and their segments.
-type shapedTrack struct {
-	fixes []Fix
-	segs  []int32
+	return streamTracks(c, store, r, one)
 }
 
 // shaper turns fixes in (IMO, time) order into the kept fixes with their

@@ -17,9 +17,8 @@ import (
 
 // trackBody is the answer of a track request.
 type trackBody struct {
-	req    trackRequest
-	one    bool // the single-vessel form: a Track, or a Feature
-	tracks map[overwatch.IMO]*shapedTrack
+	req trackRequest
+	one bool // the single-vessel form: a Track, or a Feature
 }
 
 // imos are the vessels of the answer in IMO order: every vessel asked.
@@ -31,13 +30,59 @@ func (b trackBody) imos() []overwatch.IMO {
 
 func appendTime(buf []byte, t time.Time) []byte {
 	buf = append(buf, '"')
-	buf = t.UTC().AppendFormat(buf, time.RFC3339)
+	buf = appendRFC3339(buf, t)
 	return append(buf, '"')
 }
 
+// appendRFC3339 writes t in UTC as time.RFC3339 does (whole seconds, "Z"),
+// digit by digit: the layout interpreter of AppendFormat is most of a
+// fix's encoding time.
+func appendRFC3339(buf []byte, t time.Time) []byte {
+	t = t.UTC()
+	y, mo, d := t.Date()
+	if y < 0 || y > 9999 {
+		return t.AppendFormat(buf, time.RFC3339)
+	}
+	h, mi, s := t.Clock()
+	return append(buf, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
+		byte('0'+mo/10), byte('0'+mo%10), '-', byte('0'+d/10), byte('0'+d%10), 'T',
+		byte('0'+h/10), byte('0'+h%10), ':', byte('0'+mi/10), byte('0'+mi%10), ':', byte('0'+s/10), byte('0'+s%10), 'Z')
+}
+
+// pow10 are the scales of appendRounded's digits.
+var pow10 = [...]uint64{1, 10, 100, 1000, 1e4, 1e5, 1e6}
+
+// appendRounded writes v rounded to digits decimals (at most 6), as
+// strconv.AppendFloat(math.Round(v*p)/p, 'f', -1, 64) does, but from the
+// rounded integer: below 1e15 the shortest decimal of the double nearest
+// n/p is n/p itself, trailing zeros dropped.
 func appendRounded(buf []byte, v float64, digits int) []byte {
-	p := math.Pow(10, float64(digits))
-	return strconv.AppendFloat(buf, math.Round(v*p)/p, 'f', -1, 64)
+	p := pow10[digits]
+	r := math.Round(v * float64(p))
+	if !(math.Abs(r) < 1e15) { // also NaN
+		return strconv.AppendFloat(buf, r/float64(p), 'f', -1, 64)
+	}
+	if math.Signbit(r) {
+		buf = append(buf, '-')
+	}
+	n := uint64(math.Abs(r))
+	buf = strconv.AppendUint(buf, n/p, 10)
+	frac := n % p
+	if frac == 0 {
+		return buf
+	}
+	var d [6]byte
+	k := digits
+	for frac%10 == 0 {
+		frac /= 10
+		k--
+	}
+	for i := k - 1; i >= 0; i-- {
+		d[i] = byte('0' + frac%10)
+		frac /= 10
+	}
+	buf = append(buf, '.')
+	return append(buf, d[:k]...)
 }
 
 // appendString writes s as a JSON string: quotes, backslashes and control
@@ -58,8 +103,9 @@ func appendString(buf []byte, s string) []byte {
 	return append(buf, '"')
 }
 
-// appendHeader writes a track's opening members.
-func (b trackBody) appendHeader(buf []byte, imo overwatch.IMO, t *shapedTrack) []byte {
+// appendHeaderStart writes a track's opening members but its segments,
+// which are known once its fixes are written.
+func (b trackBody) appendHeaderStart(buf []byte, imo overwatch.IMO) []byte {
 	buf = append(buf, `"imo_number":"`...)
 	buf = append(buf, imo.String()...)
 	buf = append(buf, `","start":`...)
@@ -67,45 +113,10 @@ func (b trackBody) appendHeader(buf []byte, imo overwatch.IMO, t *shapedTrack) [
 	buf = append(buf, `,"end":`...)
 	buf = appendTime(buf, b.req.filter.End)
 	buf = append(buf, `,"gap_hours":`...)
-	buf = strconv.AppendFloat(buf, TrackGap.Hours(), 'f', -1, 64)
-	segments := 0
-	if t != nil && len(t.segs) > 0 {
-		segments = int(t.segs[len(t.segs)-1])
-	}
-	buf = append(buf, `,"segments":`...)
-	buf = strconv.AppendInt(buf, int64(segments), 10)
-	return buf
+	return strconv.AppendFloat(buf, TrackGap.Hours(), 'f', -1, 64)
 }
 
-// json is the JSON body: a Track, or {"tracks": [Track, ...]}.
-func (b trackBody) json() []byte {
-	buf := make([]byte, 0, 4096)
-	if !b.one {
-		buf = append(buf, `{"tracks":[`...)
-	}
-	for i, imo := range b.imos() {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		t := b.tracks[imo]
-		buf = append(buf, '{')
-		buf = b.appendHeader(buf, imo, t)
-		buf = append(buf, `,"fixes":[`...)
-		if t != nil {
-			for j := range t.fixes {
-				if j > 0 {
-					buf = append(buf, ',')
-				}
-				buf = appendFixJSON(buf, &t.fixes[j], int(t.segs[j]), b.req.exact)
-			}
-		}
-		buf = append(buf, "]}"...)
-	}
-	if !b.one {
-		buf = append(buf, "]}"...)
-	}
-	return buf
-}
+func appendInt(buf []byte, v int) []byte { return strconv.AppendInt(buf, int64(v), 10) }
 
 // appendFixJSON writes one fix as a JSON object (a TrackFix of the
 // OpenAPI document).
@@ -164,78 +175,4 @@ func appendOptString(buf []byte, s string) []byte {
 		return append(buf, "null"...)
 	}
 	return appendString(buf, s)
-}
-
-// geoJSON is the GeoJSON body: a Feature per vessel whose geometry is a
-// MultiLineString, one line per segment (a segment of one fix repeats it,
-// as a line needs two positions), with the fixes' times in the
-// "timestamps" property, line by line; null for callers without exact
-// coordinates. The single-vessel form is the Feature alone.
-func (b trackBody) geoJSON() []byte {
-	buf := make([]byte, 0, 4096)
-	if !b.one {
-		buf = append(buf, `{"type":"FeatureCollection","features":[`...)
-	}
-	for i, imo := range b.imos() {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		t := b.tracks[imo]
-		if t == nil {
-			t = &shapedTrack{}
-		}
-		buf = append(buf, `{"type":"Feature","geometry":`...)
-		if !b.req.exact || len(t.fixes) == 0 {
-			buf = append(buf, "null"...)
-		} else {
-			buf = append(buf, `{"type":"MultiLineString","coordinates":[`...)
-			buf = eachSegment(buf, t, func(buf []byte, f *Fix) []byte {
-				buf = append(buf, '[')
-				buf = appendRounded(buf, f.Lon, 5)
-				buf = append(buf, ',')
-				buf = appendRounded(buf, f.Lat, 5)
-				return append(buf, ']')
-			})
-			buf = append(buf, "]}"...)
-		}
-		buf = append(buf, `,"properties":{`...)
-		buf = b.appendHeader(buf, imo, t)
-		buf = append(buf, `,"fixes":`...)
-		buf = strconv.AppendInt(buf, int64(len(t.fixes)), 10)
-		buf = append(buf, `,"timestamps":[`...)
-		buf = eachSegment(buf, t, func(buf []byte, f *Fix) []byte { return appendTime(buf, f.TS) })
-		buf = append(buf, "]}}"...)
-	}
-	if !b.one {
-		buf = append(buf, "]}"...)
-	}
-	return buf
-}
-
-// eachSegment writes the track's segments as arrays of items, an item
-// repeated in a segment of one fix.
-func eachSegment(buf []byte, t *shapedTrack, item func([]byte, *Fix) []byte) []byte {
-	for j := 0; j < len(t.fixes); {
-		k := j
-		for k < len(t.fixes) && t.segs[k] == t.segs[j] {
-			k++
-		}
-		if j > 0 {
-			buf = append(buf, ',')
-		}
-		buf = append(buf, '[')
-		for i := j; i < k; i++ {
-			if i > j {
-				buf = append(buf, ',')
-			}
-			buf = item(buf, &t.fixes[i])
-		}
-		if k-j == 1 {
-			buf = append(buf, ',')
-			buf = item(buf, &t.fixes[j])
-		}
-		buf = append(buf, ']')
-		j = k
-	}
-	return buf
 }

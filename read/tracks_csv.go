@@ -1,14 +1,9 @@
 package read
 
 import (
-	"bufio"
-	"context"
 	"math"
 	"strconv"
 	"strings"
-	"time"
-
-	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
 )
@@ -16,61 +11,9 @@ import (
 // trackCSVHeader names the columns of a track's CSV file.
 const trackCSVHeader = "imo_number,segment,timestamp,latitude,longitude,speed_kt,course_deg,heading,nav_status,source,station,received_at,age_seconds\n"
 
-// trackFlushBytes is how much of a CSV answer is buffered before it is
-// sent on.
+// trackFlushBytes is how much of a streamed track answer is buffered
+// before it is sent on.
 const trackFlushBytes = 64 << 10
-
-// streamTrackCSV answers with the fixes as CSV, written as the store
-// returns them: the query is opened here (so that its failure is still an
-// error status), the rows are read and written by the response's stream
-// writer, under their own deadline, and never held whole (a segment is,
-// when simplifying).
-func streamTrackCSV(c *fiber.Ctx, store TrackStore, r trackRequest) error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.UserContext()), TrackTimeout)
-	rows, err := store.Fixes(ctx, r.filter)
-	if err != nil {
-		cancel()
-		return err
-	}
-	name := "tracks"
-	if len(r.filter.IMOs) == 1 {
-		name = "track-" + r.filter.IMOs[0].String()
-	}
-	c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")
-	c.Set(fiber.HeaderContentDisposition, `attachment; filename="overwatch-`+name+`-`+r.filter.End.Format("20060102")+`.csv"`)
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		defer cancel()
-		defer rows.Close()
-		buf := make([]byte, 0, trackFlushBytes+1024)
-		buf = append(buf, trackCSVHeader...)
-		failed := false
-		sh := newShaper(r, func(f *Fix, seg int) {
-			if failed {
-				return
-			}
-			buf = appendFixCSV(buf, f, seg)
-			if len(buf) >= trackFlushBytes {
-				if _, err := w.Write(buf); err != nil || w.Flush() != nil {
-					failed = true // the client went away
-					cancel()
-				}
-				buf = buf[:0]
-			}
-		})
-		var f Fix
-		for !failed && rows.Next(&f) {
-			sh.add(&f)
-		}
-		if !failed && rows.Err() == nil {
-			sh.flush()
-		}
-		if !failed {
-			w.Write(buf) //nolint:errcheck // the client may be gone; nothing to tell it
-			w.Flush()    //nolint:errcheck
-		}
-	})
-	return nil
-}
 
 // appendFixCSV writes one fix as a CSV record (the columns of
 // trackCSVHeader); CSV answers are for plans with exact coordinates.
@@ -79,7 +22,7 @@ func appendFixCSV(buf []byte, f *Fix, seg int) []byte {
 	buf = append(buf, ',')
 	buf = strconv.AppendInt(buf, int64(seg), 10)
 	buf = append(buf, ',')
-	buf = f.TS.UTC().AppendFormat(buf, time.RFC3339)
+	buf = appendRFC3339(buf, f.TS)
 	buf = append(buf, ',')
 	buf = appendRounded(buf, f.Lat, 5)
 	buf = append(buf, ',')
@@ -105,7 +48,7 @@ func appendFixCSV(buf []byte, f *Fix, seg int) []byte {
 	buf = append(buf, ',')
 	buf = appendCSVText(buf, f.Station)
 	buf = append(buf, ',')
-	buf = f.ReceivedAt.UTC().AppendFormat(buf, time.RFC3339)
+	buf = appendRFC3339(buf, f.ReceivedAt)
 	buf = append(buf, ',')
 	buf = strconv.AppendInt(buf, ageSeconds(f), 10)
 	return append(buf, '\n')

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,31 +52,99 @@ func TestShaper(t *testing.T) {
 	}
 }
 
+// encodeFixes writes the fixes, with their segments, as the stream does.
+func encodeFixes(enc trackEncoder, fixes []Fix, segs []int) []byte {
+	buf := enc.begin(nil)
+	for i := range fixes {
+		buf = enc.fix(buf, &fixes[i], segs[i])
+	}
+	return enc.end(buf)
+}
+
 func TestTrackBodies(t *testing.T) {
 	fixes := testFixes(3, time.Minute)
 	fixes[1].Station = "a \"quoted\"\x01 station"
-	b := trackBody{req: trackRequest{exact: true, filter: PositionFilter{IMOs: []overwatch.IMO{9074729}}}, one: true,
-		tracks: map[overwatch.IMO]*shapedTrack{9074729: {fixes: fixes, segs: []int32{1, 1, 2}}}}
+	segs := []int{1, 1, 2}
+	r := trackRequest{exact: true, filter: PositionFilter{IMOs: []overwatch.IMO{9074729}}}
+	body := encodeFixes(newJSONTrackEncoder(r, true, false), fixes, segs)
 	var tr struct {
 		Segments int              `json:"segments"`
 		Fixes    []map[string]any `json:"fixes"`
 	}
-	if err := json.Unmarshal(b.json(), &tr); err != nil || tr.Segments != 2 || len(tr.Fixes) != 3 ||
+	if err := json.Unmarshal(body, &tr); err != nil || tr.Segments != 2 || len(tr.Fixes) != 3 ||
 		tr.Fixes[1]["station"] != "a \"quoted\"\x01 station" || tr.Fixes[0]["course_deg"] != nil || tr.Fixes[0]["heading"] != nil ||
 		tr.Fixes[0]["speed_kt"] != 12.3 || tr.Fixes[0]["age_seconds"] != 2.0 {
-		t.Errorf("json: %v %s", err, b.json())
+		t.Errorf("json: %v %s", err, body)
 	}
-	var gj struct {
-		Geometry struct {
-			Coordinates [][][]float64 `json:"coordinates"`
-		} `json:"geometry"`
+	// The second segment has one fix: its line repeats it. The bytes are
+	// those the whole-body encoder wrote before the answers were streamed.
+	header := `"imo_number":"9074729","start":"0001-01-01T00:00:00Z","end":"0001-01-01T00:00:00Z","gap_hours":` +
+		strconv.FormatFloat(TrackGap.Hours(), 'f', -1, 64)
+	want := `{"type":"Feature","geometry":{"type":"MultiLineString","coordinates":[[[20,10],[20,10.001]],[[20,10.002],[20,10.002]]]},` +
+		`"properties":{` + header + `,"segments":2,"fixes":3,"timestamps":[["2026-01-01T00:00:00Z","2026-01-01T00:01:00Z"],["2026-01-01T00:02:00Z","2026-01-01T00:02:00Z"]]}}`
+	if got := string(encodeFixes(newJSONTrackEncoder(r, true, true), fixes, segs)); got != want {
+		t.Errorf("geojson:\n got %s\nwant %s", got, want)
 	}
-	// The second segment has one fix: its line repeats it.
-	if err := json.Unmarshal(b.geoJSON(), &gj); err != nil || len(gj.Geometry.Coordinates) != 2 || len(gj.Geometry.Coordinates[1]) != 2 {
-		t.Errorf("geojson: %v %s", err, b.geoJSON())
+	// Several vessels asked, the first and last without fixes; no exact
+	// coordinates.
+	r.exact = false
+	r.filter.IMOs = []overwatch.IMO{9999999, 9074729, 1000007}
+	empty := func(imo string) string {
+		return `{"type":"Feature","geometry":null,"properties":{` + strings.Replace(header, "9074729", imo, 1) + `,"segments":0,"fixes":0,"timestamps":[]}}`
+	}
+	want = `{"type":"FeatureCollection","features":[` + empty("1000007") + `,{"type":"Feature","geometry":null,"properties":{` + header +
+		`,"segments":2,"fixes":3,"timestamps":[["2026-01-01T00:00:00Z","2026-01-01T00:01:00Z"],["2026-01-01T00:02:00Z","2026-01-01T00:02:00Z"]]}},` +
+		empty("9999999") + `]}`
+	if got := string(encodeFixes(newJSONTrackEncoder(r, false, true), fixes, segs)); got != want {
+		t.Errorf("geojson collection:\n got %s\nwant %s", got, want)
+	}
+	var all struct {
+		Tracks []struct {
+			IMO      string           `json:"imo_number"`
+			Segments int              `json:"segments"`
+			Fixes    []map[string]any `json:"fixes"`
+		} `json:"tracks"`
+	}
+	body = encodeFixes(newJSONTrackEncoder(r, false, false), fixes, segs)
+	if err := json.Unmarshal(body, &all); err != nil || len(all.Tracks) != 3 || all.Tracks[0].IMO != "1000007" || len(all.Tracks[0].Fixes) != 0 ||
+		all.Tracks[1].Segments != 2 || len(all.Tracks[1].Fixes) != 3 || all.Tracks[1].Fixes[0]["latitude"] != nil || all.Tracks[2].IMO != "9999999" {
+		t.Errorf("json tracks: %v %s", err, body)
 	}
 	if got := string(appendFixCSV(nil, &fixes[1], 1)); got != "9074729,1,2026-01-01T00:01:00Z,10.001,20,12.3,,,Under way using engine,aishub,\"a \"\"quoted\"\"\x01 station\",2026-01-01T00:01:02Z,2\n" {
 		t.Errorf("csv: %q", got)
+	}
+}
+
+func TestAppendRFC3339(t *testing.T) {
+	for _, v := range []time.Time{time.Date(2026, 1, 2, 3, 4, 5, 999999999, time.UTC), time.Unix(0, 0), time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 6, 30, 23, 30, 0, 0, time.FixedZone("x", -5*3600))} {
+		for i := int64(0); i < 1000; i++ {
+			tt := v.Add(time.Duration(i*i*7919) * time.Second)
+			if got, want := string(appendRFC3339(nil, tt)), tt.UTC().Format(time.RFC3339); got != want {
+				t.Fatalf("%v: %s, want %s", tt, got, want)
+			}
+		}
+	}
+}
+
+func TestAppendRounded(t *testing.T) {
+	vals := []float64{0, -0.0, 1e-9, -1e-9, -0.000004, 0.5, -0.5, 1.05, 2.675, 179.999995, -179.999995, 89.123456, 1e14, -1e14 - 0.5, 1e16, math.Inf(1),
+		math.Inf(-1), 12.3, 87.6, 0.1, 0.7, 360}
+	x := uint64(88172645463325252)
+	for i := 0; i < 200000; i++ { // xorshift: coordinates, speeds and some wide values
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		f := float64(x>>11) / (1 << 53)
+		vals = append(vals, (f-0.5)*360, f*40, (f-0.5)*math.Pow(10, float64(i%17)))
+	}
+	for _, v := range vals {
+		for _, d := range []int{1, 5} {
+			p := math.Pow(10, float64(d))
+			if got, want := string(appendRounded(nil, v, d)), strconv.FormatFloat(math.Round(v*p)/p, 'f', -1, 64); got != want {
+				t.Fatalf("%v to %d digits: %s, want %s", v, d, got, want)
+			}
+		}
 	}
 }
 
