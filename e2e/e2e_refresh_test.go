@@ -122,7 +122,7 @@ func TestCongestionRefreshJoinsAndIsIncremental(t *testing.T) {
 	retry, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
 	at, perr := time.Parse(time.RFC3339, e.RetryAt)
 	if resp.StatusCode != 429 || retry < 1 || retry > int(write.RefreshCooldown.Seconds()) || perr != nil || !strings.Contains(e.Error, e.RetryAt) ||
-		at.Sub(time.Now()) > write.RefreshCooldown {
+		at.Sub(testclock.Now()) > write.RefreshCooldown {
 		t.Errorf("within the cooldown: %d Retry-After %q %s", resp.StatusCode, resp.Header.Get("Retry-After"), resp.Body)
 	}
 

@@ -4,13 +4,13 @@ import (
 	"compress/gzip"
 	"context"
 	"os"
-	"overwatch/testclock"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"overwatch"
+	"overwatch/testclock"
 	"overwatch/write/ais"
 )
 
@@ -63,7 +63,7 @@ func TestFilesCountTagBlockSums(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(string(data), "\n")
-	now := time.Now()
+	now := testclock.Now()
 	rec := &recorder{}
 	stats, err := (&Files{Paths: []string{path}, Source: overwatch.SourceAISHub, Sink: rec, Now: func() time.Time { return now }}).Run(context.Background())
 	if err != nil {
