@@ -1,7 +1,6 @@
 package accuracy
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -97,40 +96,11 @@ func predictionAccuracyRun(t *testing.T, st accSetting, seed uint64, vessels, da
 	var sc *predScore
 	for _, back := range []time.Duration{72 * time.Hour, 7 * 24 * time.Hour} {
 		asOf := r.End.Add(-back)
-		preds := fetchPredictions(t, s, key, "as_of="+url.QueryEscape(asOf.Format(time.RFC3339)))
+		preds := apptest.FetchPredictions(t, s, key, "as_of="+url.QueryEscape(asOf.Format(time.RFC3339)))
 		sc = scorePredictions(t, sc, truth, preds, r.Start, asOf, r.End)
 	}
 	s.Stop()
 	return sc
-}
-
-// fetchPredictions reads every page of GET /v1/predictions with the query.
-func fetchPredictions(t *testing.T, s *apptest.TestServer, key, query string) []read.Prediction {
-	t.Helper()
-	var out []read.Prediction
-	cursor := ""
-	for {
-		path := "/v1/predictions?limit=500&" + query
-		if cursor != "" {
-			path += "&cursor=" + cursor
-		}
-		res := s.Do(t, apptest.Request{Path: path, Key: key, IP: apptest.FreshIP()})
-		if res.StatusCode != 200 {
-			t.Fatalf("GET %s: %d %s", path, res.StatusCode, res.Body)
-		}
-		var page struct {
-			Predictions []read.Prediction `json:"predictions"`
-			Pagination  read.Pagination   `json:"pagination"`
-		}
-		if err := json.Unmarshal(res.Body, &page); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, page.Predictions...)
-		if !page.Pagination.HasMore {
-			return out
-		}
-		cursor = *page.Pagination.NextCursor
-	}
 }
 
 // predScore is the scored predictions of one run.

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"overwatch/jobs"
+	"overwatch/jobs/jobstest"
 	"overwatch/maritime/calibration"
 	"overwatch/sources/actuals"
 )
@@ -76,7 +77,7 @@ func TestGrainInspectionsJob(t *testing.T) {
 	}))
 	defer srv.Close()
 	store := &fakeActuals{}
-	job := refreshJob(t, jobs.Sources{GrainInspections: jobs.SourceRefresh{Refresh: actuals.GrainInspections(store, srv.URL+"/mnreports/wa_gr101.txt", nil), Every: time.Hour}})
+	job := jobstest.RefreshJob(t, jobs.Sources{GrainInspections: jobs.SourceRefresh{Refresh: actuals.GrainInspections(store, srv.URL+"/mnreports/wa_gr101.txt", nil), Every: time.Hour}})
 	if job.Name != "grain_inspections" || job.Writes[0] != "export_actuals" {
 		t.Fatalf("job %+v", job)
 	}
@@ -97,7 +98,7 @@ func TestGrainInspectionsJob(t *testing.T) {
 	}
 
 	// Each failure through the scheduler, whose stats /metrics exports.
-	sc, err := jobs.NewScheduler([]jobs.Job{job}, memLocker{}, memStates{}, discardLog())
+	sc, err := jobs.NewScheduler([]jobs.Job{job}, jobstest.Locker{}, jobstest.States{}, discardLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestGrainInspectionsJob(t *testing.T) {
 	}
 	reg := prometheus.NewRegistry()
 	RegisterJobs(reg, sc)
-	if n := jobMetric(t, reg, "overwatch_job_failures_total", job.Name); n != float64(len(failures)) {
+	if n := jobstest.Metric(t, reg, "overwatch_job_failures_total", job.Name); n != float64(len(failures)) {
 		t.Errorf("overwatch_job_failures_total{job=\"grain_inspections\"} = %v", n)
 	}
 	if _, err := actuals.GrainInspections(store, "file:///etc/passwd", nil)(ctx); err == nil || !strings.Contains(err.Error(), "http") {
@@ -131,43 +132,3 @@ func TestGrainInspectionsJob(t *testing.T) {
 		t.Error("no URL: the run succeeded")
 	}
 }
-
-// jobMetric is the value of a job's metric in the registry (-1: absent).
-func jobMetric(t *testing.T, reg *prometheus.Registry, name, job string) float64 {
-	t.Helper()
-	families, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range families {
-		if f.GetName() != name {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == "job" && l.GetValue() == job {
-					return m.GetCounter().GetValue()
-				}
-			}
-		}
-	}
-	return -1
-}
-
-// memLocker grants every claim.
-type memLocker struct{}
-
-func (memLocker) Claim(context.Context, string, time.Duration) (func(context.Context) error, bool, error) {
-	return func(context.Context) error { return nil }, true, nil
-}
-
-// memStates keeps no state.
-type memStates struct{}
-
-func (memStates) JobState(_ context.Context, name string) (jobs.State, error) {
-	return jobs.State{Name: name}, nil
-}
-func (memStates) RecordRun(context.Context, string, time.Time, time.Duration, jobs.Result, error) error {
-	return nil
-}
-func (memStates) JobStates(context.Context) ([]jobs.State, error) { return nil, nil }

@@ -2,12 +2,9 @@ package app
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,9 +12,11 @@ import (
 
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
+	"overwatch/jobs/jobstest"
 	"overwatch/read"
 	"overwatch/sources"
 	marketsource "overwatch/sources/market"
+	"overwatch/sources/sourcetest"
 )
 
 // sample is a bundled real market file (sources/market/samples).
@@ -30,65 +29,6 @@ func sample(t *testing.T, name string) []byte {
 	return b
 }
 
-// sourceServer serves the real bytes of the market sources by path (FRED
-// by its id parameter) and, in a failure mode, the failures sources give:
-// 5xx, 429 with Retry-After, an HTML error page served with 200, a body
-// cut short of its Content-Length, a body cut short without one, a
-// timeout.
-type sourceServer struct {
-	*httptest.Server
-	mu   sync.Mutex
-	mode string
-}
-
-func newSourceServer(t *testing.T, files map[string][]byte) *sourceServer {
-	s := &sourceServer{mode: "ok"}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		mode := s.mode
-		s.mu.Unlock()
-		key := r.URL.Path
-		if id := r.URL.Query().Get("id"); id != "" {
-			key += "?id=" + id
-		}
-		body, ok := files[key]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		switch mode {
-		case "5xx":
-			http.Error(w, "upstream down", http.StatusServiceUnavailable)
-		case "429":
-			w.Header().Set("Retry-After", "120")
-			http.Error(w, "Too Many Requests", http.StatusTooManyRequests)
-		case "html":
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Write([]byte("<!DOCTYPE html>\n<html><head><title>Service Unavailable</title></head><body><h1>Maintenance</h1></body></html>")) //nolint:errcheck
-		case "short":
-			w.Header().Set("Content-Length", "999999")
-			w.Write(body[:len(body)/2]) //nolint:errcheck
-		case "truncated":
-			w.Write(body[:len(body)*2/3]) //nolint:errcheck
-		case "slow":
-			select {
-			case <-r.Context().Done():
-			case <-time.After(5 * time.Second):
-			}
-		default:
-			w.Write(body) //nolint:errcheck
-		}
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *sourceServer) set(mode string) {
-	s.mu.Lock()
-	s.mode = mode
-	s.mu.Unlock()
-}
-
 // The price and transport refreshes against a local server serving the
 // sources' real bytes, into the real ClickHouse: a good fetch stores
 // every file; each failure fails the run, is counted on /metrics, and
@@ -96,7 +36,7 @@ func (s *sourceServer) set(mode string) {
 // values).
 func TestMarketRefreshJobs(t *testing.T) {
 	db := chtest.DB(t, "market_jobs")
-	srv := newSourceServer(t, map[string][]byte{
+	srv := sourcetest.NewServer(t, map[string][]byte{
 		"/fredgraph.csv?id=PWHEAMTUSDM":     sample(t, "fred_PWHEAMTUSDM_wheat_monthly_2000-2025.csv"),
 		"/fredgraph.csv?id=DCOILBRENTEU":    sample(t, "fred_DCOILBRENTEU_brent_daily_empty_missing.csv"),
 		"/CMO-Historical-Data-Monthly.xlsx": sample(t, "worldbank_pinksheet_CMO-Historical-Data-Monthly.xlsx"),
@@ -115,7 +55,7 @@ func TestMarketRefreshJobs(t *testing.T) {
 		t.Fatalf("jobs %+v", all)
 	}
 	ctx := context.Background()
-	sc, err := jobs.NewScheduler(all, memLocker{}, memStates{}, discardLog())
+	sc, err := jobs.NewScheduler(all, jobstest.Locker{}, jobstest.States{}, discardLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +96,7 @@ func TestMarketRefreshJobs(t *testing.T) {
 
 	failures := []string{"5xx", "429", "html", "short", "truncated", "slow"}
 	for _, m := range failures {
-		srv.set(m)
+		srv.Set(m)
 		for _, j := range all {
 			rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 			_, err := sc.RunNow(rctx, j.Name)
@@ -174,7 +114,7 @@ func TestMarketRefreshJobs(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	RegisterJobs(reg, sc)
 	for _, j := range all {
-		if n := jobMetric(t, reg, "overwatch_job_failures_total", j.Name); n != float64(len(failures)) {
+		if n := jobstest.Metric(t, reg, "overwatch_job_failures_total", j.Name); n != float64(len(failures)) {
 			t.Errorf("overwatch_job_failures_total{job=%q} = %v, want %d", j.Name, n, len(failures))
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
+	"overwatch/jobs/jobstest"
 	"overwatch/maritime/chokepoint"
 	"overwatch/read"
 	"overwatch/sources"
@@ -95,7 +96,7 @@ func TestNewsRefreshJob(t *testing.T) {
 	job := newsJob(t, db, srv.URL+"/api/v2/doc/doc", subjects, interval)
 	down := newsJob(t, db, "http://127.0.0.1:1/api/v2/doc/doc", subjects, interval)
 	down.Name = "news_refresh_down"
-	sc, err := jobs.NewScheduler([]jobs.Job{job, down}, memLocker{}, memStates{}, discardLog())
+	sc, err := jobs.NewScheduler([]jobs.Job{job, down}, jobstest.Locker{}, jobstest.States{}, discardLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,10 +187,10 @@ func TestNewsRefreshJob(t *testing.T) {
 	toned("after an unreachable service")
 	reg := prometheus.NewRegistry()
 	RegisterJobs(reg, sc)
-	if n := jobMetric(t, reg, "overwatch_job_failures_total", job.Name); n != float64(fails) {
+	if n := jobstest.Metric(t, reg, "overwatch_job_failures_total", job.Name); n != float64(fails) {
 		t.Errorf("failures %v, want %d", n, fails)
 	}
-	if n := jobMetric(t, reg, "overwatch_job_failures_total", down.Name); n != 1 {
+	if n := jobstest.Metric(t, reg, "overwatch_job_failures_total", down.Name); n != 1 {
 		t.Errorf("unreachable failures %v", n)
 	}
 	if got := newsJobs(newsConfig{URL: "https://x.test", Every: time.Hour, MinInterval: time.Second}, db); len(got) != 1 {
@@ -324,7 +325,7 @@ func TestPortWatchRefreshJob(t *testing.T) {
 	if len(all) != 1 || all[0].Name != "portwatch_refresh" {
 		t.Fatalf("jobs %+v", all)
 	}
-	sc, err := jobs.NewScheduler(all, memLocker{}, memStates{}, discardLog())
+	sc, err := jobs.NewScheduler(all, jobstest.Locker{}, jobstest.States{}, discardLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +353,7 @@ func TestPortWatchRefreshJob(t *testing.T) {
 	}
 	reg := prometheus.NewRegistry()
 	RegisterJobs(reg, sc)
-	if n := jobMetric(t, reg, "overwatch_job_failures_total", "portwatch_refresh"); n != 3 {
+	if n := jobstest.Metric(t, reg, "overwatch_job_failures_total", "portwatch_refresh"); n != 3 {
 		t.Errorf("failures %v", n)
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"overwatch/jobs/jobstest"
 	riversource "overwatch/sources/river"
+	"overwatch/sources/sourcetest"
 	"strings"
 	"testing"
 	"time"
@@ -41,17 +43,17 @@ func TestRiverJob(t *testing.T) {
 	db := chtest.DB(t, "river_jobs")
 	ctx := context.Background()
 	now := testclock.Now().UTC().Truncate(time.Minute)
-	iv := riverIVAnswer(t, []level{{now.Add(-2 * time.Hour), -4.2}, {now.Add(-time.Hour), -4.5}})
+	iv := sourcetest.RiverIVAnswer(t, []sourcetest.Level{{At: now.Add(-2 * time.Hour), Ft: -4.2}, {At: now.Add(-time.Hour), Ft: -4.5}})
 	empty, err := os.ReadFile("../sources/river/testdata/nwis_iv_empty_timeseries_mock.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := newSourceServer(t, map[string][]byte{"/nwis/iv/": iv, "/empty/": empty,
+	srv := sourcetest.NewServer(t, map[string][]byte{"/nwis/iv/": iv, "/empty/": empty,
 		"/ogcapi/v0/collections/latest-continuous/items": ogcAnswer(t)})
-	job := refreshJob(t, jobs.Sources{RiverLevels: RiverSources(riversource.Config{URL: srv.URL + "/nwis/iv/?format=json&parameterCd=00065,00060&period=P2D", Every: time.Hour}, db)})
-	emptyJob := refreshJob(t, jobs.Sources{RiverLevels: RiverSources(riversource.Config{URL: srv.URL + "/empty/", Every: time.Hour}, db)})
+	job := jobstest.RefreshJob(t, jobs.Sources{RiverLevels: RiverSources(riversource.Config{URL: srv.URL + "/nwis/iv/?format=json&parameterCd=00065,00060&period=P2D", Every: time.Hour}, db)})
+	emptyJob := jobstest.RefreshJob(t, jobs.Sources{RiverLevels: RiverSources(riversource.Config{URL: srv.URL + "/empty/", Every: time.Hour}, db)})
 	emptyJob.Name = "river_levels_empty"
-	sc, err := jobs.NewScheduler([]jobs.Job{job, emptyJob}, memLocker{}, memStates{}, discardLog())
+	sc, err := jobs.NewScheduler([]jobs.Job{job, emptyJob}, jobstest.Locker{}, jobstest.States{}, discardLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +77,7 @@ func TestRiverJob(t *testing.T) {
 	}
 	failures := []string{"5xx", "429", "html", "short", "truncated", "slow"}
 	for _, m := range failures {
-		srv.set(m)
+		srv.Set(m)
 		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		_, err := sc.RunNow(rctx, job.Name)
 		cancel()
@@ -86,7 +88,7 @@ func TestRiverJob(t *testing.T) {
 			t.Errorf("%s: the readings changed: %q", m, got)
 		}
 	}
-	srv.set("ok")
+	srv.Set("ok")
 	if _, err := sc.RunNow(ctx, emptyJob.Name); err == nil || !strings.Contains(err.Error(), "empty series") {
 		t.Errorf("an empty series: %v", err)
 	}
@@ -99,13 +101,13 @@ func TestRiverJob(t *testing.T) {
 	}
 	reg := prometheus.NewRegistry()
 	RegisterJobs(reg, sc)
-	if n := jobMetric(t, reg, "overwatch_job_failures_total", job.Name); n != float64(len(failures)) {
+	if n := jobstest.Metric(t, reg, "overwatch_job_failures_total", job.Name); n != float64(len(failures)) {
 		t.Errorf("overwatch_job_failures_total{job=%q} = %v, want %d", job.Name, n, len(failures))
 	}
 
 	// The OGC API: one request per gauge, its answer's approval status
 	// kept as the qualifier.
-	ogc := refreshJob(t, jobs.Sources{RiverLevels: RiverSources(riversource.Config{URL: srv.URL + "/ogcapi/v0/collections/latest-continuous/items", Every: time.Hour}, db)})
+	ogc := jobstest.RefreshJob(t, jobs.Sources{RiverLevels: RiverSources(riversource.Config{URL: srv.URL + "/ogcapi/v0/collections/latest-continuous/items", Every: time.Hour}, db)})
 	if _, err := ogc.Run(ctx, jobs.State{}); err != nil {
 		t.Fatal(err)
 	}

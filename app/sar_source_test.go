@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	sarsource "overwatch/sources/sar"
+	"overwatch/sources/sourcetest"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func TestSARCatalogueFailuresKeepCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := &fakeCatalogue{body: body}
+	cat := &sourcetest.Catalogue{Body: body}
 	srv := httptest.NewServer(cat)
 	defer srv.Close()
 	now := time.Date(2021, 1, 3, 12, 0, 0, 0, time.UTC)
@@ -47,31 +48,31 @@ func TestSARCatalogueFailuresKeepCache(t *testing.T) {
 		t.Fatalf("%+v, %d products", st, count())
 	}
 	for _, mode := range []string{"html", "truncated", "500"} {
-		cat.set(mode)
+		cat.Set(mode)
 		now = now.Add(2 * time.Hour) // stale: fetched again
 		st := c.EnsureSAR(ctx, area)
 		if st.Status != "cached" || st.FetchedAt.IsZero() || count() != 1 {
 			t.Errorf("%s: %+v, %d products", mode, st, count())
 		}
 		// Within a minute of the failure: not asked again.
-		n := len(cat.asked())
-		if st := c.EnsureSAR(ctx, area); st.Status != "cached" || len(cat.asked()) != n {
+		n := len(cat.Asked())
+		if st := c.EnsureSAR(ctx, area); st.Status != "cached" || len(cat.Asked()) != n {
 			t.Errorf("%s: asked again within a minute (%+v)", mode, st)
 		}
 	}
 	// A new client (another process) reads the cache state from the
 	// store: an answer fetched after the window closed stands for good.
-	cat.set("")
+	cat.Set("")
 	c2 := sarsource.NewCatalogue(db, sarsource.Config{URL: srv.URL, Catalogue: "asf", MinInterval: time.Millisecond, FreshFor: time.Hour},
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
-	n := len(cat.asked())
-	if st := c2.EnsureSAR(ctx, area); st.Status != "fetched" || len(cat.asked()) != n+1 {
-		t.Fatalf("%+v, %d queries", st, len(cat.asked()))
+	n := len(cat.Asked())
+	if st := c2.EnsureSAR(ctx, area); st.Status != "fetched" || len(cat.Asked()) != n+1 {
+		t.Fatalf("%+v, %d queries", st, len(cat.Asked()))
 	}
 	c3 := sarsource.NewCatalogue(db, sarsource.Config{URL: srv.URL, Catalogue: "asf", MinInterval: time.Millisecond, FreshFor: time.Hour},
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if st := c3.EnsureSAR(ctx, area); st.Status != "fetched" || len(cat.asked()) != n+1 {
-		t.Fatalf("%+v, %d queries", st, len(cat.asked()))
+	if st := c3.EnsureSAR(ctx, area); st.Status != "fetched" || len(cat.Asked()) != n+1 {
+		t.Fatalf("%+v, %d queries", st, len(cat.Asked()))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"overwatch/jobs/jobstest"
 	tradesource "overwatch/sources/comtrade"
 	"strings"
 	"sync"
@@ -70,7 +71,7 @@ func TestTradeJob(t *testing.T) {
 		t.Fatalf("urls %v", cfg.URLs)
 	}
 	cfg.Every = time.Hour
-	job := refreshJob(t, jobs.Sources{TradeFlows: tradeSources(cfg, db)})
+	job := jobstest.RefreshJob(t, jobs.Sources{TradeFlows: tradeSources(cfg, db)})
 	res, err := job.Run(ctx, jobs.State{})
 	if err != nil || res.Rows != 1 || gotKey != key {
 		t.Fatalf("ok run: %+v %v (key sent %q)", res, err, gotKey)

@@ -10,6 +10,7 @@ import (
 	"overwatch/apptest"
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
+	"overwatch/jobs/jobstest"
 	"overwatch/maritime/crop"
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
@@ -23,6 +24,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	cropsource "overwatch/sources/crop"
+	"overwatch/sources/sourcetest"
 )
 
 // cropAPI is the JSON of the crop endpoints.
@@ -175,18 +177,18 @@ func TestCropNDVIJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := chtest.DB(t, "crop_ndvi_job")
-	srv := newSourceServer(t, map[string][]byte{"/harv.csv": body})
+	srv := sourcetest.NewServer(t, map[string][]byte{"/harv.csv": body})
 	regions, err := cropsource.ParseRegions("NEON.D01.HARV.DP1.00033=us-corn-belt")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := cropsource.Config{NDVIURL: srv.URL + "/harv.csv", NDVIRegions: regions, NDVIEvery: time.Hour}
-	all := sourceJobs(jobs.Sources{CropNDVI: app.CropSources(cfg, db)})
+	all := jobstest.SourceJobs(jobs.Sources{CropNDVI: app.CropSources(cfg, db)})
 	if len(all) != 1 || all[0].Name != "crop_ndvi_refresh" {
 		t.Fatalf("jobs %+v", all)
 	}
 	ctx := context.Background()
-	sc, err := jobs.NewScheduler(all, memLocker{}, memStates{}, discardLog())
+	sc, err := jobs.NewScheduler(all, jobstest.Locker{}, jobstest.States{}, discardLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +244,7 @@ func TestCropNDVIJob(t *testing.T) {
 	as = assess()
 	failures := []string{"5xx", "429", "html", "short", "truncated", "slow"}
 	for _, mode := range failures {
-		srv.set(mode)
+		srv.Set(mode)
 		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		if _, err := sc.RunNow(rctx, "crop_ndvi_refresh"); err == nil {
 			t.Errorf("%s: no error", mode)
@@ -254,10 +256,10 @@ func TestCropNDVIJob(t *testing.T) {
 	}
 	reg := prometheus.NewRegistry()
 	app.RegisterJobs(reg, sc)
-	if n := jobMetric(t, reg, "overwatch_job_failures_total", "crop_ndvi_refresh"); n != float64(len(failures)) {
+	if n := jobstest.Metric(t, reg, "overwatch_job_failures_total", "crop_ndvi_refresh"); n != float64(len(failures)) {
 		t.Errorf("overwatch_job_failures_total{job=crop_ndvi_refresh} = %v, want %d", n, len(failures))
 	}
-	srv.set("ok")
+	srv.Set("ok")
 	unmapped := cropsource.NDVI(db, cropsource.Config{NDVIURL: cfg.NDVIURL, NDVIEvery: time.Hour})
 	if _, err := unmapped(ctx); err == nil || !strings.Contains(err.Error(), "OVERWATCH_CROP_NDVI_REGIONS") {
 		t.Errorf("unmapped categories: %v", err)

@@ -9,6 +9,7 @@ import (
 	"overwatch/apptest"
 	"overwatch/clickhouse/chtest"
 	"overwatch/jobs"
+	"overwatch/jobs/jobstest"
 	"overwatch/maritime/chokepoint"
 	"overwatch/postgres/pgtest"
 	"overwatch/sources/gdelt"
@@ -42,7 +43,7 @@ func TestDisruptionsNewsTone(t *testing.T) {
 	defer stand.Close()
 	s := apptest.StartServer(t, map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "disruptions_tone"), "DATABASE_URL": pgtest.URL(t, "disruptions_tone")})
 	subjects := []gdelt.Subject{{Chokepoint: chokepoint.Suez, Names: []string{"Suez Canal"}}, {Port: "santos", Names: []string{"port of Santos"}}}
-	job := refreshJob(t, jobs.Sources{News: jobs.SourceRefresh{Refresh: gdelt.News(s.Ch, gdelt.Client{Base: stand.URL + "/api/v2/doc/doc"}, subjects, 10*time.Millisecond), Every: time.Hour}})
+	job := jobstest.RefreshJob(t, jobs.Sources{News: jobs.SourceRefresh{Refresh: gdelt.News(s.Ch, gdelt.Client{Base: stand.URL + "/api/v2/doc/doc"}, subjects, 10*time.Millisecond), Every: time.Hour}})
 	if res, err := job.Run(context.Background(), jobs.State{}); err != nil || res.Rows != 4 {
 		t.Fatalf("news run: %+v, %v", res, err)
 	}

@@ -69,7 +69,7 @@ func TestPredictionsEndToEnd(t *testing.T) {
 	}
 
 	// The stored refresh against the truth.
-	preds := fetchPredictions(t, s, key, "")
+	preds := apptest.FetchPredictions(t, s, key, "")
 	if len(preds) < 5 {
 		t.Fatalf("%d vessels predicted under way of 60", len(preds))
 	}
@@ -151,7 +151,7 @@ func TestPredictionsEndToEnd(t *testing.T) {
 	// while an as_of after that data sees it.
 	at := r.End.Add(-4 * 24 * time.Hour)
 	asOf := url.QueryEscape(at.Format(time.RFC3339))
-	then := fetchPredictions(t, s, key, "as_of="+asOf)
+	then := apptest.FetchPredictions(t, s, key, "as_of="+asOf)
 	if len(then) == 0 {
 		t.Fatal("nothing under way four days before the end")
 	}

@@ -2,13 +2,13 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"os"
+	"overwatch/jobs/jobstest"
 	riversource "overwatch/sources/river"
+	"overwatch/sources/sourcetest"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,55 +24,6 @@ import (
 	"overwatch/write"
 	"overwatch/write/outbound"
 )
-
-// level is a gauge height at a time.
-type level struct {
-	at time.Time
-	ft float64
-}
-
-// riverIVAnswer is a NWIS IV answer for St. Louis (07010000) with the
-// levels given: no recorded answer for the Mississippi gauges exists, so
-// it is the real recorded answer in sources/river/testdata (sites 01491000
-// and 01645000) with its gage-height series of 01491000 renamed to
-// 07010000 and its values replaced, the rest of its structure (envelope,
-// string values, qualifiers, local offsets) as recorded.
-func riverIVAnswer(t *testing.T, levels []level) []byte {
-	t.Helper()
-	raw, err := os.ReadFile("../sources/river/testdata/nwis_iv_waterml_json_01491000_01645000.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
-	value := doc["value"].(map[string]any)
-	var keep []any
-	central := time.FixedZone("CST", -6*3600)
-	for _, s := range value["timeSeries"].([]any) {
-		ts := s.(map[string]any)
-		if ts["name"] != "USGS:01491000:00065:00000" {
-			continue
-		}
-		ts["name"] = "USGS:07010000:00065:00000"
-		ts["sourceInfo"].(map[string]any)["siteCode"].([]any)[0].(map[string]any)["value"] = "07010000"
-		ts["sourceInfo"].(map[string]any)["siteName"] = "MISSISSIPPI RIVER AT ST. LOUIS, MO"
-		var vals []any
-		for _, l := range levels {
-			vals = append(vals, map[string]any{"value": strconv.FormatFloat(l.ft, 'f', 2, 64), "qualifiers": []string{"P"},
-				"dateTime": l.at.In(central).Format("2006-01-02T15:04:05.000-07:00")})
-		}
-		ts["values"].([]any)[0].(map[string]any)["value"] = vals
-		keep = append(keep, ts)
-	}
-	value["timeSeries"] = keep
-	out, err := json.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // usgsStub serves the answer set last, or the failure status.
 type usgsStub struct {
@@ -148,12 +99,12 @@ func TestRiverLevelsEndToEnd(t *testing.T) {
 	stub := &usgsStub{}
 	usgs := httptest.NewServer(stub)
 	defer usgs.Close()
-	job := refreshJob(t, jobs.Sources{RiverLevels: app.RiverSources(riversource.Config{URL: usgs.URL + "/nwis/iv/?format=json&parameterCd=00065,00060&period=P2D", Every: 15 * time.Minute}, s.Ch)})
+	job := jobstest.RefreshJob(t, jobs.Sources{RiverLevels: app.RiverSources(riversource.Config{URL: usgs.URL + "/nwis/iv/?format=json&parameterCd=00065,00060&period=P2D", Every: 15 * time.Minute}, s.Ch)})
 	alerts := jobs.Alerts(s.Pg, testclock.Now, jobs.RiverAlerts{Store: s.Ch, Resolver: s.Pg})
 	poster := app.NewWebhookPoster(outbound.New(outbound.Options{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, AllowHTTP: true}))
-	step := func(levels []level) {
+	step := func(levels []sourcetest.Level) {
 		t.Helper()
-		stub.set(riverIVAnswer(t, levels), 0)
+		stub.set(sourcetest.RiverIVAnswer(t, levels), 0)
 		if _, err := job.Run(ctx, jobs.State{}); err != nil {
 			t.Fatal(err)
 		}
@@ -174,9 +125,9 @@ func TestRiverLevelsEndToEnd(t *testing.T) {
 
 	// A day of normal levels at St. Louis, hourly, falling to 0.5 ft.
 	now := testclock.Now().UTC().Truncate(time.Minute)
-	var levels []level
+	var levels []sourcetest.Level
 	for h := 29; h >= 2; h-- {
-		levels = append(levels, level{now.Add(-time.Duration(h) * time.Hour), 0.5 + float64(h-2)*0.1})
+		levels = append(levels, sourcetest.Level{At: now.Add(-time.Duration(h) * time.Hour), Ft: 0.5 + float64(h-2)*0.1})
 	}
 	step(levels)
 	if !strings.Contains(stub.query, "sites=07010000%2C07020500") {
@@ -194,7 +145,7 @@ func TestRiverLevelsEndToEnd(t *testing.T) {
 
 	// It drops through low water below its critical mark (-5.0 ft)
 	// between two runs: one alert, critical, one signed delivery.
-	levels = append(levels, level{now.Add(-100 * time.Minute), -1.2}, level{now.Add(-80 * time.Minute), -3.5}, level{now.Add(-time.Hour), -5.4})
+	levels = append(levels, sourcetest.Level{At: now.Add(-100 * time.Minute), Ft: -1.2}, sourcetest.Level{At: now.Add(-80 * time.Minute), Ft: -3.5}, sourcetest.Level{At: now.Add(-time.Hour), Ft: -5.4})
 	step(levels)
 	step(levels)
 	got := myRiverAlerts()
@@ -235,7 +186,7 @@ func TestRiverLevelsEndToEnd(t *testing.T) {
 	}
 
 	// It recovers: the alert is resolved, nothing more is delivered.
-	levels = append(levels, level{now.Add(-30 * time.Minute), -2.0}, level{now.Add(-15 * time.Minute), 0.1})
+	levels = append(levels, sourcetest.Level{At: now.Add(-30 * time.Minute), Ft: -2.0}, sourcetest.Level{At: now.Add(-15 * time.Minute), Ft: 0.1})
 	step(levels)
 	got = myRiverAlerts()
 	if len(got) != 1 {

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"overwatch"
 	"overwatch/apptest"
@@ -14,56 +13,12 @@ import (
 	"overwatch/postgres/pgtest"
 	"overwatch/read"
 	sarsource "overwatch/sources/sar"
+	"overwatch/sources/sourcetest"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
-
-// fakeCatalogue serves the real ASF jsonlite answer of the Fairbanks
-// granule, or the failure its mode names (429 with Retry-After, an HTML
-// page, a truncated body, a 500), and records the queries it was asked.
-type fakeCatalogue struct {
-	mu      sync.Mutex
-	mode    string
-	queries []url.Values
-	body    []byte
-}
-
-func (f *fakeCatalogue) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	f.queries = append(f.queries, r.URL.Query())
-	mode := f.mode
-	f.mu.Unlock()
-	switch mode {
-	case "429":
-		w.Header().Set("Retry-After", "120")
-		http.Error(w, "Too Many Requests", http.StatusTooManyRequests)
-	case "html":
-		w.Header().Set("Content-Type", "text/html")
-		io.WriteString(w, "<!DOCTYPE html><html><body>Service Unavailable</body></html>")
-	case "500":
-		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
-	case "truncated":
-		w.Write(f.body[:len(f.body)/2])
-	default:
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(f.body)
-	}
-}
-
-func (f *fakeCatalogue) set(mode string) {
-	f.mu.Lock()
-	f.mode = mode
-	f.mu.Unlock()
-}
-
-func (f *fakeCatalogue) asked() []url.Values {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]url.Values(nil), f.queries...)
-}
 
 // The coverage endpoint against a local catalogue serving the real ASF
 // answer: the products near Fairbanks on the granule's day, one catalogue
@@ -75,7 +30,7 @@ func TestSARCoverageEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := &fakeCatalogue{body: body}
+	cat := &sourcetest.Catalogue{Body: body}
 	srv := httptest.NewServer(cat)
 	defer srv.Close()
 	s := apptest.StartServer(t, map[string]string{"CLICKHOUSE_URL": chtest.URL(t, "sar_e2e"), "DATABASE_URL": pgtest.URL(t, "sar_e2e"),
@@ -106,7 +61,7 @@ func TestSARCoverageEndToEnd(t *testing.T) {
 		p.SizeMB == nil || *p.SizeMB != 3999.4 || p.RelativeOrbit != 94 || p.DistanceKm != 0 || p.Source != "asf" {
 		t.Fatalf("%+v", p)
 	}
-	q := cat.asked()
+	q := cat.Asked()
 	if len(q) != 1 || q[0].Get("platform") != "SENTINEL-1" || q[0].Get("output") != "jsonlite" ||
 		q[0].Get("intersectsWith") != "POLYGON((-149 64,-146 64,-146 66,-149 66,-149 64))" ||
 		q[0].Get("start") != "2020-12-27T00:00:00Z" || q[0].Get("end") != "2021-01-09T00:00:00Z" {
@@ -115,26 +70,26 @@ func TestSARCoverageEndToEnd(t *testing.T) {
 	// The same area and day (another point, time and radius in it): no
 	// new request.
 	a = get("lat=64.9&lng=-147.5&date=2021-01-02T20:00:00Z&radius=20", 200)
-	if len(cat.asked()) != 1 || !a.HasCoverage || a.VerificationPotential != "medium" {
-		t.Fatalf("%d queries; %+v", len(cat.asked()), a)
+	if len(cat.Asked()) != 1 || !a.HasCoverage || a.VerificationPotential != "medium" {
+		t.Fatalf("%d queries; %+v", len(cat.Asked()), a)
 	}
 
 	// 26 cycles later, while the catalogue answers 429: the cache answers
 	// and the pass is predicted from the known one, within seconds of the
 	// real acquisition (2021-11-10T03:20:39Z, ASF's GeoJSON sample).
-	cat.set("429")
+	cat.Set("429")
 	a = get("lat=64.8378&lng=-147.7164&date=2021-11-10T03:00:00Z", 200)
 	if a.Source.Status != "cached" || a.HasCoverage || a.ClosestPass == nil || !a.ClosestPass.Predicted ||
 		a.ClosestPass.Time != "2021-11-10T03:20:31Z" || a.VerificationPotential != "high" {
 		t.Fatalf("%+v", a)
 	}
-	n := len(cat.asked())
+	n := len(cat.Asked())
 	// Its Retry-After (120 s) holds: another area is answered from the
 	// cache without a request.
 	a = get("lat=10&lng=10&date=2021-01-02", 200)
-	if len(cat.asked()) != n || a.Source.Status != "cached" || a.HasCoverage || a.ClosestPass != nil ||
+	if len(cat.Asked()) != n || a.Source.Status != "cached" || a.HasCoverage || a.ClosestPass != nil ||
 		a.ClosestPassHours != nil || a.VerificationPotential != "none" || a.Products == nil {
-		t.Fatalf("%d queries (want %d); %+v", len(cat.asked()), n, a)
+		t.Fatalf("%d queries (want %d); %+v", len(cat.Asked()), n, a)
 	}
 	resp, err := http.Get(s.Metrics + "/metrics")
 	if err != nil {
