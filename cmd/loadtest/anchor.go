@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -95,7 +98,7 @@ const (
 // times each, with the same wrk command, and prints every run with the
 // load average at its start, each round's ratios and the medians. It
 // reports whether the median ratios meet the goal.
-func compareWithAnchor(ctx context.Context, o options, rounds int, helloAddr string, out io.Writer) (bool, error) {
+func compareWithAnchor(ctx context.Context, o options, srv *server, rounds int, helloAddr string, out io.Writer) (bool, error) {
 	hello, err := startHello(ctx, helloAddr)
 	if err != nil {
 		return false, err
@@ -103,33 +106,60 @@ func compareWithAnchor(ctx context.Context, o options, rounds int, helloAddr str
 	defer hello.stop()
 	anchor := o
 	anchor.addr = helloAddr
-	var shares, p99s []float64
+	var shares, p99s, cpus []float64
 	fmt.Fprintf(out, "anchor (Fiber hello world on the same path) and lookup in turn, wrk -t%d -c%d -d%s, %d rounds:\n", o.threads, o.connections, o.duration, rounds)
 	for i := 1; i <= rounds; i++ {
-		la := loadAverage()
+		la, cpu := loadAverage(), cpuSeconds(hello.cmd.Process.Pid)
 		a, err := loadWith(ctx, anchor)
 		if err != nil {
 			return false, err
 		}
-		fmt.Fprintf(out, "  round %d anchor  %7.0f req/s  p50 %-9s p99 %-9s (load average %s)\n", i, a.rps, a.p50, a.p99, la)
-		la = loadAverage()
+		aCPU := (cpuSeconds(hello.cmd.Process.Pid) - cpu) / float64(a.total) * 1e6
+		fmt.Fprintf(out, "  round %d anchor  %7.0f req/s  p50 %-9s p99 %-9s %5.1f us CPU/request (load average %s)\n", i, a.rps, a.p50, a.p99, aCPU, la)
+		la, cpu = loadAverage(), cpuSeconds(srv.cmd.Process.Pid)
 		l, err := loadWith(ctx, o)
 		if err != nil {
 			return false, err
 		}
+		lCPU := (cpuSeconds(srv.cmd.Process.Pid) - cpu) / float64(l.total) * 1e6
+		cpus = append(cpus, lCPU/aCPU)
 		if l.non2xx > 0 {
 			return false, fmt.Errorf("round %d: %d of %d lookups failed", i, l.non2xx, l.total)
 		}
 		share, p99 := l.rps/a.rps, float64(l.p99)/float64(a.p99)
 		shares, p99s = append(shares, share), append(p99s, p99)
-		fmt.Fprintf(out, "  round %d lookup  %7.0f req/s  p50 %-9s p99 %-9s (load average %s)  = %.0f%% of the anchor's rate, p99 %.2f x\n",
-			i, l.rps, l.p50, l.p99, la, 100*share, p99)
+		fmt.Fprintf(out, "  round %d lookup  %7.0f req/s  p50 %-9s p99 %-9s %5.1f us CPU/request (load average %s)  = %.0f%% of the anchor's rate, p99 %.2f x, CPU/request %.2f x\n",
+			i, l.rps, l.p50, l.p99, lCPU, la, 100*share, p99, lCPU/aCPU)
 	}
 	share, p99 := median(shares), median(p99s)
 	met := share >= anchorMinShare && p99 <= anchorMaxP99
-	fmt.Fprintf(out, "  median: %.0f%% of the anchor's rate (goal >= %.0f%%), p99 %.2f x the anchor's (goal <= %.1f x): goal %s\n",
-		100*share, 100*anchorMinShare, p99, anchorMaxP99, map[bool]string{true: "met", false: "not met"}[met])
+	fmt.Fprintf(out, "  median: %.0f%% of the anchor's rate (goal >= %.0f%%), p99 %.2f x the anchor's (goal <= %.1f x): goal %s; server CPU per request %.2f x the anchor's\n",
+		100*share, 100*anchorMinShare, p99, anchorMaxP99, map[bool]string{true: "met", false: "not met"}[met], median(cpus))
 	return met, nil
+}
+
+// cpuSeconds is the user and system CPU time a process has used, from
+// /proc (0 when unreadable): on a shared machine, CPU per request says
+// what a request costs the server whatever share of the cores it got.
+func cpuSeconds(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name (which may hold spaces) start at
+	// the state, field 3; utime and stime are fields 14 and 15, in clock
+	// ticks (100 a second on Linux).
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseFloat(f[11], 64)
+	st, _ := strconv.ParseFloat(f[12], 64)
+	return (ut + st) / 100
 }
 
 func median(v []float64) float64 {

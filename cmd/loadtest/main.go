@@ -147,7 +147,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	defer srv.stop()
 	if *rounds > 0 {
-		if _, err := compareWithAnchor(ctx, o, *rounds, *helloAddr, out); err != nil {
+		if _, err := compareWithAnchor(ctx, o, srv, *rounds, *helloAddr, out); err != nil {
 			return err
 		}
 	}
