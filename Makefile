@@ -218,7 +218,7 @@ bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
 
 bench-load: build
-	$(GO) run ./cmd/loadtest lookup -bin $(BIN)
+	$(GO) run ./cmd/loadtest lookup -bin $(BIN) -anchor-rounds 3
 
 ## bench-sim: the simulator's 30-day backfill of 800 vessels into ClickHouse
 bench-sim: build

@@ -81,13 +81,22 @@ func serverErrors(app *fiber.App, next func(*fasthttp.RequestCtx, error)) func(*
 // request headers are still matched case-insensitively.
 func commonHeaders(h *fasthttp.ResponseHeader, preflight bool) {
 	h.DisableNormalizing()
-	h.Set(fiber.HeaderAccessControlAllowOrigin, "*")
-	h.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+	h.SetCanonical(headerAllowOrigin, anyOrigin)
+	h.SetCanonical(headerContentTypeOptions, nosniff)
 	if !preflight {
-		h.Set(fiber.HeaderAccessControlExposeHeaders,
-			"Retry-After, X-RateLimit-Limit-Minute, X-RateLimit-Remaining-Minute, X-RateLimit-Limit-Day, X-RateLimit-Remaining-Day")
+		h.SetCanonical(headerExposeHeaders, exposedHeaders)
 	}
 }
+
+// The common headers, as bytes: set on every response without conversions.
+var (
+	headerAllowOrigin        = []byte(fiber.HeaderAccessControlAllowOrigin)
+	anyOrigin                = []byte("*")
+	headerContentTypeOptions = []byte(fiber.HeaderXContentTypeOptions)
+	nosniff                  = []byte("nosniff")
+	headerExposeHeaders      = []byte(fiber.HeaderAccessControlExposeHeaders)
+	exposedHeaders           = []byte("Retry-After, X-RateLimit-Limit-Minute, X-RateLimit-Remaining-Minute, X-RateLimit-Limit-Day, X-RateLimit-Remaining-Day")
+)
 
 // routeIndex knows the methods of every path of the app, for the Allow
 // header of a 405 and to tell a wrong method from an unknown path.

@@ -40,7 +40,15 @@ type Limits struct {
 // day. The 429 body is the OpenAPI
 // document's RateLimited.
 func (l Limits) public() fiber.Handler {
+	direct, _ := l.Store.(publicRates)
 	return func(c *fiber.Ctx) error {
+		if direct != nil {
+			if err := l.takePublic(c, direct); err != nil {
+				return overwatch.Errorf(overwatch.TooManyRequests, "rate limit exceeded").
+					With("limit_per_minute", l.PublicPerMinute).With("limit_per_day", l.PublicPerDay)
+			}
+			return c.Next()
+		}
 		ip := rateKey(l.IPs.of(c))
 		buckets := []overwatch.RateBucket{
 			{Key: "pub:m:" + ip, Limit: l.PublicPerMinute, Period: overwatch.PerMinute},
@@ -108,14 +116,14 @@ func (l Limits) take(c *fiber.Ctx, buckets []overwatch.RateBucket, minute, day i
 	if err != nil {
 		return overwatch.Wrap(overwatch.Unavailable, err, "service unavailable")
 	}
-	h := func(name string, v int) { c.Set(name, strconv.Itoa(v)) }
+	h := &c.Response().Header
 	if minute >= 0 {
-		h("X-RateLimit-Limit-Minute", buckets[minute].Limit)
-		h("X-RateLimit-Remaining-Minute", max(0, buckets[minute].Limit-counts[minute].Used))
+		setInt(h, headerLimitMinute, buckets[minute].Limit)
+		setInt(h, headerRemainingMinute, max(0, buckets[minute].Limit-counts[minute].Used))
 	}
 	if day >= 0 {
-		h("X-RateLimit-Limit-Day", buckets[day].Limit)
-		h("X-RateLimit-Remaining-Day", max(0, buckets[day].Limit-counts[day].Used))
+		setInt(h, headerLimitDay, buckets[day].Limit)
+		setInt(h, headerRemainingDay, max(0, buckets[day].Limit-counts[day].Used))
 	}
 	if ok {
 		return nil
@@ -126,6 +134,6 @@ func (l Limits) take(c *fiber.Ctx, buckets []overwatch.RateBucket, minute, day i
 			reset = counts[i].Reset
 		}
 	}
-	h(fiber.HeaderRetryAfter, int(math.Max(1, math.Ceil(reset.Sub(now).Seconds()))))
+	setInt(h, headerRetryAfter, int(math.Max(1, math.Ceil(reset.Sub(now).Seconds()))))
 	return overwatch.Errorf(overwatch.TooManyRequests, "rate limit exceeded")
 }

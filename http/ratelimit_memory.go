@@ -3,6 +3,7 @@ package http
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"overwatch"
@@ -16,6 +17,10 @@ type MemoryRates struct {
 	mu      sync.Mutex
 	windows map[string]*memoryWindow
 	swept   time.Time
+	// public holds the public surface's windows by client address
+	// (takePublic), apart from the keyed buckets.
+	public      [publicShards]publicShard
+	publicSwept atomic.Int64 // unix nanoseconds of the last sweep of public
 }
 
 type memoryWindow struct {

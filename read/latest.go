@@ -3,8 +3,6 @@ package read
 import (
 	"context"
 	"errors"
-	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -39,17 +37,6 @@ type Publisher struct {
 	URL  string
 }
 
-// cite returns the attribution of one position; CiteAs names the IMO and
-// the position's timestamp so that it can be copied verbatim.
-func (p Publisher) cite(imo, timestamp string) Attribution {
-	return Attribution{
-		Name:    p.Name,
-		URL:     p.URL,
-		CiteAs:  fmt.Sprintf("%s. AIS position of IMO %s reported at %s. %s. Licensed %s.", p.Name, imo, timestamp, p.URL, License),
-		License: License,
-	}
-}
-
 // LatestPosition is the 200 body of the public lookup: a schema.org
 // GeoCoordinates object, its fields sent in this order.
 type LatestPosition struct {
@@ -82,6 +69,7 @@ func publicRoutes(r route.Router, positions LatestPositions, pub Publisher, now 
 // When both the provider and the IMO are invalid, the provider error wins:
 // it comes first in the path and its body lists the allowed values.
 func LatestPositionHandler(positions LatestPositions, pub Publisher, now func() time.Time) fiber.Handler {
+	lb := newLatestBody(pub)
 	return func(c *fiber.Ctx) error {
 		provider := c.Params("provider")
 		imoText := c.Params("imo")
@@ -107,36 +95,24 @@ func LatestPositionHandler(positions LatestPositions, pub Publisher, now func() 
 			return overwatch.Errorf(overwatch.NotFound, "no recent position").
 				With("imo_number", strings.Clone(imoText)).With("provider", strings.Clone(provider))
 		}
-		c.Set(fiber.HeaderCacheControl, "public, max-age=60")
-		return c.JSON(newLatestPosition(row, imoText, pub, now()))
+		bp := bodyBuffers.Get().(*[]byte)
+		defer bodyBuffers.Put(bp)
+		body, err := lb.appendLatest((*bp)[:0], &row, imoText, now())
+		*bp = body[:0]
+		if err != nil {
+			return overwatch.Wrap(overwatch.Internal, err, "lookup failed")
+		}
+		res := c.Response()
+		res.Header.SetCanonical(headerCacheControl, publicMaxAge)
+		res.Header.SetContentTypeBytes(mimeJSON)
+		res.SetBody(body) // copied: the buffer goes back to the pool
+		return nil
 	}
 }
 
-func newLatestPosition(row overwatch.LatestRow, imo string, pub Publisher, now time.Time) LatestPosition {
-	ts := row.TS.UTC().Format(time.RFC3339)
-	fresh := int64(math.Max(0, math.Floor(now.Sub(row.TS).Seconds())))
-	var source *string
-	if row.Source != overwatch.SourceNone {
-		s := string(row.Source)
-		source = &s
-	}
-	return LatestPosition{
-		Context:          "https://schema.org",
-		Type:             "GeoCoordinates",
-		IMONumber:        imo,
-		VesselName:       row.VesselName,
-		VesselType:       row.VesselType,
-		Flag:             row.Flag,
-		Latitude:         *row.Lat,
-		Longitude:        *row.Lon,
-		SpeedKt:          row.SpeedKt,
-		CourseDeg:        row.CourseDeg,
-		DraftM:           row.DraftM,
-		Destination:      row.Destination,
-		NavStatus:        row.NavStatus,
-		Timestamp:        ts,
-		Source:           source,
-		FreshnessSeconds: &fresh,
-		Attribution:      pub.cite(imo, ts),
-	}
-}
+// The lookup's constant headers, as bytes: set without conversions.
+var (
+	headerCacheControl = []byte(fiber.HeaderCacheControl)
+	publicMaxAge       = []byte("public, max-age=60")
+	mimeJSON           = []byte(fiber.MIMEApplicationJSON)
+)

@@ -192,13 +192,12 @@ func (r *LatestReplica) compact(row *overwatch.LatestRow) latestEntry {
 	return e
 }
 
-// expand turns an entry back into a row; its optional fields point into one
-// allocation.
+// expand turns an entry back into a row: its numbers point into one
+// allocation without pointers, its strings into the interned strings
+// (never written once appended, so they may be read after the lock is
+// released).
 func (r *LatestReplica) expand(imo overwatch.IMO, e *latestEntry) overwatch.LatestRow {
-	v := &struct {
-		lat, lon, speed, course, draft float64
-		name, vtype, flag, dest, nav   string
-	}{e.lat, e.lon, e.speed, e.course, e.draft, r.strs[e.name], r.strs[e.vtype], r.strs[e.flag], r.strs[e.dest], r.strs[e.nav]}
+	v := &[5]float64{e.lat, e.lon, e.speed, e.course, e.draft}
 	row := overwatch.LatestRow{IMO: imo, TS: time.Unix(e.ts, 0).UTC(), MMSI: e.mmsi, IngestedAt: time.Unix(e.ingested, 0).UTC()}
 	if e.source > 0 {
 		row.Source = overwatch.Sources[e.source-1]
@@ -209,16 +208,16 @@ func (r *LatestReplica) expand(imo overwatch.IMO, e *latestEntry) overwatch.Late
 		}
 		return f
 	}
-	pickS := func(bit uint16, s *string) *string {
+	pickS := func(bit uint16, id uint32) *string {
 		if e.has&bit == 0 {
 			return nil
 		}
-		return s
+		return &r.strs[id]
 	}
-	row.Lat, row.Lon = pick(hasLat, &v.lat), pick(hasLon, &v.lon)
-	row.SpeedKt, row.CourseDeg, row.DraftM = pick(hasSpeed, &v.speed), pick(hasCourse, &v.course), pick(hasDraft, &v.draft)
-	row.VesselName, row.VesselType, row.Flag = pickS(hasName, &v.name), pickS(hasType, &v.vtype), pickS(hasFlag, &v.flag)
-	row.Destination, row.NavStatus = pickS(hasDest, &v.dest), pickS(hasNav, &v.nav)
+	row.Lat, row.Lon = pick(hasLat, &v[0]), pick(hasLon, &v[1])
+	row.SpeedKt, row.CourseDeg, row.DraftM = pick(hasSpeed, &v[2]), pick(hasCourse, &v[3]), pick(hasDraft, &v[4])
+	row.VesselName, row.VesselType, row.Flag = pickS(hasName, e.name), pickS(hasType, e.vtype), pickS(hasFlag, e.flag)
+	row.Destination, row.NavStatus = pickS(hasDest, e.dest), pickS(hasNav, e.nav)
 	return row
 }
 

@@ -6,7 +6,11 @@
 //	                  bin/overwatch serve with rate limiting raised, drives it
 //	                  on loopback with random IMOs and providers, and reports
 //	                  requests per second, latency percentiles and resident
-//	                  memory (-min-rps, -max-p99)
+//	                  memory (-min-rps, -max-p99); with -anchor-rounds N,
+//	                  first N rounds of a Fiber hello world on the same
+//	                  path (`loadtest hello`, its own process) and the
+//	                  lookup in turn, and their ratios (goal: >= 90% of
+//	                  the anchor's rate, p99 <= 1.2 x its p99)
 //	loadtest ingest   a replay of N million AIS messages (the AISHub sample,
 //	                  time-shifted copies) through bin/overwatch replay into a
 //	                  fresh database: messages per second and peak resident
@@ -107,6 +111,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) > 0 && args[0] == "emissions" {
 		return runEmissions(ctx, args[1:], out)
 	}
+	if len(args) > 0 && args[0] == "hello" {
+		return runHello(ctx, args[1:])
+	}
 	if len(args) > 0 && args[0] == "lookup" {
 		args = args[1:]
 	}
@@ -123,6 +130,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:18089", "address for the server under test")
 	fs.Float64Var(&o.minRPS, "min-rps", 5000, "target: at least this many requests per second")
 	fs.DurationVar(&o.maxP99, "max-p99", 20*time.Millisecond, "target: p99 latency below this")
+	rounds := fs.Int("anchor-rounds", 0, "rounds of the anchor (a Fiber hello world on the same path) and the lookup in turn; 0: the lookup alone")
+	helloAddr := fs.String("anchor-addr", "127.0.0.1:18090", "address for the anchor")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -137,6 +146,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer srv.stop()
+	if *rounds > 0 {
+		if _, err := compareWithAnchor(ctx, o, srv, *rounds, *helloAddr, out); err != nil {
+			return err
+		}
+	}
 	res, err := loadWith(ctx, o)
 	if err != nil {
 		return err

@@ -3,17 +3,36 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"overwatch/clickhouse/chtest"
 	"overwatch/postgres/pgtest"
 )
+
+// TestMain lets the test binary be the lookup's anchor too: the load
+// test starts its own executable as `hello` (startHello).
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "hello" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err := runHello(ctx, os.Args[2:])
+		stop()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "hello:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
 
 // TestLoadSmoke runs the whole load test briefly on a small store, so that
 // `make test` proves the benchmark works; `make bench` runs it in full.
@@ -38,14 +57,21 @@ func TestLoadSmoke(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
+	aln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchorAddr := aln.Addr().String()
+	aln.Close()
 	var out bytes.Buffer
 	err = run(context.Background(), []string{"-bin", bin, "-database", database, "-vessels", "2000",
 		"-clickhouse", "clickhouse://" + chServer, "-postgres", "postgres://" + pgServer,
-		"-duration", "2s", "-connections", "8", "-addr", addr, "-min-rps", "500", "-max-p99", "1s"}, &out)
+		"-duration", "2s", "-connections", "8", "-addr", addr, "-min-rps", "500", "-max-p99", "1s",
+		"-anchor-rounds", "1", "-anchor-addr", anchorAddr}, &out)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	if !strings.Contains(out.String(), "targets met") {
+	if !strings.Contains(out.String(), "targets met") || !strings.Contains(out.String(), "round 1 anchor") || !strings.Contains(out.String(), "CPU/request") {
 		t.Fatalf("unexpected output:\n%s", out.String())
 	}
 	t.Log(out.String())
