@@ -173,6 +173,9 @@ func runFleet(ctx context.Context, args []string, out io.Writer) error {
 		{"/v1/area/vessels?bbox=-10,35,30,65 (Europe, a day)", []string{base + "/v1/area/vessels?bbox=-10,35,30,65&limit=500" + day}, *maxArea},
 		{"/v1/area/vessels?bbox=-180,-90,180,90 (the world, a day)", []string{base + "/v1/area/vessels?bbox=-180,-90,180,90&limit=500" + day}, *maxArea},
 	}
+	if len(imos) == 0 { // no refresh stored (-refreshes 0 on a fresh store)
+		endpoints = endpoints[1:]
+	}
 	fmt.Fprintf(out, "endpoints, %d requests each from 8 concurrent clients, a Pro key each, on loopback (load average %s):\n", *requests, loadAverage())
 	for _, ep := range endpoints {
 		key, _, err := command("keys", "create", "--email", fmt.Sprintf("bench-%d@example.com", time.Now().UnixNano()), "--plan", "pro")
