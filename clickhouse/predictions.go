@@ -168,3 +168,38 @@ func (db *DB) PredictionRefreshes(ctx context.Context) (time.Time, []predict.Pre
 	prev, err := db.Predictions(ctx, read.PredictionFilter{Before: newest})
 	return newest.UTC(), cur, prev, err
 }
+
+// OldestPrediction implements jobs.PredictionStore.
+func (db *DB) OldestPrediction(ctx context.Context) (time.Time, error) {
+	var n uint64
+	var oldest time.Time
+	if err := db.conn.QueryRow(ctx, `SELECT count(), min(computed_at) FROM predictions`).Scan(&n, &oldest); err != nil {
+		return time.Time{}, fmt.Errorf("clickhouse: oldest prediction: %w", err)
+	}
+	if n == 0 {
+		return time.Time{}, nil
+	}
+	return oldest.UTC(), nil
+}
+
+// PurgePredictions implements jobs.PredictionStore: a mutation deleting
+// the refreshes computed before the instant (ALTER TABLE ... DELETE, which
+// ClickHouse 18.16 and later accept; the table's TTL clause would need
+// 19.6), the newest refresh kept whatever its age.
+func (db *DB) PurgePredictions(ctx context.Context, before time.Time) error {
+	var n uint64
+	var newest time.Time
+	if err := db.conn.QueryRow(ctx, `SELECT count(), max(computed_at) FROM predictions`).Scan(&n, &newest); err != nil {
+		return fmt.Errorf("clickhouse: purge predictions: %w", err)
+	}
+	if n == 0 {
+		return nil
+	}
+	if newest.Before(before) {
+		before = newest
+	}
+	if err := db.conn.Exec(ctx, `ALTER TABLE predictions DELETE WHERE computed_at < ?`, before.UTC()); err != nil {
+		return fmt.Errorf("clickhouse: purge predictions: %w", err)
+	}
+	return nil
+}

@@ -9086,7 +9086,9 @@ type ClientInterface interface {
 	// The tracks of the vessels `imo` lists (one per IMO, in IMO order;
 	// a vessel with no fix in range has an empty one), read as
 	// /vessels/{imo}/track reads one. The other filter parameters narrow
-	// the fixes. CSV is one file with an `imo_number` column.
+	// the fixes. CSV is one file with an `imo_number` column. The range is
+	// at most 366 days, and its days times the vessels asked at most 3,660
+	// (36.6 days of 100 vessels); beyond, a 400 names `start`.
 	//
 	// Corresponds with GET /tracks (the `ListTracks` operationId).
 	ListTracks(ctx context.Context, params *ListTracksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9215,7 +9217,10 @@ type ClientInterface interface {
 	// on Free, 90 on Starter). Free callers get `latitude` and `longitude`
 	// null (and a null GeoJSON geometry). CSV is for plans with CSV export
 	// and is streamed as the store returns the rows. Tracks are not cut to
-	// the plan's results per call: the range bounds them.
+	// the plan's results per call: the range bounds them. The range (after
+	// the history floor) is at most 366 days, and its days times the
+	// vessels asked at most 3,660 (36.6 days of 100 vessels); beyond, a
+	// 400 names `start`.
 	//
 	// Corresponds with GET /vessels/{imo}/track (the `GetVesselTrack` operationId).
 	GetVesselTrack(ctx context.Context, imo string, params *GetVesselTrackParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -11339,7 +11344,9 @@ func (c *Client) ListCropRegions(ctx context.Context, reqEditors ...RequestEdito
 // The tracks of the vessels `imo` lists (one per IMO, in IMO order;
 // a vessel with no fix in range has an empty one), read as
 // /vessels/{imo}/track reads one. The other filter parameters narrow
-// the fixes. CSV is one file with an `imo_number` column.
+// the fixes. CSV is one file with an `imo_number` column. The range is
+// at most 366 days, and its days times the vessels asked at most 3,660
+// (36.6 days of 100 vessels); beyond, a 400 names `start`.
 //
 // Corresponds with GET /tracks (the `ListTracks` operationId).
 func (c *Client) ListTracks(ctx context.Context, params *ListTracksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11538,7 +11545,10 @@ func (c *Client) GetVesselPrediction(ctx context.Context, imo string, params *Ge
 // on Free, 90 on Starter). Free callers get `latitude` and `longitude`
 // null (and a null GeoJSON geometry). CSV is for plans with CSV export
 // and is streamed as the store returns the rows. Tracks are not cut to
-// the plan's results per call: the range bounds them.
+// the plan's results per call: the range bounds them. The range (after
+// the history floor) is at most 366 days, and its days times the
+// vessels asked at most 3,660 (36.6 days of 100 vessels); beyond, a
+// 400 names `start`.
 //
 // Corresponds with GET /vessels/{imo}/track (the `GetVesselTrack` operationId).
 func (c *Client) GetVesselTrack(ctx context.Context, imo string, params *GetVesselTrackParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -19273,7 +19283,9 @@ type ClientWithResponsesInterface interface {
 	// The tracks of the vessels `imo` lists (one per IMO, in IMO order;
 	// a vessel with no fix in range has an empty one), read as
 	// /vessels/{imo}/track reads one. The other filter parameters narrow
-	// the fixes. CSV is one file with an `imo_number` column.
+	// the fixes. CSV is one file with an `imo_number` column. The range is
+	// at most 366 days, and its days times the vessels asked at most 3,660
+	// (36.6 days of 100 vessels); beyond, a 400 names `start`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19416,7 +19428,10 @@ type ClientWithResponsesInterface interface {
 	// on Free, 90 on Starter). Free callers get `latitude` and `longitude`
 	// null (and a null GeoJSON geometry). CSV is for plans with CSV export
 	// and is streamed as the store returns the rows. Tracks are not cut to
-	// the plan's results per call: the range bounds them.
+	// the plan's results per call: the range bounds them. The range (after
+	// the history floor) is at most 366 days, and its days times the
+	// vessels asked at most 3,660 (36.6 days of 100 vessels); beyond, a
+	// 400 names `start`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -29254,7 +29269,9 @@ func (c *ClientWithResponses) ListCropRegionsWithResponse(ctx context.Context, r
 // The tracks of the vessels `imo` lists (one per IMO, in IMO order;
 // a vessel with no fix in range has an empty one), read as
 // /vessels/{imo}/track reads one. The other filter parameters narrow
-// the fixes. CSV is one file with an `imo_number` column.
+// the fixes. CSV is one file with an `imo_number` column. The range is
+// at most 366 days, and its days times the vessels asked at most 3,660
+// (36.6 days of 100 vessels); beyond, a 400 names `start`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29439,7 +29456,10 @@ func (c *ClientWithResponses) GetVesselPredictionWithResponse(ctx context.Contex
 // on Free, 90 on Starter). Free callers get `latitude` and `longitude`
 // null (and a null GeoJSON geometry). CSV is for plans with CSV export
 // and is streamed as the store returns the rows. Tracks are not cut to
-// the plan's results per call: the range bounds them.
+// the plan's results per call: the range bounds them. The range (after
+// the history floor) is at most 366 days, and its days times the
+// vessels asked at most 3,660 (36.6 days of 100 vessels); beyond, a
+// 400 names `start`.
 //
 // Returns a wrapper object for the known response body format(s).
 //

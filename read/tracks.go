@@ -2,6 +2,7 @@ package read
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"overwatch/maritime/risk"
@@ -61,6 +62,14 @@ const (
 	TrackMaxIntervalMin = 1440
 	// TrackTimeout bounds the reading of one answer, streamed or not.
 	TrackTimeout = 2 * time.Minute
+	// TrackMaxRange bounds the range of one request (after the plan's
+	// history floor moved start up): a year of one vessel.
+	TrackMaxRange = 366 * 24 * time.Hour
+	// TrackMaxVesselDays bounds what one request reads: its range in days
+	// times the vessels asked, 36.6 days of 100 vessels. A request beyond
+	// either bound is a 400 naming start: the answer is streamed, so it is
+	// refused whole rather than cut.
+	TrackMaxVesselDays = 3660
 )
 
 // TrackGap is the silence that breaks a track into segments: the gap
@@ -167,9 +176,25 @@ func Tracks(store TrackStore, now func() time.Time) fiber.Handler {
 }
 
 // serveTracks streams the fixes in the request's format; one is the
-// single-vessel form of the body.
+// single-vessel form of the body. A range too long for the vessels asked
+// (TrackMaxVesselDays) is refused.
 func serveTracks(c *fiber.Ctx, store TrackStore, r trackRequest, one bool) error {
+	if err := checkTrackSpan(r.filter); err != nil {
+		return err
+	}
 	return streamTracks(c, store, r, one)
+}
+
+// checkTrackSpan refuses a range longer than TrackMaxRange, or whose days
+// times the vessels asked exceed TrackMaxVesselDays, naming start.
+func checkTrackSpan(f PositionFilter) error {
+	vessels := max(1, len(f.IMOs))
+	maxSpan := min(TrackMaxRange, time.Duration(TrackMaxVesselDays)*24*time.Hour/time.Duration(vessels))
+	if f.End.Sub(f.Start) <= maxSpan {
+		return nil
+	}
+	return invalid("start", "start must be at most %s days before end for %d vessel(s): a request reads at most %d days, and %d vessel-days; narrow the range or ask fewer vessels",
+		strconv.FormatFloat(maxSpan.Hours()/24, 'f', -1, 64), vessels, int(TrackMaxRange.Hours()/24), TrackMaxVesselDays)
 }
 
 // shaper turns fixes in (IMO, time) order into the kept fixes with their

@@ -167,3 +167,28 @@ func BenchmarkTrackJSON(b *testing.B) {
 		buf = appendFixJSON(buf[:0], &fixes[i%len(fixes)], 1, true)
 	}
 }
+
+func TestTrackSpanBoundsVesselDays(t *testing.T) {
+	end := time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC)
+	imos := func(n int) []overwatch.IMO {
+		out := make([]overwatch.IMO, n)
+		for i := range out {
+			out[i] = overwatch.IMO(9000000 + i)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		vessels int
+		days    float64
+		ok      bool
+	}{{1, 366, true}, {1, 366.01, false}, {100, 36.6, true}, {100, 36.7, false}, {10, 366.01, false}, {10, 366.5, false}, {10, 30, true}, {2, 366, true}} {
+		f := PositionFilter{IMOs: imos(c.vessels), End: end, Start: end.Add(-time.Duration(c.days * 24 * float64(time.Hour)))}
+		err := checkTrackSpan(f)
+		if (err == nil) != c.ok {
+			t.Errorf("%d vessels over %v days: %v, want ok %v", c.vessels, c.days, err, c.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "start must be at most") {
+			t.Errorf("%d vessels over %v days: %v", c.vessels, c.days, err)
+		}
+	}
+}

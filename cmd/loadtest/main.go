@@ -38,6 +38,11 @@
 //	                  AgTransport files of -rows and 8 times as many (flat:
 //	                  -max-growth-mb 40), then, on the bundled real samples,
 //	                  each market endpoint's latency (-max-p99 20ms)
+//	loadtest fleet    a world fleet (-vessels 1,000 simulated over -days 12
+//	                  and copied -copies 20 times, filled once): the predictions refresh as the scheduler runs
+//	                  it (-max-refresh 30s), then the prediction of a vessel
+//	                  (-max-prediction-p99 20ms) and the area presence over
+//	                  a day (-max-area-p99 300ms)
 //	loadtest emissions  -voyages 10000 synthetic voyages in voyage_emissions:
 //	                  /v1/emissions pages at random cursors (-max-p99
 //	                  100ms), the report as JSON (-max-json 1s) and PDF
@@ -107,6 +112,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if len(args) > 0 && args[0] == "market" {
 		return runMarket(ctx, args[1:], out)
+	}
+	if len(args) > 0 && args[0] == "fleet" {
+		return runFleet(ctx, args[1:], out)
 	}
 	if len(args) > 0 && args[0] == "emissions" {
 		return runEmissions(ctx, args[1:], out)

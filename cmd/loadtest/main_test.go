@@ -103,6 +103,42 @@ func TestHistorySmoke(t *testing.T) {
 	t.Log(out.String())
 }
 
+// TestFleetSmoke runs the fleet benchmark (the predictions refresh, the
+// prediction and area endpoints) on a small fleet, so that `make test`
+// proves it works; `make bench-predictions` runs it on 20,000 vessels.
+func TestFleetSmoke(t *testing.T) {
+	if os.Getenv("OVERWATCH_CLICKHOUSE_CLUSTER") != "" {
+		t.Skip("single server only: the fleet is copied with INSERT ... SELECT on one server")
+	}
+	chURL, pgURL := chtest.URL(t, "fleetsmoke"), pgtest.URL(t, "fleetsmoke") // skip, or fail in CI, without servers
+	chServer, database, _ := strings.Cut(strings.TrimPrefix(chURL, "clickhouse://"), "/")
+	database, _, _ = strings.Cut(database, "?")
+	pgServer, _, _ := strings.Cut(strings.TrimPrefix(pgURL, "postgres://"), "/")
+	bin := filepath.Join(t.TempDir(), "overwatch")
+	if out, err := exec.Command("go", "build", "-o", bin, "../overwatch").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	var out bytes.Buffer
+	err = runFleet(context.Background(), []string{"-bin", bin, "-database", database, "-fill", "-vessels", "60", "-copies", "3",
+		"-clickhouse", "clickhouse://" + chServer, "-postgres", "postgres://" + pgServer, "-addr", addr, "-requests", "50",
+		"-max-refresh", "10m", "-max-prediction-p99", "1m", "-max-area-p99", "1m"}, &out) // it proves the benchmark works; the machine's load sets the figures
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	for _, want := range []string{"copied 2 times", "180 vessels", "calibration kept: true", "targets met"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("no %q in the output:\n%s", want, out.String())
+		}
+	}
+	t.Log(out.String())
+}
+
 func TestParseWrk(t *testing.T) {
 	out := `Running 10s test @ http://127.0.0.1:18089
   2 threads and 64 connections

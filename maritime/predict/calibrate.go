@@ -28,9 +28,12 @@ func CalibrationAsOf(ctx context.Context, src Source, asOf time.Time) (*Calibrat
 }
 
 func calibrationSamples(ctx context.Context, src Source, asOf time.Time) ([]ErrorSample, error) {
-	oldest := asOf
+	// the instants are whole hours (so that a calibration holds for the
+	// whole hour of asOf, see CalibrationCache), and so is the history
+	// read before the oldest
+	oldest := asOf.Truncate(time.Hour)
 	for _, l := range CalibrationLags {
-		if t := asOf.Add(-l); t.Before(oldest) {
+		if t := asOf.Add(-l).Truncate(time.Hour); t.Before(oldest) {
 			oldest = t
 		}
 	}

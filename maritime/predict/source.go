@@ -37,17 +37,11 @@ const declarationDays = 14
 // calibrated by the backtest over the history before asOf
 // (CalibrationAsOf).
 func AsOf(ctx context.Context, src Source, asOf time.Time, only []overwatch.IMO) ([]Prediction, error) {
-	calls, err := src.PredictionCalls(ctx, asOf.Add(-HistoryDays*24*time.Hour), asOf)
-	if err != nil {
-		return nil, err
-	}
-	f := NewFleet(asOf, calls)
 	cal, err := CalibrationAsOf(ctx, src, asOf)
 	if err != nil {
 		return nil, err
 	}
-	f.cal = cal
-	return f.each(ctx, src, only, func(Input, Prediction) {})
+	return AsOfCalibrated(ctx, src, asOf, only, cal)
 }
 
 // each predicts every vessel of the fleet's instant, calling fn with each

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"overwatch/clickhouse"
+	"overwatch/jobs"
+	"overwatch/read"
+)
+
+// runFleet measures what a world fleet costs the predictions and the area
+// presence: a store of -vessels simulated over -days (filled once into
+// -database, the port calls derived) and copied into a fleet -copies times
+// as large (20,000 vessels by default), then the predictions refresh timed
+// in this process as the scheduler runs it (the first run computes the ETA
+// interval's calibration, the next reuses it), then, through `overwatch
+// serve`, GET /v1/vessels/{imo}/prediction over the predicted vessels and
+// GET /v1/area/vessels over the last day of the data (a region and the
+// whole world).
+func runFleet(ctx context.Context, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("loadtest fleet", flag.ContinueOnError)
+	bin := fs.String("bin", "bin/overwatch", "the overwatch binary")
+	chServer := fs.String("clickhouse", "clickhouse://127.0.0.1:9000", "ClickHouse server")
+	pgServer := fs.String("postgres", "postgres://postgres@127.0.0.1:5432", "PostgreSQL server")
+	database := fs.String("database", "overwatch_bench_fleet", "database of the simulated store (filled when it has no port calls)")
+	fill := fs.Bool("fill", false, "drop and refill the store")
+	vessels := fs.Int("vessels", 1000, "vessels simulated")
+	copies := fs.Int("copies", 20, "the simulated vessels copied into a fleet this many times their number")
+	days := fs.Int("days", 12, "days of history of the store (the calibration backtests 8-10 days back)")
+	downsample := fs.Int("downsample", 60, "the simulator's report intervals over the ITU cadence (60: a position every 10 min under way, every 30 min stopped)")
+	seed := fs.Uint64("seed", 11, "simulator seed")
+	addr := fs.String("addr", "127.0.0.1:18601", "address for the server under test")
+	requests := fs.Int("requests", 2000, "requests per endpoint")
+	refreshes := fs.Int("refreshes", 2, "predictions refreshes timed (0: the endpoints read the stored newest refresh)")
+	maxRefresh := fs.Duration("max-refresh", 30*time.Second, "target: a scheduled predictions refresh (calibration kept)")
+	maxPrediction := fs.Duration("max-prediction-p99", 20*time.Millisecond, "target: p99 of /v1/vessels/{imo}/prediction")
+	maxArea := fs.Duration("max-area-p99", 300*time.Millisecond, "target: p99 of /v1/area/vessels over a day")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	path, err := filepath.Abs(*bin)
+	if err != nil {
+		return err
+	}
+	chURL := *chServer + "/" + *database
+	env := append(append(os.Environ(), offlineSources...), "CLICKHOUSE_URL="+chURL,
+		"DATABASE_URL="+*pgServer+"/"+*database+"?sslmode=disable", "OVERWATCH_LOG_LEVEL=warn")
+	var stderr bytes.Buffer // the last command's (the simulator writes its summary there)
+	command := func(args ...string) (string, time.Duration, error) {
+		cmd := exec.CommandContext(ctx, path, args...)
+		cmd.Env = env
+		var b bytes.Buffer
+		stderr.Reset()
+		cmd.Stdout, cmd.Stderr = &b, &stderr
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			return b.String(), 0, fmt.Errorf("overwatch %s: %v\n%s%s", strings.Join(args, " "), err, b.String(), stderr.String())
+		}
+		return b.String(), time.Since(start), nil
+	}
+	calls, err := storeCalls(ctx, *chServer, *database)
+	if err != nil {
+		return err
+	}
+	if *fill || calls == 0 {
+		if err := dropDatabase(ctx, *chServer, *pgServer, *database); err != nil {
+			return err
+		}
+		spool, err := os.MkdirTemp("", "overwatch-bench-spool-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(spool)
+		env = append(env, "OVERWATCH_SPOOL_DIR="+spool)
+		simArgs := []string{"simulate", "--seed", strconv.FormatUint(*seed, 10), "--vessels", strconv.Itoa(*vessels), "--days", strconv.Itoa(*days),
+			"--downsample", strconv.Itoa(*downsample), "--truth", filepath.Join(spool, "truth.jsonl")}
+		summary, took, err := command(simArgs...)
+		if err != nil {
+			return err
+		}
+		summary += stderr.String()
+		fmt.Fprintf(out, "store: overwatch %s\n  in %s (load average %s)\n%s", strings.Join(simArgs[:len(simArgs)-2], " "), took.Round(time.Second),
+			loadAverage(), indent(summary))
+		summary, took, err = command("jobs", "--job", "port_calls")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "  port calls derived in %s\n%s", took.Round(time.Millisecond), indent(summary))
+		if calls, err = storeCalls(ctx, *chServer, *database); err != nil {
+			return err
+		}
+	}
+	if err := copyFleet(ctx, *chServer, *database, *vessels, *copies, out); err != nil {
+		return err
+	}
+	if calls, err = storeCalls(ctx, *chServer, *database); err != nil {
+		return err
+	}
+	db, err := clickhouse.Open(chURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	first, last, err := db.DataSpan(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "store %s: positions from %s to %s, %d port calls\n", *database, first.Format(time.RFC3339), last.Format(time.RFC3339), calls)
+
+	// the refresh as the scheduler runs it: one Run, called every 10 minutes
+	refresh := jobs.Predictions(db, now)
+	failed := false
+	var predicted int
+	for i := range *refreshes {
+		what := "first run (calibration computed)"
+		if i > 0 {
+			what = "next run (calibration kept)"
+		}
+		load := loadAverage()
+		start := time.Now()
+		res, err := refresh(ctx, jobs.State{})
+		if err != nil {
+			return err
+		}
+		took := time.Since(start)
+		predicted = res.Rows
+		mark := ""
+		if i > 0 && took >= *maxRefresh {
+			mark, failed = "  MISSED", true
+		}
+		fmt.Fprintf(out, "predictions refresh, %s: %s, %d vessels predicted, calibration kept: %v (load average before %s)%s\n",
+			what, took.Round(time.Millisecond), res.Rows, res.Detail["calibration_cached"], load, mark)
+	}
+	if predicted == 0 && *refreshes > 0 {
+		return fmt.Errorf("no vessel predicted: the store has no vessel under way")
+	}
+	preds, err := db.Predictions(ctx, read.PredictionFilter{})
+	if err != nil {
+		return err
+	}
+	imos := make([]string, len(preds))
+	for i, p := range preds {
+		imos[i] = p.IMO.String()
+	}
+
+	srv, err := startServe(ctx, path, append(env, "OVERWATCH_ADDR="+*addr, "OVERWATCH_KEYED_LIMIT_PER_MINUTE=1000000000"), *addr)
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
+	base := "http://" + *addr
+	predictionURLs := make([]string, len(imos))
+	for i, imo := range imos {
+		predictionURLs[i] = base + "/v1/vessels/" + imo + "/prediction"
+	}
+	day := "&start=" + last.Add(-24*time.Hour).Format(time.RFC3339) + "&end=" + last.Format(time.RFC3339)
+	endpoints := []struct {
+		name string
+		urls []string
+		max  time.Duration
+	}{
+		{"/v1/vessels/{imo}/prediction (" + strconv.Itoa(len(imos)) + " vessels)", predictionURLs, *maxPrediction},
+		{"/v1/area/vessels?bbox=-10,35,30,65 (Europe, a day)", []string{base + "/v1/area/vessels?bbox=-10,35,30,65&limit=500" + day}, *maxArea},
+		{"/v1/area/vessels?bbox=-180,-90,180,90 (the world, a day)", []string{base + "/v1/area/vessels?bbox=-180,-90,180,90&limit=500" + day}, *maxArea},
+	}
+	if len(imos) == 0 { // no refresh stored (-refreshes 0 on a fresh store)
+		endpoints = endpoints[1:]
+	}
+	fmt.Fprintf(out, "endpoints, %d requests each from 8 concurrent clients, a Pro key each, on loopback (load average %s):\n", *requests, loadAverage())
+	for _, ep := range endpoints {
+		key, _, err := command("keys", "create", "--email", fmt.Sprintf("bench-%d@example.com", time.Now().UnixNano()), "--plan", "pro")
+		if err != nil {
+			return err
+		}
+		res, err := hammerURLs(ctx, ep.urls, strings.TrimSpace(key), *requests, 8)
+		if err != nil {
+			return err
+		}
+		mark := ""
+		if res.p99 >= ep.max || res.non2xx > 0 {
+			mark, failed = "  MISSED", true
+		}
+		fmt.Fprintf(out, "  %-62s %7.0f req/s  p50 %-9s p99 %-9s (target < %s)  %d errors%s\n", ep.name, res.rps, res.p50.Round(10*time.Microsecond),
+			res.p99.Round(10*time.Microsecond), ep.max, res.non2xx, mark)
+	}
+	fmt.Fprintf(out, "  load average after: %s\n", loadAverage())
+	if failed {
+		return fmt.Errorf("targets missed")
+	}
+	fmt.Fprintln(out, "  targets met")
+	return nil
+}
