@@ -6654,8 +6654,14 @@ type PositionType string
 // PredictionAsOf defines model for PredictionAsOf.
 type PredictionAsOf = time.Time
 
+// RiskEnd defines model for RiskEnd.
+type RiskEnd = string
+
 // RiskLimit defines model for RiskLimit.
 type RiskLimit = int
+
+// RiskStart defines model for RiskStart.
+type RiskStart = string
 
 // RiskTier defines model for RiskTier.
 type RiskTier string
@@ -7247,6 +7253,12 @@ type ListRiskEventsParams struct {
 
 	// Limit Events; default 100, at most 500 and the plan's results per call (20, 100, 500).
 	Limit *RiskLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Start Only the events under way at or after this ISO 8601 time (or date, midnight UTC): ended at or after it, or going on.
+	Start *RiskStart `form:"start,omitempty" json:"start,omitempty"`
+
+	// End Only the events that started at or before this ISO 8601 time (or date); not before `start`.
+	End *RiskEnd `form:"end,omitempty" json:"end,omitempty"`
 }
 
 // ListRiskEventsParamsTier defines parameters for ListRiskEvents.
@@ -7270,6 +7282,12 @@ type ListIdentityChangesParams struct {
 
 	// Limit Events; default 100, at most 500 and the plan's results per call (20, 100, 500).
 	Limit *RiskLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Start Only the events under way at or after this ISO 8601 time (or date, midnight UTC): ended at or after it, or going on.
+	Start *RiskStart `form:"start,omitempty" json:"start,omitempty"`
+
+	// End Only the events that started at or before this ISO 8601 time (or date); not before `start`.
+	End *RiskEnd `form:"end,omitempty" json:"end,omitempty"`
 }
 
 // ListIdentityChangesParamsField defines parameters for ListIdentityChanges.
@@ -7294,6 +7312,12 @@ type ListLoiteringParams struct {
 
 	// Limit Events; default 100, at most 500 and the plan's results per call (20, 100, 500).
 	Limit *RiskLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Start Only the events under way at or after this ISO 8601 time (or date, midnight UTC): ended at or after it, or going on.
+	Start *RiskStart `form:"start,omitempty" json:"start,omitempty"`
+
+	// End Only the events that started at or before this ISO 8601 time (or date); not before `start`.
+	End *RiskEnd `form:"end,omitempty" json:"end,omitempty"`
 }
 
 // ListLoiteringParamsType defines parameters for ListLoitering.
@@ -7315,6 +7339,12 @@ type ListDraughtMismatchesParams struct {
 
 	// Limit Events; default 100, at most 500 and the plan's results per call (20, 100, 500).
 	Limit *RiskLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Start Only the events under way at or after this ISO 8601 time (or date, midnight UTC): ended at or after it, or going on.
+	Start *RiskStart `form:"start,omitempty" json:"start,omitempty"`
+
+	// End Only the events that started at or before this ISO 8601 time (or date); not before `start`.
+	End *RiskEnd `form:"end,omitempty" json:"end,omitempty"`
 }
 
 // ListDraughtMismatchesParamsType defines parameters for ListDraughtMismatches.
@@ -7333,6 +7363,12 @@ type ListSTSTransfersParams struct {
 
 	// Limit Events; default 100, at most 500 and the plan's results per call (20, 100, 500).
 	Limit *RiskLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Start Only the events under way at or after this ISO 8601 time (or date, midnight UTC): ended at or after it, or going on.
+	Start *RiskStart `form:"start,omitempty" json:"start,omitempty"`
+
+	// End Only the events that started at or before this ISO 8601 time (or date); not before `start`.
+	End *RiskEnd `form:"end,omitempty" json:"end,omitempty"`
 }
 
 // ListSTSTransfersParamsConfidence defines parameters for ListSTSTransfers.
@@ -15259,6 +15295,30 @@ func NewListRiskEventsRequest(server string, params *ListRiskEventsParams) (*htt
 
 		}
 
+		if params.Start != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "start", *params.Start, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.End != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end", *params.End, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -15394,6 +15454,30 @@ func NewListIdentityChangesRequest(server string, params *ListIdentityChangesPar
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Start != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "start", *params.Start, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.End != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end", *params.End, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -15543,6 +15627,30 @@ func NewListLoiteringRequest(server string, params *ListLoiteringParams) (*http.
 
 		}
 
+		if params.Start != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "start", *params.Start, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.End != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end", *params.End, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -15624,6 +15732,30 @@ func NewListDraughtMismatchesRequest(server string, params *ListDraughtMismatche
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Start != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "start", *params.Start, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.End != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end", *params.End, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -15741,6 +15873,30 @@ func NewListSTSTransfersRequest(server string, params *ListSTSTransfersParams) (
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Start != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "start", *params.Start, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.End != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end", *params.End, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
