@@ -245,6 +245,9 @@ type fetchStub struct {
 // handling of the contract's answers is checked before the server has it.
 func (b *browser) stubFetch(t *testing.T, stubs ...fetchStub) {
 	t.Helper()
+	if stubs == nil {
+		stubs = []fetchStub{}
+	}
 	raw, err := json.Marshal(stubs)
 	if err != nil {
 		t.Fatal(err)

@@ -96,7 +96,8 @@ func search(t *testing.T, b *browser, q, want string) [][2]string {
 		return true;
 	})()`, q))
 	waitMapCond(t, b, 20*time.Second, "the search results for "+q, fmt.Sprintf(
-		`document.getElementById('search').dataset.state === 'ready' && !!document.querySelector('#search-results button[data-imo=%q]')`, want))
+		`document.getElementById('search').dataset.state === 'ready' && document.getElementById('search').dataset.query === %q &&
+		!!document.querySelector('#search-results button[data-imo=%q]')`, q, want))
 	return js[[][2]string](t, b, `[...document.querySelectorAll('#search-results button')].map((b) => [b.dataset.imo, b.querySelector('.why').textContent])`)
 }
 

@@ -48,6 +48,7 @@ export function mountSearch(form, list, { select, fleetItem, onError }) {
         li.textContent = 'No vessel matches.';
         list.append(li);
       }
+      form.dataset.query = q;
       form.dataset.state = 'ready';
     } catch (e) {
       if (token !== asked) return;
