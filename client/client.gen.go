@@ -5427,6 +5427,9 @@ type PredictedPort struct {
 	Port        string  `json:"port"`
 	PortName    string  `json:"port_name"`
 	Probability float64 `json:"probability"`
+
+	// Route GET /vessels/{imo}/prediction only (absent from the lists): the way still to go along the sea lanes from the last port, as [latitude, longitude] points from the vessel's position to the lane's end at the port; null when unknown (no last port, or the vessel more than 100 nm off the lane).
+	Route *[][]float64 `json:"route,omitempty"`
 }
 
 // Prediction defines model for Prediction.
