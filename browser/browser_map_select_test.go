@@ -234,15 +234,17 @@ func testMapTrack(t *testing.T, env *pageEnv, b *browser, v fleetItem) {
 
 // testMapPrediction: the selected vessel's panel shows its most probable
 // next port with the ETA and interval the API gives, and the map draws the
-// route from the vessel to that port, the short way.
+// route from the vessel to that port, the short way: the API's route along
+// the sea lanes, or the great circle when the API has none.
 func testMapPrediction(t *testing.T, env *pageEnv, b *browser, v fleetItem) {
 	type next struct {
-		Port     string  `json:"port"`
-		PortName string  `json:"port_name"`
-		Prob     float64 `json:"probability"`
-		ETA      string  `json:"eta"`
-		Low      string  `json:"eta_low"`
-		High     string  `json:"eta_high"`
+		Port     string       `json:"port"`
+		PortName string       `json:"port_name"`
+		Prob     float64      `json:"probability"`
+		ETA      string       `json:"eta"`
+		Low      string       `json:"eta_low"`
+		High     string       `json:"eta_high"`
+		Route    [][2]float64 `json:"route"`
 	}
 	var ports struct {
 		Ports []struct {
@@ -257,10 +259,14 @@ func testMapPrediction(t *testing.T, env *pageEnv, b *browser, v fleetItem) {
 	for attempt := 1; ; attempt++ {
 		waitMapCond(t, b, 30*time.Second, "the prediction", fmt.Sprintf(`window.__map.prediction.imo === %q && window.__map.prediction.state !== 'loading'`, v.IMO))
 		st := js[struct {
-			State, Port, ETA string
-			Path             [][2]float64
+			State, Port, ETA, By string
+			Path                 [][2]float64
 		}](t, b, `window.__map.prediction`)
-		var api struct{ Prediction struct{ NextPorts []next `json:"next_ports"` } }
+		var api struct {
+			Prediction struct {
+				NextPorts []next `json:"next_ports"`
+			}
+		}
 		r := env.s.Do(t, apptest.Request{Path: "/v1/vessels/" + v.IMO + "/prediction", Key: env.pro, IP: apptest.FreshIP()})
 		apptest.MustUnmarshal(t, r.Body, &api)
 		np := api.Prediction.NextPorts
@@ -275,8 +281,23 @@ func testMapPrediction(t *testing.T, env *pageEnv, b *browser, v fleetItem) {
 					diffs = append(diffs, fmt.Sprintf("the panel's prediction %q lacks %q", text, s))
 				}
 			}
+			// The route is the API's along the sea lanes when it gives one,
+			// else the great circle to the port.
+			if route := np[0].Route; len(route) > 1 {
+				if st.By != "sea lanes" || len(st.Path) != len(route) {
+					diffs = append(diffs, fmt.Sprintf("the route drawn (%s) has %d points, the API's %d", st.By, len(st.Path), len(route)))
+				}
+				for i := 0; i < len(route) && i < len(st.Path); i++ {
+					if math.Abs(st.Path[i][0]-route[i][0]) > 1e-9 || math.Abs(math.Mod(st.Path[i][1]-route[i][1]+540, 360)-180) > 1e-9 {
+						diffs = append(diffs, fmt.Sprintf("route point %d drawn at %v, the API gives %v", i, st.Path[i], route[i]))
+						break
+					}
+				}
+			} else if st.By != "great circle" {
+				diffs = append(diffs, fmt.Sprintf("no route in the API's answer, the page draws %q", st.By))
+			}
 			for _, p := range ports.Ports {
-				if p.Slug != np[0].Port {
+				if p.Slug != np[0].Port || len(np[0].Route) > 1 {
 					continue
 				}
 				first, end := st.Path[0], st.Path[len(st.Path)-1]
@@ -294,6 +315,7 @@ func testMapPrediction(t *testing.T, env *pageEnv, b *browser, v fleetItem) {
 			}
 		}
 		if len(diffs) == 0 {
+			t.Logf("%s: next port %s, ETA %s, the route drawn by %s (%d points)", v.IMO, st.Port, st.ETA, st.By, len(st.Path))
 			return
 		}
 		if attempt == 3 {

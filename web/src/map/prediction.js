@@ -1,22 +1,23 @@
 // The selected vessel's prediction: the panel's "Next port" section asks
 // for the vessel's predicted next ports and shows the most probable one
-// with its ETA and interval; the map draws the route to it as the great
-// circle from the vessel to the port (the answer carries no route
-// geometry), dashed, taken the short way across the antimeridian, with
-// the port marked and its ETA on hover.
+// with its ETA and interval; the map draws the route to it, dashed, taken
+// the short way across the antimeridian, with the port marked and its ETA
+// on hover: the answer's route along the sea lanes, or, when it has none
+// (no last port, the vessel off the lanes), the great circle from the
+// vessel to the port.
 //
-// A vessel placed on the map is looked up in GET /v1/predictions within a
-// small box around its position (the same predictions as GET
-// /v1/vessels/{imo}/prediction, but a vessel not under way is an empty
-// list, where the per-vessel endpoint answers 404, which the browser logs
-// as a failed load on every click of a moored vessel); without coordinates
-// (Free) the per-vessel endpoint is asked.
+// A vessel placed on the map is first looked up in GET /v1/predictions
+// within a small box around its position: a vessel not under way is then
+// an empty list, where GET /v1/vessels/{imo}/prediction answers 404, which
+// the browser logs as a failed load on every click of a moored vessel. A
+// vessel found there, and every vessel without coordinates (Free), is
+// asked from GET /v1/vessels/{imo}/prediction, which gives the routes.
 import L from 'leaflet';
 import { getJSON } from '../common/api.js';
-import { greatCircle } from './geo.js';
+import { greatCircle, unwrap } from './geo.js';
 
-/** The state the tests read (window.__map.prediction). */
-export const predictionState = { imo: null, state: 'none', port: null, eta: null, path: null };
+/** The state the tests read (window.__map.prediction); by is 'sea lanes' or 'great circle'. */
+export const predictionState = { imo: null, state: 'none', port: null, eta: null, path: null, by: null };
 
 const when = (iso) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '–');
 
@@ -27,14 +28,16 @@ function el(tag, text, cls) {
   return e;
 }
 
-/** The vessel's prediction (with next_ports), or null when it has none. */
+/** The vessel's prediction (with next_ports and their routes), or null when it has none. */
 async function ask(item) {
   const imo = item.imo_number;
-  if (item.latitude == null) return (await getJSON(`/vessels/${imo}/prediction`)).prediction;
-  const d = 0.25, lat = item.latitude, lon = item.longitude;
-  const box = [Math.max(-180, lon - d), Math.max(-90, lat - d), Math.min(180, lon + d), Math.min(90, lat + d)].map((v) => v.toFixed(5));
-  const r = await getJSON(`/predictions?bbox=${box.join(',')}&limit=1000`);
-  return r.predictions.find((p) => p.imo_number === imo) || null;
+  if (item.latitude != null) {
+    const d = 0.25, lat = item.latitude, lon = item.longitude;
+    const box = [Math.max(-180, lon - d), Math.max(-90, lat - d), Math.min(180, lon + d), Math.min(90, lat + d)].map((v) => v.toFixed(5));
+    const r = await getJSON(`/predictions?bbox=${box.join(',')}&limit=1000`);
+    if (!r.predictions.some((p) => p.imo_number === imo)) return null;
+  }
+  return (await getJSON(`/vessels/${imo}/prediction`)).prediction;
 }
 
 /**
@@ -44,7 +47,7 @@ async function ask(item) {
  */
 export function predictionSection(group, item, portOf) {
   const imo = item.imo_number;
-  Object.assign(predictionState, { imo, state: 'loading', port: null, eta: null, path: null });
+  Object.assign(predictionState, { imo, state: 'loading', port: null, eta: null, path: null, by: null });
   const section = el('section', null, 'prediction');
   const body = el('p', 'Asking for the prediction…', 'note');
   section.append(el('h3', 'Next port'), body);
@@ -71,15 +74,23 @@ export function predictionSection(group, item, portOf) {
     }
     const from = item.latitude != null ? [item.latitude, item.longitude] : null;
     const to = port && port.latitude != null ? [port.latitude, port.longitude] : null;
-    let path = null;
-    if (from && to) {
+    let path = null, by = null;
+    if (top.route && top.route.length > 1) {
+      path = unwrap(top.route);
+      by = 'sea lanes';
+    } else if (from && to) {
       path = greatCircle(from, to);
+      by = 'great circle';
+    }
+    if (path) {
       L.polyline(path, { color: '#2b8a3e', weight: 2, dashArray: '6 5', interactive: false }).addTo(group);
       L.circleMarker(path[path.length - 1], { radius: 7, weight: 2, color: '#2b8a3e', fillColor: '#fff', fillOpacity: 1 })
         .bindTooltip(`${name}: ETA ${when(top.eta)}`).addTo(group);
     }
-    Object.assign(predictionState, { state: 'ready', port: top.port, eta: top.eta, path });
-    body.replaceWith(dl, el('p', path ? 'Drawn as the great circle from the vessel to the port, not the sea route.' : '', 'note'));
+    Object.assign(predictionState, { state: 'ready', port: top.port, eta: top.eta, path, by });
+    const how = { 'sea lanes': 'Drawn along the sea lanes from the vessel to the port.',
+      'great circle': 'Drawn as the great circle from the vessel to the port (no sea-lane route known).' }[by] || '';
+    body.replaceWith(dl, el('p', how, 'note'));
   }).catch((e) => {
     if (predictionState.imo !== imo) return;
     predictionState.state = 'error';
