@@ -26,7 +26,8 @@ func testMapFeatures(t *testing.T, env *pageEnv) {
 	fleet := fleetItems(t, env)
 
 	// The vessel the selection checks follow: one the predictions job has
-	// a next port for (it is under way), with a name, placed on the map.
+	// a next port for (it is under way), with a name, placed on the map;
+	// one whose top next port has a sea-lane route when there is one.
 	var preds struct {
 		Predictions []struct {
 			IMO       string `json:"imo_number"`
@@ -41,12 +42,25 @@ func testMapFeatures(t *testing.T, env *pageEnv) {
 		apptest.MustUnmarshal(t, r.Body, &preds)
 		for _, p := range preds.Predictions {
 			if v, ok := fleet[p.IMO]; ok && len(p.NextPorts) > 0 && v.Name != "" && v.Port == nil {
-				imo = p.IMO
-				return true
+				if imo == "" {
+					imo = p.IMO
+				}
+				var one struct {
+					Prediction struct {
+						NextPorts []struct{ Route [][2]float64 } `json:"next_ports"`
+					}
+				}
+				apptest.MustUnmarshal(t, env.s.Do(t, apptest.Request{Path: "/v1/vessels/" + p.IMO + "/prediction", Key: env.pro, IP: apptest.FreshIP()}).Body, &one)
+				if np := one.Prediction.NextPorts; len(np) > 0 && len(np[0].Route) > 1 {
+					imo = p.IMO
+					break
+				}
 			}
 		}
-		fleet = fleetItems(t, env)
-		return false
+		if imo == "" {
+			fleet = fleetItems(t, env)
+		}
+		return imo != ""
 	})
 	v := fleet[imo]
 
