@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -40,7 +41,9 @@ func TestBrowser(t *testing.T) {
 	env2 := &pageEnv{s: s, chrome: chrome, pro: key, free: free}
 	t.Run("docs", func(t *testing.T) { testDocsPage(t, env2) })
 	t.Run("map", func(t *testing.T) { testMapPage(t, env2) })
+	t.Run("mapfeatures", func(t *testing.T) { testMapFeatures(t, env2) })
 	t.Run("dashboard", func(t *testing.T) { testDashboardPage(t, env2) })
+	t.Run("arrivals", func(t *testing.T) { testDashboardArrivals(t, env2) })
 }
 
 // pageEnv is what each page's browser test gets: the server, Chromium and
@@ -223,4 +226,46 @@ func publishScreenshot(t *testing.T, shot, name string) {
 	if err := os.WriteFile(filepath.Join("..", "docs", "screenshots", name), png, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// fetchStub is an answer the page's fetch gets instead of the server's,
+// for the requests whose method is Method and whose URL path starts with
+// Prefix (the first stub that fits answers).
+type fetchStub struct {
+	Method string `json:"method"`
+	Prefix string `json:"prefix"`
+	Status int    `json:"status"`
+	Body   any    `json:"body"`
+}
+
+// stubFetch makes the page's fetch answer the requests stubs fit with
+// them (the others go to the server), replacing the stubs set before, and
+// records every request the page sends from now on in window.__sent
+// ({method, path, body}). For an endpoint another branch builds: the page's
+// handling of the contract's answers is checked before the server has it.
+func (b *browser) stubFetch(t *testing.T, stubs ...fetchStub) {
+	t.Helper()
+	if stubs == nil {
+		stubs = []fetchStub{}
+	}
+	raw, err := json.Marshal(stubs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js[bool](t, b, `(() => {
+		window.__stubs = `+string(raw)+`;
+		window.__sent = [];
+		if (!window.__realFetch) {
+			window.__realFetch = window.fetch;
+			window.fetch = async (url, init = {}) => {
+				const u = new URL(url, location.href);
+				const method = (init.method || 'GET').toUpperCase();
+				window.__sent.push({ method, path: u.pathname + u.search, body: init.body ? JSON.parse(init.body) : null });
+				const s = window.__stubs.find((s) => s.method === method && u.pathname.startsWith(s.prefix));
+				if (!s) return window.__realFetch(url, init);
+				return new Response(JSON.stringify(s.body), { status: s.status, headers: { 'Content-Type': 'application/json' } });
+			};
+		}
+		return true;
+	})()`)
 }

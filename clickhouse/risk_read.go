@@ -59,6 +59,12 @@ func (db *DB) RiskEventRows(ctx context.Context, f read.RiskEventsRequest) ([]re
 		q.add("visitParamExtractString(detail, 'context') = ?", f.Context)
 	}
 	visible(q, f.Since)
+	if !f.From.IsZero() {
+		q.add("(ended_at IS NULL OR ended_at >= ?)", f.From.UTC())
+	}
+	if !f.To.IsZero() {
+		q.add("started_at <= ?", f.To.UTC())
+	}
 	sql := `SELECT type, subtype, imo, other, started_at, ended_at, lat, lon, end_lat, end_lon, has_position, has_end_position,
 	               port, severity, detail,
 	               name, flag, ship_type, category, other_name, other_flag, other_ship_type, other_category

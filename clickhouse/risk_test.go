@@ -173,6 +173,9 @@ func TestRiskEventFilters(t *testing.T) {
 		"limit":                       {read.RiskEventsRequest{Limit: 2}, []overwatch.IMO{9300002, 9300003}},
 		"history floor keeps ongoing": {read.RiskEventsRequest{Since: h(40), Limit: 100}, []overwatch.IMO{9300002, 9300003}},
 		"identity field":              {read.RiskEventsRequest{Type: risk.EventIdentity, Subtype: "flag"}, []overwatch.IMO{9300002}},
+		"under way in a range":        {read.RiskEventsRequest{From: h(6), To: h(40)}, []overwatch.IMO{9300003, 9300003}},
+		"started by the range's end":  {read.RiskEventsRequest{To: h(2)}, []overwatch.IMO{9300003, 9300001}},
+		"under way since":             {read.RiskEventsRequest{From: h(4)}, []overwatch.IMO{9300002, 9300003, 9300003, 9300001}},
 	} {
 		if c.f.Limit == 0 {
 			c.f.Limit = 100

@@ -5427,6 +5427,9 @@ type PredictedPort struct {
 	Port        string  `json:"port"`
 	PortName    string  `json:"port_name"`
 	Probability float64 `json:"probability"`
+
+	// Route GET /vessels/{imo}/prediction only (absent from the lists): the way still to go along the sea lanes from the last port, as [latitude, longitude] points from the vessel's position to the lane's end at the port; null when unknown (no last port, or the vessel more than 100 nm off the lane).
+	Route *[][]float64 `json:"route,omitempty"`
 }
 
 // Prediction defines model for Prediction.
@@ -6654,8 +6657,14 @@ type PositionType string
 // PredictionAsOf defines model for PredictionAsOf.
 type PredictionAsOf = time.Time
 
+// RiskEnd defines model for RiskEnd.
+type RiskEnd = string
+
 // RiskLimit defines model for RiskLimit.
 type RiskLimit = int
+
+// RiskStart defines model for RiskStart.
+type RiskStart = string
 
 // RiskTier defines model for RiskTier.
 type RiskTier string
@@ -7247,6 +7256,12 @@ type ListRiskEventsParams struct {
 
 	// Limit Events; default 100, at most 500 and the plan's results per call (20, 100, 500).
 	Limit *RiskLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Start Only the events under way at or after this ISO 8601 time (or date, midnight UTC): ended at or after it, or going on.
+	Start *RiskStart `form:"start,omitempty" json:"start,omitempty"`
+
+	// End Only the events that started at or before this ISO 8601 time (or date); not before `start`.
+	End *RiskEnd `form:"end,omitempty" json:"end,omitempty"`
 }
 
 // ListRiskEventsParamsTier defines parameters for ListRiskEvents.
@@ -7270,6 +7285,12 @@ type ListIdentityChangesParams struct {
 
 	// Limit Events; default 100, at most 500 and the plan's results per call (20, 100, 500).
 	Limit *RiskLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Start Only the events under way at or after this ISO 8601 time (or date, midnight UTC): ended at or after it, or going on.
+	Start *RiskStart `form:"start,omitempty" json:"start,omitempty"`
+
+	// End Only the events that started at or before this ISO 8601 time (or date); not before `start`.
+	End *RiskEnd `form:"end,omitempty" json:"end,omitempty"`
 }
 
 // ListIdentityChangesParamsField defines parameters for ListIdentityChanges.
@@ -7294,6 +7315,12 @@ type ListLoiteringParams struct {
 
 	// Limit Events; default 100, at most 500 and the plan's results per call (20, 100, 500).
 	Limit *RiskLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Start Only the events under way at or after this ISO 8601 time (or date, midnight UTC): ended at or after it, or going on.
+	Start *RiskStart `form:"start,omitempty" json:"start,omitempty"`
+
+	// End Only the events that started at or before this ISO 8601 time (or date); not before `start`.
+	End *RiskEnd `form:"end,omitempty" json:"end,omitempty"`
 }
 
 // ListLoiteringParamsType defines parameters for ListLoitering.
@@ -7315,6 +7342,12 @@ type ListDraughtMismatchesParams struct {
 
 	// Limit Events; default 100, at most 500 and the plan's results per call (20, 100, 500).
 	Limit *RiskLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Start Only the events under way at or after this ISO 8601 time (or date, midnight UTC): ended at or after it, or going on.
+	Start *RiskStart `form:"start,omitempty" json:"start,omitempty"`
+
+	// End Only the events that started at or before this ISO 8601 time (or date); not before `start`.
+	End *RiskEnd `form:"end,omitempty" json:"end,omitempty"`
 }
 
 // ListDraughtMismatchesParamsType defines parameters for ListDraughtMismatches.
@@ -7333,6 +7366,12 @@ type ListSTSTransfersParams struct {
 
 	// Limit Events; default 100, at most 500 and the plan's results per call (20, 100, 500).
 	Limit *RiskLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Start Only the events under way at or after this ISO 8601 time (or date, midnight UTC): ended at or after it, or going on.
+	Start *RiskStart `form:"start,omitempty" json:"start,omitempty"`
+
+	// End Only the events that started at or before this ISO 8601 time (or date); not before `start`.
+	End *RiskEnd `form:"end,omitempty" json:"end,omitempty"`
 }
 
 // ListSTSTransfersParamsConfidence defines parameters for ListSTSTransfers.
@@ -15269,6 +15308,30 @@ func NewListRiskEventsRequest(server string, params *ListRiskEventsParams) (*htt
 
 		}
 
+		if params.Start != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "start", *params.Start, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.End != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end", *params.End, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -15404,6 +15467,30 @@ func NewListIdentityChangesRequest(server string, params *ListIdentityChangesPar
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Start != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "start", *params.Start, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.End != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end", *params.End, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -15553,6 +15640,30 @@ func NewListLoiteringRequest(server string, params *ListLoiteringParams) (*http.
 
 		}
 
+		if params.Start != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "start", *params.Start, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.End != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end", *params.End, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -15634,6 +15745,30 @@ func NewListDraughtMismatchesRequest(server string, params *ListDraughtMismatche
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Start != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "start", *params.Start, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.End != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end", *params.End, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -15751,6 +15886,30 @@ func NewListSTSTransfersRequest(server string, params *ListSTSTransfersParams) (
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Start != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "start", *params.Start, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.End != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "end", *params.End, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"overwatch/maritime/seaport"
 	"sort"
 	"strconv"
 	"strings"
@@ -119,6 +120,23 @@ func TestPredictionsEndToEnd(t *testing.T) {
 	expect(res, 200, `"prediction":`)
 	var one struct{ Prediction read.Prediction }
 	apptest.MustUnmarshal(t, res.Body, &one)
+	// It adds each next port's route along the sea lanes, from the
+	// vessel's position; the top port's (the vessel left a port and is on
+	// its lane) ends in that port's area.
+	for i, np := range one.Prediction.NextPorts {
+		switch {
+		case np.Route == nil:
+			t.Errorf("next port %s: no route member", np.Port)
+		case *np.Route != nil && (*np.Route)[0] != one.Prediction.Evidence.Position:
+			t.Errorf("next port %s: the route starts at %v, the vessel is at %v", np.Port, (*np.Route)[0], one.Prediction.Evidence.Position)
+		case i == 0:
+			r := *np.Route
+			if port, ok := seaport.BySlug(np.Port); len(r) < 2 || !ok || !port.Area.Contains(r[len(r)-1][0], r[len(r)-1][1]) {
+				t.Errorf("the top next port %s: route %v does not end in its area", np.Port, r)
+			}
+		}
+		one.Prediction.NextPorts[i].Route = nil
+	}
 	if a, b := mustJSON(t, one.Prediction), mustJSON(t, *pick); a != b {
 		t.Errorf("GET /v1/vessels/%s/prediction:\n%s\nthe list has:\n%s", pick.IMONumber, a, b)
 	}

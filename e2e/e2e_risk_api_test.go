@@ -180,6 +180,16 @@ func TestRiskAPIEndpoints(t *testing.T) {
 	if got := strings.Join(ids(ev), ","); got != "loitering:"+c+",identity_change:"+c+",ais_gap:"+c {
 		t.Errorf("C (Pro sees 20 days back): %s", got)
 	}
+	// start and end: the events under way at some time between them.
+	at := func(hours int) string { return fx.now.Add(time.Duration(hours) * time.Hour).Format(time.RFC3339) }
+	get(pro, "/v1/risk/events?vessel="+a+"&start="+at(-55)+"&end="+at(-25), &ev)
+	if got := strings.Join(ids(ev), ","); got != "ais_gap:"+a+",draught_mismatch:"+a {
+		t.Errorf("A's events under way from 55 to 25 hours ago: %s", got)
+	}
+	get(pro, "/v1/risk/loitering?vessel="+c+"&start="+at(-1), &ev)
+	if got := strings.Join(ids(ev), ","); got != "loitering:"+c {
+		t.Errorf("C's loitering going on: %s", got)
+	}
 
 	var stats read.RiskStats
 	get(pro, "/v1/risk/stats", &stats)
@@ -304,6 +314,8 @@ func TestRiskAPIErrors(t *testing.T) {
 		"/v1/risk/events?vessel=1":                           `vessel must be a 7-digit IMO number`,
 		"/v1/risk/events?ongoing=yes":                        `ongoing must be 'true' or 'false'`,
 		"/v1/risk/events?limit=x":                            `limit must be a positive integer`,
+		"/v1/risk/events?start=yesterday":                    `start must be an ISO 8601 timestamp`,
+		"/v1/risk/sts?start=2026-02-01&end=2026-01-01":       `{"error":"end must not be before start","parameter":"end"}`,
 		"/v1/risk/sts?confidence=sure":                       `confidence must be one of high, medium, low`,
 		"/v1/risk/sts?method=radar":                          `method must be one of proximity, path_intersection`,
 		"/v1/risk/sts?vessel=abc":                            `vessel must be a 7-digit IMO number`,

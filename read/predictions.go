@@ -70,6 +70,11 @@ type PredictedPort struct {
 	ETAHigh     string  `json:"eta_high"`
 	BerthETA    *string `json:"berth_eta"`
 	DistanceNM  float64 `json:"distance_nm"`
+	// Route is the way still to go along the sea lanes, [lat, lon] points
+	// from the vessel's position (predict.RemainingRoute): in GET
+	// /v1/vessels/{imo}/prediction only (absent from the lists), null when
+	// unknown.
+	Route *[][2]float64 `json:"route,omitempty"`
 }
 
 // Prediction is the body's prediction of GET /v1/vessels/{imo}/prediction
@@ -82,8 +87,9 @@ type Prediction struct {
 	Evidence  predict.Evidence `json:"evidence"`
 }
 
-// NewPrediction is the API form of a prediction.
-func NewPrediction(p predict.Prediction) Prediction {
+// NewPrediction is the API form of a prediction; withRoute adds each next
+// port's route (GET /v1/vessels/{imo}/prediction).
+func NewPrediction(p predict.Prediction, withRoute bool) Prediction {
 	out := Prediction{IMONumber: p.IMO.String(), AsOf: p.AsOf.UTC().Format(time.RFC3339), Evidence: p.Evidence,
 		NextPorts: make([]PredictedPort, 0, len(p.Next))}
 	if p.Category != "" {
@@ -99,6 +105,10 @@ func NewPrediction(p predict.Prediction) Prediction {
 		if n.BerthETA != nil {
 			b := rfc(*n.BerthETA)
 			pp.BerthETA = &b
+		}
+		if withRoute {
+			route := predict.RemainingRoute(p.Evidence.LastPort, n.Port, p.Evidence.Position[0], p.Evidence.Position[1])
+			pp.Route = &route
 		}
 		out.NextPorts = append(out.NextPorts, pp)
 	}
@@ -178,7 +188,7 @@ func VesselPrediction(s PredictionStore) fiber.Handler {
 		if len(preds) == 0 {
 			return overwatch.Errorf(overwatch.NotFound, "no prediction for vessel %s (not under way)", imo.String())
 		}
-		return c.JSON(fiber.Map{"prediction": NewPrediction(preds[0])})
+		return c.JSON(fiber.Map{"prediction": NewPrediction(preds[0], true)})
 	}
 }
 
@@ -257,7 +267,7 @@ func Predictions(s PredictionStore) fiber.Handler {
 		}
 		out := make([]Prediction, len(preds))
 		for i, p := range preds {
-			out[i] = NewPrediction(p)
+			out[i] = NewPrediction(p, false)
 		}
 		return c.JSON(fiber.Map{"predictions": out, "pagination": page})
 	}

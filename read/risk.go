@@ -121,7 +121,11 @@ type RiskEventsRequest struct {
 	Confidence   string
 	Context      string
 	Since        time.Time
-	Limit        int
+	// From and To (zero: open) keep the events under way at some time
+	// between them: started at or before To, ended at or after From or
+	// going on.
+	From, To time.Time
+	Limit    int
 }
 
 // RiskVesselRef is the identity of the vessel of a risk event.

@@ -16,8 +16,10 @@ import (
 const RiskStatsWindow = 30 * 24 * time.Hour
 
 // riskEventsFilter reads the parameters every event list shares: vessel
-// (an IMO) and limit (default 100, at most 500 and the plan's results per
-// call); the plan's history floor applies to the events' start.
+// (an IMO), start and end (the events under way at some time between
+// them: started at or before end, ended at or after start or going on)
+// and limit (default 100, at most 500 and the plan's results per call);
+// the plan's history floor applies to the events' start.
 func riskEventsFilter(c *fiber.Ctx, now func() time.Time) (RiskEventsRequest, error) {
 	var f RiskEventsRequest
 	imo, _, err := imoParam(c, "vessel", false)
@@ -25,6 +27,15 @@ func riskEventsFilter(c *fiber.Ctx, now func() time.Time) (RiskEventsRequest, er
 		return f, err
 	}
 	f.IMO = imo
+	if f.From, _, err = timeParam(c, "start"); err != nil {
+		return f, err
+	}
+	if f.To, _, err = timeParam(c, "end"); err != nil {
+		return f, err
+	}
+	if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From) {
+		return f, overwatch.Errorf(overwatch.Invalid, "end must not be before start").With("parameter", "end")
+	}
 	if f.Limit, err = limitParam(c, 100, 500); err != nil {
 		return f, err
 	}

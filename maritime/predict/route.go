@@ -126,3 +126,30 @@ func dlon(lon2, lon1 float64) float64 {
 }
 
 func geoKM(lat1, lon1, lat2, lon2 float64) float64 { return geo.DistanceKM(lat1, lon1, lat2, lon2) }
+
+// RemainingRoute is the way a vessel at (lat, lon) that left the reference
+// port from has still to go to the port to along the sea lanes: its
+// position, then the lane's points from the one after the point of the
+// lane nearest the vessel to the lane's end, as [lat, lon]. Nil when the
+// lane is unknown (no last port, the same port, no route between them) or
+// the vessel is more than 100 nm off it.
+func RemainingRoute(from, to string, lat, lon float64) [][2]float64 {
+	l := laneOf(from, to)
+	if l == nil {
+		return nil
+	}
+	along, cross := l.project(lat, lon)
+	if cross > 100 {
+		return nil
+	}
+	out := [][2]float64{{lat, lon}}
+	for i, p := range l.pts {
+		if l.cum[i] > along {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 1 {
+		out = append(out, l.pts[len(l.pts)-1])
+	}
+	return out
+}

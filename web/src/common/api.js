@@ -29,21 +29,39 @@ export class APIError extends Error {
  * parsed JSON; a non-2xx answer throws an APIError with the API's message.
  */
 export async function getJSON(path, { signal } = {}) {
+  return callJSON('GET', path, undefined, signal);
+}
+
+/**
+ * Calls POST /v1<path> with body as JSON and the key; returns the parsed
+ * answer, or throws an APIError with the API's message.
+ */
+export async function postJSON(path, body, { signal } = {}) {
+  return callJSON('POST', path, body, signal);
+}
+
+/** One call of the /v1 API with a JSON answer (and body, when given). */
+async function callJSON(method, path, body, signal) {
   const headers = { Accept: 'application/json' };
   const key = apiKey();
   if (key) headers['X-API-Key'] = key;
-  const resp = await fetch('/v1' + path, { headers, signal });
+  const init = { method, headers, signal };
+  if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const resp = await fetch('/v1' + path, init);
   const text = await resp.text();
-  let body = null;
+  let answer = null;
   try {
-    body = text ? JSON.parse(text) : null;
+    answer = text ? JSON.parse(text) : null;
   } catch {
-    body = null;
+    answer = null;
   }
   if (!resp.ok) {
-    throw new APIError(resp.status, (body && body.error) || `HTTP ${resp.status}`);
+    throw new APIError(resp.status, (answer && answer.error) || `HTTP ${resp.status}`);
   }
-  return body;
+  return answer;
 }
 
 /**

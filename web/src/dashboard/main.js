@@ -13,6 +13,7 @@
 
 import uPlot from 'uplot';
 import { apiKey, download, getJSON, mountHeader, status } from '../common/api.js';
+import { arrivalsCard } from './arrivals.js';
 
 /** Chart state by name, for the browser test and for debugging. */
 const charts = {};
@@ -328,6 +329,9 @@ for (const d of defs) {
   grid.append(card);
   cards[d.name] = { card, buttons, plot, note };
 }
+// The port's expected arrivals, a table after the charts.
+const arrivals = arrivalsCard();
+grid.append(arrivals.card);
 
 let generation = 0; // a newer load makes an older one's answers stale
 
@@ -429,7 +433,7 @@ async function drawAll() {
   const gen = ++generation;
   const port = portSel.value;
   document.body.dataset.ready = 'false';
-  await Promise.all(defs.map((d) => drawChart(d, port, methodSel.value, gen)));
+  await Promise.all([...defs.map((d) => drawChart(d, port, methodSel.value, gen)), arrivals.load(port)]);
   if (gen === generation) document.body.dataset.ready = 'true';
 }
 
@@ -440,6 +444,7 @@ async function start() {
   if (!apiKey()) {
     status('Enter an API key to see the charts.');
     for (const d of defs) showMessage(d.name, 'No API key.', false);
+    arrivals.load('', 'No API key.');
     document.body.dataset.ready = 'true';
     return;
   }
@@ -460,6 +465,7 @@ async function start() {
       cards[d.name].card.dataset.state = 'error';
       showMessage(d.name, err.status ? `${err.message} (HTTP ${err.status})` : err.message, true);
     }
+    arrivals.load('', err.message);
     document.body.dataset.ready = 'true';
     return;
   }

@@ -5,14 +5,25 @@
 // coordinates (Free) it lists the ports with their counts instead of
 // placing vessels.
 //
+// A search box finds a vessel and selects it; the selected vessel's panel
+// shows its track with playback (track.js) and its predicted next port
+// (prediction.js); the risk events are those under way in a chosen range
+// (the 7 days up to the data's newest position by default); an area drawn
+// on the map becomes an export (exportarea.js).
+//
 // For tests and benchmarks it exposes window.__map (the Leaflet map, the
-// marker count, a vessel's position, load timings) and #map's
-// data-markers / data-state attributes.
+// marker count, a vessel's position, load timings, the track, prediction,
+// export and event-range states) and #map's data-markers / data-state
+// attributes.
 import L from 'leaflet';
 import { apiKey, getJSON, mountHeader, status } from '../common/api.js';
 import { FleetLayer, loadFleet, TYPE_COLOURS, TIER_COLOURS } from './fleet.js';
 import { drawLand, drawPorts, drawEvents, loadEvents, EVENT_STYLE } from './overlays.js';
 import { openPanel, closePanel } from './panel.js';
+import { mountSearch } from './search.js';
+import { trackSection, trackState } from './track.js';
+import { predictionSection, predictionState } from './prediction.js';
+import { mountExportArea, exportState } from './exportarea.js';
 
 const mapEl = document.getElementById('map');
 const form = document.getElementById('filters');
@@ -25,8 +36,13 @@ const map = L.map(mapEl, {
 map.attributionControl.setPrefix('<a href="/licenses/leaflet.txt">Leaflet</a>');
 map.attributionControl.addAttribution('Land: Natural Earth');
 
-const fleet = new FleetLayer(map, openPanel);
+const selection = L.layerGroup().addTo(map); // the selected vessel's track and predicted route
+let stopTrack = () => {};
+const fleet = new FleetLayer(map, (item) => select(item, false));
 let ports = [];
+let newest = null; // the newest position's time (ms) of the fleet loaded
+let eventRange = null; // the risk events' {start, end} drawn
+let rangeTouched = false; // the user chose the events' dates
 let portLayer = null;
 let eventLayer = null;
 let loading = null; // the AbortController of the load under way
@@ -52,7 +68,44 @@ window.__map = {
     return m ? [m.getLatLng().lat, m.getLatLng().lng] : null;
   },
   imos() { return [...fleet.markers.keys()]; },
+  get selected() { return document.getElementById('panel').dataset.imo || null; },
+  track: trackState,
+  prediction: predictionState,
+  exportArea: exportState,
+  get eventRange() { return eventRange; },
+  /** The [lat, lng] points of the drawn dark-gap lines. */
+  gapLines() {
+    const out = [];
+    if (eventLayer) eventLayer.eachLayer((l) => { if (l.options.gap) out.push(l.getLatLngs().map((p) => [p.lat, p.lng])); });
+    return out;
+  },
 };
+
+/**
+ * Selects a vessel (an item of /v1/vessels/positions): its panel with its
+ * track and prediction; centre moves the map to it.
+ */
+function select(item, centre) {
+  stopTrack();
+  selection.clearLayers();
+  if (centre && item.latitude != null) map.setView([item.latitude, item.longitude], Math.max(map.getZoom(), 6), { animate: false });
+  const sections = [];
+  if (item.latitude != null) {
+    const track = trackSection(map, selection, item);
+    stopTrack = track.stop;
+    sections.push(track.section);
+  }
+  const bySlug = new Map(ports.map((p) => [p.slug, p]));
+  sections.push(predictionSection(selection, item, (slug) => bySlug.get(slug) || null));
+  openPanel(item, sections);
+}
+
+/** Closes the panel and takes the selection's lines off the map. */
+function unselect() {
+  stopTrack();
+  selection.clearLayers();
+  closePanel();
+}
 
 function filters() {
   const f = new FormData(form);
@@ -133,8 +186,11 @@ async function loadPorts(signal) {
   if (form.elements.ports.checked) portLayer.addTo(map);
 }
 
-/** Loads and draws the vessels the filters select. */
-async function loadVessels(signal) {
+/**
+ * Loads and draws the vessels the filters select; before (when given)
+ * runs once they are drawn, before the map is ready.
+ */
+async function loadVessels(signal, before) {
   timings.fleetStart = performance.now();
   setState('loading');
   const { items, total, exact } = await loadFleet(filters(), {
@@ -142,6 +198,7 @@ async function loadVessels(signal) {
   });
   timings.fleetLoaded = performance.now();
   fleet.draw(exact ? items : []);
+  newest = items.reduce((m, i) => (i.timestamp ? Math.max(m ?? 0, Date.parse(i.timestamp)) : m), null);
   fleetState = { total, exact, shown: fleet.count };
   if (!form.elements.vessels.checked) fleet.group.remove();
   // The first frame after the markers were added has drawn them.
@@ -151,6 +208,7 @@ async function loadVessels(signal) {
   const portLevel = !exact || (ports.length > 0 && ports[0].latitude == null);
   document.getElementById('port-level').hidden = !portLevel;
   if (portLevel) await showPortLevel(signal);
+  if (before) await before();
   await landDrawn; // ready means the basemap is there too
   showCounts();
   setState('ready');
@@ -162,7 +220,7 @@ async function loadAll() {
   if (loading) loading.abort();
   loading = new AbortController();
   const { signal } = loading;
-  closePanel();
+  unselect();
   setState('loading');
   try {
     await loadPorts(signal);
@@ -175,15 +233,56 @@ async function loadAll() {
       setState('nokey');
       return;
     }
-    const ev = await loadEvents(signal);
-    const c = ev.counts;
-    eventSummary = ` Risk events: dark gaps ${c.ais_gap}, STS transfers ${c.sts_transfer}, loitering ${c.loitering}.`;
-    if (eventLayer) eventLayer.remove();
-    eventLayer = drawEvents(ev.events);
-    if (form.elements.events.checked) eventLayer.addTo(map);
-    await loadVessels(signal);
+    await loadVessels(signal, () => drawRiskEvents(signal));
   } catch (e) {
     if (e.name === 'AbortError') return;
+    status(e.message, true);
+    setState('error');
+  }
+}
+
+/**
+ * The risk events' range from the date inputs, set to the 7 days up to
+ * the data's newest position unless the user chose dates.
+ */
+function riskRange() {
+  const f = form.elements;
+  if (!rangeTouched || !f.evstart.value || !f.evend.value) {
+    const t = newest ?? Date.now();
+    f.evend.value = new Date(t).toISOString().slice(0, 10);
+    f.evstart.value = new Date(t - 7 * 86400000).toISOString().slice(0, 10);
+  }
+  return { start: `${f.evstart.value}T00:00:00Z`, end: `${f.evend.value}T23:59:59Z` };
+}
+
+/** Loads and draws the risk events of the chosen range. */
+async function drawRiskEvents(signal) {
+  const range = riskRange();
+  const ev = await loadEvents(signal, range);
+  const c = ev.counts;
+  eventRange = range;
+  eventSummary = ` Risk events under way ${range.start.slice(0, 10)} to ${range.end.slice(0, 10)}: dark gaps ${c.ais_gap}, STS transfers ${c.sts_transfer}, loitering ${c.loitering}.`;
+  if (eventLayer) eventLayer.remove();
+  eventLayer = drawEvents(ev.events);
+  if (form.elements.events.checked) eventLayer.addTo(map);
+  fleet.toFront();
+}
+
+/** Reloads only the risk events (their range changed). */
+async function reloadEvents() {
+  if (!apiKey() || mapEl.dataset.state !== 'ready') return;
+  const f = form.elements;
+  if (!f.evstart.value || !f.evend.value || f.evend.value < f.evstart.value) {
+    status('Choose the risk events\' dates: the start not after the end.', true);
+    return;
+  }
+  setState('loading');
+  try {
+    await drawRiskEvents(undefined);
+    showCounts();
+    setState('ready');
+    status('');
+  } catch (e) {
     status(e.message, true);
     setState('error');
   }
@@ -209,8 +308,11 @@ form.addEventListener('change', (e) => {
     fleet.colourBy(e.target.value);
     legend();
   } else if (['type', 'tier', 'port'].includes(name)) {
-    closePanel();
+    unselect();
     reloadVessels();
+  } else if (name === 'evstart' || name === 'evend') {
+    rangeTouched = true;
+    reloadEvents();
   } else {
     const layer = { vessels: fleet.group, ports: portLayer, events: eventLayer }[name];
     if (layer && e.target.checked) layer.addTo(map);
@@ -220,7 +322,13 @@ form.addEventListener('change', (e) => {
 });
 form.addEventListener('submit', (e) => e.preventDefault());
 document.getElementById('refresh').addEventListener('click', loadAll);
-document.getElementById('panel-close').addEventListener('click', closePanel);
+document.getElementById('panel-close').addEventListener('click', unselect);
+mountSearch(document.getElementById('search'), document.getElementById('search-results'), {
+  select: (item) => select(item, true),
+  fleetItem: (imo) => (fleet.markers.has(imo) ? fleet.markers.get(imo).item : null),
+  onError: (msg) => status(msg, true),
+});
+mountExportArea(map, document.getElementById('export-area'), () => newest);
 
 // A fleet that fits in one page is refreshed every 5 minutes while the tab
 // is shown (288 requests a day, within Starter's 1,000); larger ones, and

@@ -4,6 +4,7 @@
 // gaps, ship-to-ship transfers, loitering: GET /v1/risk/...).
 import L from 'leaflet';
 import { getJSON } from '../common/api.js';
+import { unwrap } from './geo.js';
 
 /**
  * The land as a grid layer drawn in the browser: each 256 px tile is a
@@ -109,15 +110,17 @@ const EVENT_STYLE = {
 };
 
 /**
- * Loads the risk events: AIS gaps (from /risk/events, every type, newest
- * first), STS transfers and loitering (their own endpoints), up to 500 of
- * each. Returns them with the counts by type.
+ * Loads the risk events under way between range.start and range.end (ISO
+ * times, the endpoints' start and end): AIS gaps (from /risk/events, every
+ * type, newest first), STS transfers and loitering (their own endpoints),
+ * up to 500 of each. Returns them with the counts by type.
  */
-export async function loadEvents(signal) {
+export async function loadEvents(signal, range) {
+  const q = `limit=500&start=${encodeURIComponent(range.start)}&end=${encodeURIComponent(range.end)}`;
   const [all, sts, loiter] = await Promise.all([
-    getJSON('/risk/events?limit=500', { signal }),
-    getJSON('/risk/sts?limit=500', { signal }),
-    getJSON('/risk/loitering?limit=500', { signal }),
+    getJSON(`/risk/events?${q}`, { signal }),
+    getJSON(`/risk/sts?${q}`, { signal }),
+    getJSON(`/risk/loitering?${q}`, { signal }),
   ]);
   const events = [...all.events.filter((e) => e.type === 'ais_gap'), ...sts.events, ...loiter.events];
   const counts = { ais_gap: 0, sts_transfer: 0, loitering: 0 };
@@ -127,8 +130,10 @@ export async function loadEvents(signal) {
 
 /**
  * Draws the events that have coordinates: a gap as a dashed line from
- * where the vessel went dark to where it reappeared, a transfer as a
- * violet ring, loitering as an orange dashed ring.
+ * where the vessel went dark to where it reappeared (the short way: a gap
+ * across the antimeridian ends beyond ±180° rather than crossing the
+ * whole map), a transfer as a violet ring, loitering as an orange dashed
+ * ring.
  */
 export function drawEvents(events) {
   const group = L.layerGroup();
@@ -139,7 +144,8 @@ export function drawEvents(events) {
     const who = e.vessel.name ? `${e.vessel.name} (${e.vessel.imo})` : e.vessel.imo;
     const text = tip(`${s.label}, ${e.severity}${e.ongoing ? ', ongoing' : ''}`, who, `from ${e.start}${e.end ? ` to ${e.end}` : ''}`);
     if (e.type === 'ais_gap' && e.end_position && e.end_position.lat != null) {
-      group.addLayer(L.polyline([at, [e.end_position.lat, e.end_position.lon]], { color: s.color, weight: 1.5, dashArray: '3 4', interactive: false }));
+      const line = unwrap([at, [e.end_position.lat, e.end_position.lon]]);
+      group.addLayer(L.polyline(line, { color: s.color, weight: 1.5, dashArray: '3 4', interactive: false, gap: true }));
     }
     const dash = e.type === 'loitering' ? '2 3' : null;
     group.addLayer(L.circleMarker(at, { radius: 7, weight: 2, color: s.color, fill: false, dashArray: dash }).bindTooltip(text));

@@ -27,8 +27,11 @@ function facts(pairs) {
 
 const fixed = (v, n) => (v == null ? null : Number(v).toFixed(n));
 
-/** Opens the panel on a vessel item of /v1/vessels/positions. */
-export async function openPanel(item) {
+/**
+ * Opens the panel on a vessel item of /v1/vessels/positions; sections
+ * (elements: the track, the prediction) follow its latest position.
+ */
+export async function openPanel(item, sections = []) {
   const token = ++shown;
   const p = panel();
   p.hidden = false;
@@ -47,6 +50,7 @@ export async function openPanel(item) {
     el('h3', 'Latest position'),
     facts([['Latitude', fixed(item.latitude, 5)], ['Longitude', fixed(item.longitude, 5)], ['Speed', item.speed == null ? null : `${item.speed} kn`],
       ['Course', item.course == null ? null : `${item.course}°`], ['Status', item.nav_status], ['In port', item.port], ['Reported', item.timestamp]]),
+    ...sections,
     el('h3', 'Risk'),
     risk,
     factors,
