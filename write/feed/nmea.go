@@ -24,6 +24,11 @@ type nmea struct {
 	// line ready (submit), so that a live feed's report never waits for
 	// the next one.
 	pending []ingest.Report
+	// at is the receive time of the lines of one read: readLines sets
+	// reuse while the lines it hands over were already buffered, so the
+	// clock is read once per read from the peer, not once per line.
+	at    time.Time
+	reuse bool
 }
 
 func newNMEA(src overwatch.Source, sink Sink, now func() time.Time, wait bool) *nmea {
@@ -47,9 +52,12 @@ func (n *nmea) line(ctx context.Context, b []byte) error {
 		}
 		return nil
 	}
+	if !n.reuse || n.at.IsZero() {
+		n.at = n.now()
+	}
 	n.pending = append(n.pending, ingest.Report{})
 	r := &n.pending[len(n.pending)-1]
-	if !fromAIS(r, &m, n.src, n.now()) {
+	if !fromAIS(r, &m, n.src, n.at) {
 		n.pending = n.pending[:len(n.pending)-1]
 		return nil
 	}

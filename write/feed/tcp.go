@@ -115,8 +115,10 @@ func readLines(ctx context.Context, r io.Reader, before func() error, n *nmea) (
 			return lines, err
 		}
 		// The next read may wait for the peer: hand over what is pending
-		// unless a whole line is ready.
-		if len(n.pending) > 0 && !lineReady(br) {
+		// unless a whole line is ready (whose receive time is then the
+		// last line's).
+		n.reuse = lineReady(br)
+		if len(n.pending) > 0 && !n.reuse {
 			if err := n.submit(ctx); err != nil {
 				return lines, err
 			}
