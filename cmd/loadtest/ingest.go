@@ -76,6 +76,8 @@ func runIngest(ctx context.Context, args []string, out io.Writer) error {
 		fmt.Fprintf(out, "  %s", r.summary)
 		fmt.Fprintf(out, "  replay            %.0f messages/s (%s wall with start-up and the final flush), %d positions stored, peak RSS %.0f MB\n",
 			r.mps, r.wall.Round(time.Millisecond), r.stored, r.rss)
+		fmt.Fprintf(out, "  replay CPU        %s user+system: %.2f s per million messages (the load-independent cost of the process)\n",
+			r.cpu.Round(time.Millisecond), r.cpu.Seconds()/(r.messages/1e6))
 		fmt.Fprintf(out, "  clickhouse-client %.0f rows/s (%d position rows as TSV)\n", rowsPerS, rows)
 		fmt.Fprintf(out, "  ratio             %.2f\n", ratio)
 	}
@@ -92,6 +94,8 @@ type replayResult struct {
 	summary  string
 	mps, rss float64
 	wall     time.Duration
+	cpu      time.Duration // user and system time of the replay process
+	messages float64
 	stored   uint64
 }
 
@@ -124,9 +128,13 @@ func replayOnce(ctx context.Context, o ingestOptions, path, profile string) (rep
 	if err != nil {
 		return r, fmt.Errorf("replay: %v\n%s", err, summary)
 	}
+	r.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	r.summary = lastLines(string(summary), 1)
 	if r.mps, r.rss, err = parseReplay(r.summary); err != nil {
 		return r, err
+	}
+	if m := replayedRE.FindStringSubmatch(r.summary); m != nil {
+		r.messages, _ = strconv.ParseFloat(m[1], 64)
 	}
 	db, err := clickhouse.Open(o.chServer + "/" + o.database)
 	if err != nil {
@@ -206,6 +214,8 @@ func dropCHDatabase(ctx context.Context, server, database string) error {
 	defer admin.Close()
 	return admin.Exec(ctx, "DROP DATABASE IF EXISTS "+database)
 }
+
+var replayedRE = regexp.MustCompile(`: (\d+) messages,`)
 
 var replayRE = regexp.MustCompile(`\(([0-9.]+) messages/s, peak RSS ([0-9.]+) MB\)`)
 
