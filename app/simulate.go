@@ -66,6 +66,7 @@ func simulateCommand(ctx context.Context, cfg Config, log *slog.Logger, args []s
 	truthPath := fs.String("truth", "", "write the ground truth (JSON lines) to this file")
 	live := fs.Bool("live", false, "after the backfill, keep simulating in real time")
 	serve := fs.String("serve", "", "serve NMEA over TCP instead of ingesting: aishub, aisstream, satellite and spire on this port and the next three (port 0: free ports, logged)")
+	fs.DurationVar(&c.Warmup, "warmup", 0, "time planned before the first report, nothing emitted, so the fleet starts mid-voyage (0: 30 days; shorter starts a large fleet sooner)")
 	spanFlag := fs.Duration("span", 0, "time to backfill instead of --days, e.g. 2h (0: --days)")
 	out := fs.String("out", "", "write the transmitted sentences (each once, behind a tag block with its time) to this capture file instead of ingesting; `overwatch import history` reads it")
 	if err := fs.Parse(args); err != nil {
