@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -449,8 +450,10 @@ func (p *Pipeline) flush(final bool) {
 	old := *b
 	*b = p.cur
 	b.Seq = p.seq
+	// The next batch's positions get room for as many as this one's at
+	// once, rather than growing to it by copies.
 	p.cur = Batch{
-		Positions: old.Positions[:0], InPort: old.InPort[:0], Statics: old.Statics[:0],
+		Positions: slices.Grow(old.Positions[:0], len(b.Positions)), InPort: old.InPort[:0], Statics: old.Statics[:0],
 		Latest: old.Latest[:0], Vessels: old.Vessels[:0], Identities: old.Identities[:0],
 		Reattributions: old.Reattributions[:0],
 	}
