@@ -118,7 +118,7 @@ func TestWorldSmoke(t *testing.T) {
 	}
 	var out bytes.Buffer
 	err := runWorld(context.Background(), []string{"-bin", bin, "-database", database, "-clickhouse", "clickhouse://" + chServer,
-		"-postgres", "postgres://" + pgServer, "-vessels", "100", "-span", "10m", "-min-speedup", "0.1", "-max-bytes", "100"}, &out)
+		"-postgres", "postgres://" + pgServer, "-vessels", "100", "-span", "10m", "-warmup", "720h", "-min-speedup", "0.1", "-max-bytes", "100"}, &out)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}

@@ -43,7 +43,7 @@ func runWorld(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&o.database, "database", "overwatch_bench_world", "database of both stores (dropped first)")
 	fs.IntVar(&o.vessels, "vessels", 20000, "fleet size")
 	fs.DurationVar(&o.span, "span", 24*time.Hour, "simulated time, ending now")
-	fs.DurationVar(&o.warmup, "warmup", 24*time.Hour, "time the simulator plans before the span, nothing emitted (its default, 30 days, takes long to plan for 20,000 vessels)")
+	fs.DurationVar(&o.warmup, "warmup", 30*24*time.Hour, "time the simulator plans before the span, nothing emitted: shorter, the fleet has not left its first ports (6h: almost nothing is sent)")
 	fs.Float64Var(&o.minSpeedup, "min-speedup", 5, "target: simulated seconds per wall second")
 	fs.Float64Var(&o.maxBytes, "max-bytes", 35, "target: compressed bytes per stored position")
 	fs.Float64Var(&o.maxRSSMB, "max-rss-mb", 0, "target: the simulator's peak RSS below this (0: none)")
