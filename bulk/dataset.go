@@ -83,7 +83,7 @@ func (d Dataset) Columns() []Column {
 
 var columns = map[Dataset][]Column{
 	Positions: {
-		{"imo", Int}, {"mmsi", Int}, {"timestamp", Time}, {"latitude", Float}, {"longitude", Float},
+		{"imo", ID}, {"mmsi", Int}, {"timestamp", Time}, {"latitude", Float}, {"longitude", Float},
 		{"speed_kt", Float}, {"course_deg", Float}, {"heading", Float}, {"nav_status", Int}, {"source", String},
 		{"received_at", Time},
 	},

@@ -148,7 +148,7 @@ func (p *Pool) run(ctx context.Context, c *Claim) {
 	}
 	if err := os.Rename(part, filepath.Join(p.cfg.Dir, name)); err != nil {
 		log.Error("export rename", "err", err)
-		os.Remove(part) //nolint:errcheck
+		os.Remove(part)                                                                            //nolint:errcheck
 		p.cfg.Store.FailExport(store, c.ID, "the export could not be written; try again", Event{}) //nolint:errcheck
 		return
 	}
