@@ -59,7 +59,7 @@ func Download(store Store, dir string, now func() time.Time) fiber.Handler {
 			if ok && !satisfiable {
 				f.Close()
 				c.Set(fiber.HeaderContentRange, "bytes */"+formatSize(size))
-				return overwatch.Errorf(overwatch.RangeInvalid, "range %s is outside the file's %d bytes", truncate(rng, 60), size).With("size", size)
+				return overwatch.Errorf(overwatch.RangeInvalid, "range %s is outside the file's %d bytes", truncate(rng, 60), size)
 			}
 			if ok {
 				start, end, status = s, en, fiber.StatusPartialContent
