@@ -66,7 +66,7 @@ func Create(store Store, src Source, pool *Pool, now func() time.Time, publicURL
 		}
 		if n > int64(plan.ExportMaxRows) {
 			return overwatch.Errorf(overwatch.Forbidden, "the filters select %d rows; the %s plan's limit is %d rows per export (export_max_rows): narrow the filters",
-				n, plan.Name, plan.ExportMaxRows).With("limit", "export_max_rows")
+				n, plan.Name, plan.ExportMaxRows)
 		}
 		t := now().UTC()
 		e, err := store.CreateExport(c.UserContext(), NewExport{

@@ -312,4 +312,3 @@ func listExports(t *testing.T, s *apptest.TestServer, key string) []bulk.Export 
 	apptest.MustUnmarshal(t, r.Body, &out)
 	return out.Exports
 }
-

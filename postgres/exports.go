@@ -52,7 +52,7 @@ func (db *DB) CreateExport(ctx context.Context, n bulk.NewExport, q bulk.Quota) 
 		}
 		if today >= q.PerDay {
 			return overwatch.Errorf(overwatch.TooManyRequests, "this account has started %d exports today, its plan's limit (exports_per_day is %d); more can be started after 00:00 UTC",
-				today, q.PerDay).With("limit", "exports_per_day")
+				today, q.PerDay)
 		}
 		e, err = scanExport(tx.QueryRow(ctx, `INSERT INTO exports (id, account_id, dataset, format, filters, estimated, max_rows, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING `+exportColumns,
