@@ -104,6 +104,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) > 0 && args[0] == "market" {
 		return runMarket(ctx, args[1:], out)
 	}
+	if len(args) > 0 && args[0] == "exports" {
+		return runExports(ctx, args[1:], out)
+	}
 	if len(args) > 0 && args[0] == "emissions" {
 		return runEmissions(ctx, args[1:], out)
 	}
