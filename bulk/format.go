@@ -27,7 +27,8 @@ func newRowWriter(f Format, d Dataset, w io.Writer) (rowWriter, error) {
 		if err != nil {
 			return nil, err
 		}
-		return newCSVWriter(d, z, z), nil
+		a := newAsyncWriter(z)
+		return newCSVWriter(d, a, a), nil
 	case Parquet:
 		return newParquetWriter(d, w), nil
 	case GeoJSON:
