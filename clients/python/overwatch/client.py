@@ -244,8 +244,8 @@ class Client(ExportsMixin):
         """
         return self.list_frame("/vessels/positions", "positions", as_frame=as_frame, **filters)
 
-    # Bulk exports (POST /v1/exports) and the live stream (/v1/stream) are
-    # not served yet; their methods belong here once they are.
+    # The bulk exports are ExportsMixin's (exports.py). The live stream
+    # (/v1/stream) is not served yet; its method belongs here once it is.
 
     # ---- helpers -----------------------------------------------------------
 
