@@ -70,7 +70,7 @@ func TestExportDerivedDatasets(t *testing.T) {
 	// The port call, at its port's position.
 	var fc struct {
 		Features []struct {
-			Geometry struct{ Coordinates []float64 }
+			Geometry   struct{ Coordinates []float64 }
 			Properties map[string]any
 		}
 	}
