@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools web client test test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-world bench-predictions bench-area bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
+.PHONY: all build run services tools web client test test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-world bench-predictions bench-area bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
 
 all: build
 
@@ -212,7 +212,7 @@ accuracy-trade: services
 	OVERWATCH_ACCURACY_TRADE=full OVERWATCH_ACCURACY_TRADE_SEEDS="$(OVERWATCH_ACCURACY_TRADE_SEEDS)" OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_TRADE_OUT)) $(GO) test -count=1 -timeout 150m -v -run '^TestAccuracyTrade$$' ./accuracy
 
 ## bench: Go benchmarks and the load tests (see docs/benchmarks.md)
-bench: services tools bench-go bench-load bench-ingest bench-world bench-history bench-sim bench-derive bench-trade bench-market bench-map bench-tracks bench-predictions
+bench: services tools bench-go bench-load bench-ingest bench-world bench-history bench-sim bench-derive bench-trade bench-market bench-map bench-tracks bench-predictions bench-exports
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
@@ -263,6 +263,14 @@ bench-tracks:
 ## TestFleetSmoke runs it on 180 vessels in make test
 bench-predictions bench-area: build
 	$(GO) run ./cmd/loadtest fleet -bin $(BIN)
+
+## bench-exports: a bulk CSV.gz export of 10 million positions through the
+## real server against clickhouse-client writing the same rows (CSVWithNames
+## through gzip) in the same run (target within 2×), and the server's peak
+## RSS (target < 200 MB); EXPORT_ROWS for another size
+EXPORT_ROWS ?= 10000000
+bench-exports: build
+	$(GO) run ./cmd/loadtest exports -bin $(BIN) -rows $(EXPORT_ROWS)
 
 ## bench-ingest: replay 10 million AIS messages into ClickHouse, each of
 ## two rounds followed by its anchor, clickhouse-client inserting the

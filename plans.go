@@ -22,18 +22,23 @@ const (
 
 // PlanInfo is what a plan costs and allows. Zero HistoryDays means unlimited.
 type PlanInfo struct {
-	ID               Plan     `json:"id"`
-	Name             string   `json:"name"`
-	PriceUSDMonth    int      `json:"price_usd_month"`
-	RequestsPerDay   int      `json:"requests_per_day"`
-	ResultsPerCall   int      `json:"results_per_call"`
-	HistoryDays      int      `json:"history_days"`
-	ExactCoordinates bool     `json:"exact_coordinates"`
-	CSVExport        bool     `json:"csv_export"`
-	CSVMaxRows       int      `json:"csv_max_rows"`
-	Webhooks         bool     `json:"webhooks"`
-	Products         []string `json:"products"`
-	Features         []string `json:"features"`
+	ID               Plan   `json:"id"`
+	Name             string `json:"name"`
+	PriceUSDMonth    int    `json:"price_usd_month"`
+	RequestsPerDay   int    `json:"requests_per_day"`
+	ResultsPerCall   int    `json:"results_per_call"`
+	HistoryDays      int    `json:"history_days"`
+	ExactCoordinates bool   `json:"exact_coordinates"`
+	CSVExport        bool   `json:"csv_export"`
+	CSVMaxRows       int    `json:"csv_max_rows"`
+	Webhooks         bool   `json:"webhooks"`
+	// ExportsPerDay is how many bulk exports (POST /v1/exports) an
+	// account may start per UTC day (0: the plan has none), and
+	// ExportMaxRows how many rows one may hold.
+	ExportsPerDay int      `json:"exports_per_day"`
+	ExportMaxRows int      `json:"export_max_rows"`
+	Products      []string `json:"products"`
+	Features      []string `json:"features"`
 }
 
 // The Supply Chain Risk plan is an entitlement bundle, not a volume tier; it
@@ -56,13 +61,15 @@ var plans = []PlanInfo{
 		ID: PlanPro, Name: "Pro", PriceUSDMonth: 199,
 		RequestsPerDay: 10000, ResultsPerCall: 500, HistoryDays: 0,
 		ExactCoordinates: true, CSVExport: true, CSVMaxRows: 10000, Webhooks: true,
+		ExportsPerDay: 20, ExportMaxRows: 10_000_000,
 		Products: []string{ProductOverwatch},
-		Features: []string{"every endpoint", "unlimited history", "full coordinates", "CSV export up to 10,000 rows", "real-time webhooks", "priority support"},
+		Features: []string{"every endpoint", "unlimited history", "full coordinates", "CSV export up to 10,000 rows", "real-time webhooks", "bulk exports (20 a day, 10 million rows each)", "priority support"},
 	},
 	{
 		ID: PlanSupplyChainRisk, Name: "Supply Chain Risk", PriceUSDMonth: 499,
 		RequestsPerDay: 10000, ResultsPerCall: 500, HistoryDays: 0,
 		ExactCoordinates: true, CSVExport: true, CSVMaxRows: 10000, Webhooks: true,
+		ExportsPerDay: 20, ExportMaxRows: 10_000_000,
 		Products: []string{ProductOverwatch, ProductLocus},
 		Features: []string{"unified entitlement to Overwatch and Locus", "one account, one subscription and invoice", "Pro volumes and features", "priority implementation support"},
 	},
@@ -114,6 +121,7 @@ const (
 	FeatureExactCoordinates Feature = "exact coordinates"
 	FeatureCSVExport        Feature = "CSV export"
 	FeatureWebhooks         Feature = "real-time webhooks"
+	FeatureBulkExport       Feature = "bulk exports"
 )
 
 // Includes reports whether the plan includes the feature.
@@ -126,6 +134,8 @@ func (p Plan) Includes(f Feature) bool {
 		return info.CSVExport
 	case FeatureWebhooks:
 		return info.Webhooks
+	case FeatureBulkExport:
+		return info.ExportsPerDay > 0
 	}
 	return false
 }

@@ -31,6 +31,12 @@ func TestPlanLimitsAndFeatures(t *testing.T) {
 			t.Errorf("plan %s = %+v", p.ID, p)
 		}
 	}
+	for p, want := range map[Plan][2]int{PlanFree: {0, 0}, PlanStarter: {0, 0}, PlanPro: {20, 10_000_000}, PlanSupplyChainRisk: {20, 10_000_000}} {
+		info := p.Info()
+		if info.ExportsPerDay != want[0] || info.ExportMaxRows != want[1] || p.Includes(FeatureBulkExport) != (want[0] > 0) {
+			t.Errorf("plan %s exports: %d a day, %d rows", p, info.ExportsPerDay, info.ExportMaxRows)
+		}
+	}
 	if got := PlanSupplyChainRisk.Info().Products; len(got) != 2 {
 		t.Errorf("supply chain risk bundles %v", got)
 	}

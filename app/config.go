@@ -9,6 +9,7 @@ import (
 	tradesource "overwatch/sources/comtrade"
 	cropsource "overwatch/sources/crop"
 	riversource "overwatch/sources/river"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -65,6 +66,12 @@ type Config struct {
 	Stripe                  stripe.Config
 	OutboundAllow           []netip.Prefix // tests only
 	WebhookLease            time.Duration
+	// ExportDir is where the bulk exports' files are written (empty:
+	// DataDir/exports), ExportTTL how long a completed one is kept,
+	// ExportWorkers how many are written at once.
+	ExportDir     string
+	ExportTTL     time.Duration
+	ExportWorkers int
 	// FreightMinContributors is k of the contributed freight rates'
 	// aggregates.
 	FreightMinContributors int
@@ -139,6 +146,9 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_OUTBOUND_ALLOW", "", "TESTS ONLY: comma-separated CIDRs that webhook deliveries and the chat test may reach although private or loopback (and over http); never set in production"},
 	{"OVERWATCH_ETA_ALERT_HOURS", "6", "the move of a watched vessel's predicted ETA, in hours, that raises an eta_changed alert (and its webhook); a change of its predicted next port always does"},
 	{"OVERWATCH_FREIGHT_MIN_CONTRIBUTORS", "5", "GET /v1/freight-rates publishes the aggregate of a route and week of submission only when at least this many accounts contributed, the reader's included (at least 4: a mean of k accounts, published once, leaves any k-2 of them only the sum of two others)"},
+	{"OVERWATCH_EXPORT_DIR", "", "where the bulk exports' files are written (created if missing); empty: `exports` under OVERWATCH_DATA_DIR"},
+	{"OVERWATCH_EXPORT_TTL", "168h", "how long a completed bulk export's file is kept (7 days); after, its status is expired, its download a 410, and the export_expiry job deletes the file"},
+	{"OVERWATCH_EXPORT_WORKERS", "2", "bulk exports written at once by this instance (the others wait, queued)"},
 	{"OVERWATCH_WEBHOOK_LEASE", "1m", "how long a delivery worker holds a claimed webhook delivery: a crashed worker's deliveries are sent again after it; keep it above the 15 s attempt timeout"},
 	{"STRIPE_SECRET_KEY", "", "Stripe secret API key for Checkout Sessions; empty: /v1/billing/checkout answers 503"},
 	{"STRIPE_WEBHOOK_SECRET", "", "signing secret of the Stripe webhook endpoint /v1/billing/webhook; empty: it answers 503"},
@@ -214,6 +224,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		GrainInspectionsURL:     strings.TrimSpace(getenv("OVERWATCH_GRAIN_INSPECTIONS_URL")),
 		GrainInspectionsRefresh: duration("OVERWATCH_GRAIN_INSPECTIONS_REFRESH"),
 		WebhookLease:            duration("OVERWATCH_WEBHOOK_LEASE"),
+		ExportDir:               get("OVERWATCH_EXPORT_DIR"),
+		ExportTTL:               duration("OVERWATCH_EXPORT_TTL"),
+		ExportWorkers:           positive("OVERWATCH_EXPORT_WORKERS"),
 		FreightMinContributors:  positive("OVERWATCH_FREIGHT_MIN_CONTRIBUTORS"),
 		ETAAlertHours:           positiveFloat("OVERWATCH_ETA_ALERT_HOURS"),
 		Market: marketsource.Config{FREDURL: sourceURL(get("OVERWATCH_FRED_URL")), FREDSeries: list(get("OVERWATCH_FRED_SERIES")),
@@ -234,6 +247,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		errs = append(errs, err.Error())
 	} else {
 		cfg.Now = clockFrom(start)
+	}
+	if cfg.ExportDir == "" {
+		cfg.ExportDir = filepath.Join(cfg.DataDir, "exports")
 	}
 	if cfg.Simulate != "auto" && cfg.Simulate != "true" && cfg.Simulate != "false" {
 		errs = append(errs, "OVERWATCH_SIMULATE must be auto, true or false")

@@ -37,14 +37,15 @@ func NewScheduler(cfg Config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 		PurgeRateWindows: func(ctx context.Context) (int64, error) {
 			return pg.PurgeRateWindows(ctx, cfg.clock()().Add(-time.Hour)) // the limits' clock
 		},
-		Emissions:   ch,
-		Calibration: ch,
-		Trade:       ch,
-		Forecasts:   ch,
-		Anomalies:   ch,
-		Earnings:    ch,
-		Chokepoints: ch,
-		Predictions: ch,
+		ExpireExports: newExportPool(cfg, ch, pg, log).Expire,
+		Emissions:     ch,
+		Calibration:   ch,
+		Trade:         ch,
+		Forecasts:     ch,
+		Anomalies:     ch,
+		Earnings:      ch,
+		Chokepoints:   ch,
+		Predictions:   ch,
 
 		// The contributed freight rates' weekly aggregates.
 		Freight:                pg,

@@ -14,6 +14,7 @@ import (
 
 	"overwatch/write/stripe"
 
+	"overwatch/bulk"
 	"overwatch/clickhouse"
 	"overwatch/http"
 	"overwatch/postgres"
@@ -123,6 +124,14 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, withIngest bool, s
 	log.Info("latest-position replica loaded", "vessels", latest.Len())
 	go latest.Run(ctx, cfg.LatestSyncInterval)
 
+	// The bulk exports' workers: an export being written at shutdown is
+	// queued again for the next start.
+	exports := newExportPool(cfg, ch, pg, log)
+	exportsDone := make(chan struct{})
+	exportsCtx, stopExports := context.WithCancel(ctx)
+	go func() { exports.Run(exportsCtx); close(exportsDone) }()
+	defer func() { stopExports(); <-exportsDone }()
+
 	var rates http.RateStore = http.NewMemoryRates()
 	if cfg.RateStore == "postgres" {
 		rates = http.NewFallbackRates(pg, log) // per instance while PostgreSQL is down
@@ -151,6 +160,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, withIngest bool, s
 		Billing:      stripe.New(cfg.Stripe),
 		Outbound:     newOutbound(cfg, log),
 		SAR:          newSARCatalogue(ch, cfg.SAR, log, metrics, failures),
+		Exports:      bulk.Deps{Store: pg, Source: ch, Pool: exports, Now: cfg.clock(), PublicURL: cfg.PublicURL},
 		PublicURL:    cfg.PublicURL,
 		Limits:       lim,
 		Keys:         http.NewKeyGuard(lim, cfg.FailedKeysPerMin, cfg.UnknownKeyTTL),

@@ -780,6 +780,84 @@ func (e EstimateCalibrationSource) Valid() bool {
 	}
 }
 
+// Defines values for ExportDataset.
+const (
+	ExportDatasetEmissions  ExportDataset = "emissions"
+	ExportDatasetPortCalls  ExportDataset = "port_calls"
+	ExportDatasetPositions  ExportDataset = "positions"
+	ExportDatasetRiskEvents ExportDataset = "risk_events"
+	ExportDatasetVoyages    ExportDataset = "voyages"
+)
+
+// Valid indicates whether the value is a known member of the ExportDataset enum.
+func (e ExportDataset) Valid() bool {
+	switch e {
+	case ExportDatasetEmissions:
+		return true
+	case ExportDatasetPortCalls:
+		return true
+	case ExportDatasetPositions:
+		return true
+	case ExportDatasetRiskEvents:
+		return true
+	case ExportDatasetVoyages:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportFormat.
+const (
+	ExportFormatCsv     ExportFormat = "csv"
+	ExportFormatCsvGz   ExportFormat = "csv.gz"
+	ExportFormatGeojson ExportFormat = "geojson"
+	ExportFormatParquet ExportFormat = "parquet"
+)
+
+// Valid indicates whether the value is a known member of the ExportFormat enum.
+func (e ExportFormat) Valid() bool {
+	switch e {
+	case ExportFormatCsv:
+		return true
+	case ExportFormatCsvGz:
+		return true
+	case ExportFormatGeojson:
+		return true
+	case ExportFormatParquet:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportStatus.
+const (
+	Completed ExportStatus = "completed"
+	Expired   ExportStatus = "expired"
+	Failed    ExportStatus = "failed"
+	Queued    ExportStatus = "queued"
+	Running   ExportStatus = "running"
+)
+
+// Valid indicates whether the value is a known member of the ExportStatus enum.
+func (e ExportStatus) Valid() bool {
+	switch e {
+	case Completed:
+		return true
+	case Expired:
+		return true
+	case Failed:
+		return true
+	case Queued:
+		return true
+	case Running:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for FleetPositionRiskTier.
 const (
 	FleetPositionRiskTierCritical    FleetPositionRiskTier = "critical"
@@ -1655,16 +1733,16 @@ func (e RiverSourceStatus) Valid() bool {
 
 // Defines values for RouteDeceptionChangesSource.
 const (
-	Calls     RouteDeceptionChangesSource = "calls"
-	Positions RouteDeceptionChangesSource = "positions"
+	RouteDeceptionChangesSourceCalls     RouteDeceptionChangesSource = "calls"
+	RouteDeceptionChangesSourcePositions RouteDeceptionChangesSource = "positions"
 )
 
 // Valid indicates whether the value is a known member of the RouteDeceptionChangesSource enum.
 func (e RouteDeceptionChangesSource) Valid() bool {
 	switch e {
-	case Calls:
+	case RouteDeceptionChangesSourceCalls:
 		return true
-	case Positions:
+	case RouteDeceptionChangesSourcePositions:
 		return true
 	default:
 		return false
@@ -2003,22 +2081,22 @@ func (e TradeEntitySanctionsMatchType) Valid() bool {
 
 // Defines values for TradeFlowFlow.
 const (
-	Export   TradeFlowFlow = "export"
-	Import   TradeFlowFlow = "import"
-	ReExport TradeFlowFlow = "re-export"
-	ReImport TradeFlowFlow = "re-import"
+	TradeFlowFlowExport   TradeFlowFlow = "export"
+	TradeFlowFlowImport   TradeFlowFlow = "import"
+	TradeFlowFlowReExport TradeFlowFlow = "re-export"
+	TradeFlowFlowReImport TradeFlowFlow = "re-import"
 )
 
 // Valid indicates whether the value is a known member of the TradeFlowFlow enum.
 func (e TradeFlowFlow) Valid() bool {
 	switch e {
-	case Export:
+	case TradeFlowFlowExport:
 		return true
-	case Import:
+	case TradeFlowFlowImport:
 		return true
-	case ReExport:
+	case TradeFlowFlowReExport:
 		return true
-	case ReImport:
+	case TradeFlowFlowReImport:
 		return true
 	default:
 		return false
@@ -2927,16 +3005,16 @@ func (e GetCongestionHistoryParamsVesselType) Valid() bool {
 
 // Defines values for RefreshCongestion200JSONResponseBodyResultRecomputedJob.
 const (
-	Congestion RefreshCongestion200JSONResponseBodyResultRecomputedJob = "congestion"
-	PortCalls  RefreshCongestion200JSONResponseBodyResultRecomputedJob = "port_calls"
+	RefreshCongestion200JSONResponseBodyResultRecomputedJobCongestion RefreshCongestion200JSONResponseBodyResultRecomputedJob = "congestion"
+	RefreshCongestion200JSONResponseBodyResultRecomputedJobPortCalls  RefreshCongestion200JSONResponseBodyResultRecomputedJob = "port_calls"
 )
 
 // Valid indicates whether the value is a known member of the RefreshCongestion200JSONResponseBodyResultRecomputedJob enum.
 func (e RefreshCongestion200JSONResponseBodyResultRecomputedJob) Valid() bool {
 	switch e {
-	case Congestion:
+	case RefreshCongestion200JSONResponseBodyResultRecomputedJobCongestion:
 		return true
-	case PortCalls:
+	case RefreshCongestion200JSONResponseBodyResultRecomputedJobPortCalls:
 		return true
 	default:
 		return false
@@ -3087,6 +3165,57 @@ func (e ExportCSVParamsType) Valid() bool {
 	case Estimates:
 		return true
 	case Visits:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateExportJSONBodyDataset.
+const (
+	CreateExportJSONBodyDatasetEmissions  CreateExportJSONBodyDataset = "emissions"
+	CreateExportJSONBodyDatasetPortCalls  CreateExportJSONBodyDataset = "port_calls"
+	CreateExportJSONBodyDatasetPositions  CreateExportJSONBodyDataset = "positions"
+	CreateExportJSONBodyDatasetRiskEvents CreateExportJSONBodyDataset = "risk_events"
+	CreateExportJSONBodyDatasetVoyages    CreateExportJSONBodyDataset = "voyages"
+)
+
+// Valid indicates whether the value is a known member of the CreateExportJSONBodyDataset enum.
+func (e CreateExportJSONBodyDataset) Valid() bool {
+	switch e {
+	case CreateExportJSONBodyDatasetEmissions:
+		return true
+	case CreateExportJSONBodyDatasetPortCalls:
+		return true
+	case CreateExportJSONBodyDatasetPositions:
+		return true
+	case CreateExportJSONBodyDatasetRiskEvents:
+		return true
+	case CreateExportJSONBodyDatasetVoyages:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateExportJSONBodyFormat.
+const (
+	CreateExportJSONBodyFormatCsv     CreateExportJSONBodyFormat = "csv"
+	CreateExportJSONBodyFormatCsvGz   CreateExportJSONBodyFormat = "csv.gz"
+	CreateExportJSONBodyFormatGeojson CreateExportJSONBodyFormat = "geojson"
+	CreateExportJSONBodyFormatParquet CreateExportJSONBodyFormat = "parquet"
+)
+
+// Valid indicates whether the value is a known member of the CreateExportJSONBodyFormat enum.
+func (e CreateExportJSONBodyFormat) Valid() bool {
+	switch e {
+	case CreateExportJSONBodyFormatCsv:
+		return true
+	case CreateExportJSONBodyFormatCsvGz:
+		return true
+	case CreateExportJSONBodyFormatGeojson:
+		return true
+	case CreateExportJSONBodyFormatParquet:
 		return true
 	default:
 		return false
@@ -4058,11 +4187,13 @@ func (e GetVesselTrackParamsFormat) Valid() bool {
 
 // Defines values for CreateWebhookJSONBodyEventTypes.
 const (
-	CreateWebhookJSONBodyEventTypesDarkFleet      CreateWebhookJSONBodyEventTypes = "dark_fleet"
-	CreateWebhookJSONBodyEventTypesEtaChanged     CreateWebhookJSONBodyEventTypes = "eta_changed"
-	CreateWebhookJSONBodyEventTypesRiverLevel     CreateWebhookJSONBodyEventTypes = "river_level"
-	CreateWebhookJSONBodyEventTypesSanctionsMatch CreateWebhookJSONBodyEventTypes = "sanctions_match"
-	CreateWebhookJSONBodyEventTypesTest           CreateWebhookJSONBodyEventTypes = "test"
+	CreateWebhookJSONBodyEventTypesDarkFleet       CreateWebhookJSONBodyEventTypes = "dark_fleet"
+	CreateWebhookJSONBodyEventTypesEtaChanged      CreateWebhookJSONBodyEventTypes = "eta_changed"
+	CreateWebhookJSONBodyEventTypesExportCompleted CreateWebhookJSONBodyEventTypes = "export.completed"
+	CreateWebhookJSONBodyEventTypesExportFailed    CreateWebhookJSONBodyEventTypes = "export.failed"
+	CreateWebhookJSONBodyEventTypesRiverLevel      CreateWebhookJSONBodyEventTypes = "river_level"
+	CreateWebhookJSONBodyEventTypesSanctionsMatch  CreateWebhookJSONBodyEventTypes = "sanctions_match"
+	CreateWebhookJSONBodyEventTypesTest            CreateWebhookJSONBodyEventTypes = "test"
 )
 
 // Valid indicates whether the value is a known member of the CreateWebhookJSONBodyEventTypes enum.
@@ -4071,6 +4202,10 @@ func (e CreateWebhookJSONBodyEventTypes) Valid() bool {
 	case CreateWebhookJSONBodyEventTypesDarkFleet:
 		return true
 	case CreateWebhookJSONBodyEventTypesEtaChanged:
+		return true
+	case CreateWebhookJSONBodyEventTypesExportCompleted:
+		return true
+	case CreateWebhookJSONBodyEventTypesExportFailed:
 		return true
 	case CreateWebhookJSONBodyEventTypesRiverLevel:
 		return true
@@ -4869,6 +5004,43 @@ type Estimate struct {
 // EstimateCalibrationSource manual (an operator's override of the port, or of some of its commodities), self (fitted from history) or none.
 type EstimateCalibrationSource string
 
+// Export Example: {"bytes":4120332,"completed_at":"2026-12-06T05:00:04Z","created_at":"2026-12-06T05:00:00Z","dataset":"positions","download_url":"https://overwatch.example/v1/exports/exp_6f1c2a9b0d4e8f7a3c5b1d2e/download","error":null,"expires_at":"2026-12-13T05:00:04Z","filters":{"bbox":"3.9,51.8,4.6,52.1"},"format":"csv.gz","id":"exp_6f1c2a9b0d4e8f7a3c5b1d2e","progress":1,"rows":182344,"status":"completed"}
+type Export struct {
+	// Bytes The file's size; null until completed.
+	Bytes       *int64        `json:"bytes"`
+	CompletedAt *time.Time    `json:"completed_at"`
+	CreatedAt   time.Time     `json:"created_at"`
+	Dataset     ExportDataset `json:"dataset"`
+
+	// DownloadUrl The download's address, while completed.
+	DownloadUrl *string `json:"download_url"`
+
+	// Error Why it failed.
+	Error *string `json:"error"`
+
+	// ExpiresAt When the file is deleted (OVERWATCH_EXPORT_TTL after completion).
+	ExpiresAt *time.Time `json:"expires_at"`
+
+	// Filters The filters as given, each in its query parameter's text form.
+	Filters  map[string]string `json:"filters"`
+	Format   ExportFormat      `json:"format"`
+	Id       string            `json:"id"`
+	Progress float64           `json:"progress"`
+
+	// Rows The rows written; null until completed.
+	Rows   *int64       `json:"rows"`
+	Status ExportStatus `json:"status"`
+}
+
+// ExportDataset defines model for Export.Dataset.
+type ExportDataset string
+
+// ExportFormat defines model for Export.Format.
+type ExportFormat string
+
+// ExportStatus defines model for Export.Status.
+type ExportStatus string
+
 // FleetAgeWeek defines model for FleetAgeWeek.
 type FleetAgeWeek struct {
 	Buckets      []AgeBucket `json:"buckets"`
@@ -5229,10 +5401,16 @@ type Pagination struct {
 
 // Plan defines model for Plan.
 type Plan struct {
-	CsvExport        bool     `json:"csv_export"`
-	CsvMaxRows       int      `json:"csv_max_rows"`
-	ExactCoordinates bool     `json:"exact_coordinates"`
-	Features         []string `json:"features"`
+	CsvExport        bool `json:"csv_export"`
+	CsvMaxRows       int  `json:"csv_max_rows"`
+	ExactCoordinates bool `json:"exact_coordinates"`
+
+	// ExportMaxRows Rows one bulk export may hold.
+	ExportMaxRows int `json:"export_max_rows"`
+
+	// ExportsPerDay Bulk exports (POST /exports) an account may start per UTC day; 0 means none.
+	ExportsPerDay int      `json:"exports_per_day"`
+	Features      []string `json:"features"`
 
 	// HistoryDays 0 means unlimited.
 	HistoryDays    int            `json:"history_days"`
@@ -6615,6 +6793,9 @@ type EmissionsSpeed = float64
 // EmissionsStart defines model for EmissionsStart.
 type EmissionsStart = string
 
+// ExportID defines model for ExportID.
+type ExportID = string
+
 // ForecastFormat defines model for ForecastFormat.
 type ForecastFormat string
 
@@ -7079,6 +7260,51 @@ type ExportCSVParams struct {
 
 // ExportCSVParamsType defines parameters for ExportCSV.
 type ExportCSVParamsType string
+
+// CreateExportJSONBody defines parameters for CreateExport.
+type CreateExportJSONBody struct {
+	Dataset CreateExportJSONBodyDataset `json:"dataset"`
+
+	// Filters The position filter (docs/positions.md); every key optional.
+	Filters *struct {
+		// Bbox west,south,east,north in degrees, as text or a list.
+		Bbox interface{} `json:"bbox,omitempty"`
+
+		// End ISO 8601; at or before, on the dataset's time column.
+		End *string `json:"end,omitempty"`
+
+		// Imo One IMO number, a comma list or a list (at most 100).
+		Imo interface{} `json:"imo,omitempty"`
+
+		// Mmsi One MMSI, a comma list or a list (positions only).
+		Mmsi interface{} `json:"mmsi,omitempty"`
+
+		// Polygon A GeoJSON Polygon, as an object or its text.
+		Polygon interface{} `json:"polygon,omitempty"`
+
+		// Source One provider, a comma list or a list (positions only).
+		Source interface{} `json:"source,omitempty"`
+
+		// Start ISO 8601; at or after, on the dataset's time column.
+		Start *string `json:"start,omitempty"`
+
+		// Type A ship type category.
+		Type *string `json:"type,omitempty"`
+	} `json:"filters,omitempty"`
+	Format *CreateExportJSONBodyFormat `json:"format,omitempty"`
+}
+
+// CreateExportJSONBodyDataset defines parameters for CreateExport.
+type CreateExportJSONBodyDataset string
+
+// CreateExportJSONBodyFormat defines parameters for CreateExport.
+type CreateExportJSONBodyFormat string
+
+// DownloadExportParams defines parameters for DownloadExport.
+type DownloadExportParams struct {
+	Range   *string `json:"Range,omitempty"`
+	IfRange *string `json:"If-Range,omitempty"`
+}
 
 // GetFleetAgeParams defines parameters for GetFleetAge.
 type GetFleetAgeParams struct {
@@ -7780,6 +8006,9 @@ type BillingCheckoutJSONRequestBody BillingCheckoutJSONBody
 // BillingWebhookJSONRequestBody defines body for BillingWebhook for application/json ContentType.
 type BillingWebhookJSONRequestBody = BillingWebhookJSONBody
 
+// CreateExportJSONRequestBody defines body for CreateExport for application/json ContentType.
+type CreateExportJSONRequestBody CreateExportJSONBody
+
 // SubmitFreightRateJSONRequestBody defines body for SubmitFreightRate for application/json ContentType.
 type SubmitFreightRateJSONRequestBody SubmitFreightRateJSONBody
 
@@ -8443,6 +8672,96 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /export (the `ExportCSV` operationId).
 	ExportCSV(ctx context.Context, params *ExportCSVParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListExports Your exports
+	//
+	// The account's exports, newest first (at most 100, and the plan's
+	// results per call); every plan. Another account's exports are never
+	// listed.
+	//
+	// Corresponds with GET /exports (the `ListExports` operationId).
+	ListExports(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateExportWithBody Ask for a bulk export of a dataset (Pro and above)
+	//
+	// Queues an export of a whole dataset as a file, written in the
+	// background (docs/exports.md): `positions` (the stored AIS
+	// positions), `port_calls` (the published port calls), `risk_events`,
+	// `voyages` (completed laden voyages) or `emissions` (the voyage legs'
+	// emission estimates), as `csv`, `csv.gz`, `parquet` or `geojson`
+	// (GeoJSON only for the datasets whose rows have a position:
+	// positions, risk_events, and port_calls at their port's position).
+	// `filters` is the position filter grammar of /tracks (docs/positions.md):
+	// imo, mmsi, type, bbox (west greater than east crosses the
+	// antimeridian), polygon, start, end, source, each as its query
+	// parameter's text or as JSON (a list for imo, mmsi and source,
+	// `[west, south, east, north]` for bbox, a GeoJSON object for
+	// polygon); start and end bound the dataset's time column (timestamp,
+	// arrival, started_at, departure). A filter the dataset has no column
+	// for (mmsi and source outside positions; bbox and polygon for voyages
+	// and emissions), an unknown key or a bad value is a 400 naming it
+	// (`filters.bbox`). Free and Starter keys get 403 naming the plan
+	// needed. The rows the filters select are counted first: more than
+	// the plan's rows per export (`export_max_rows` of /billing/plans) is
+	// a 403 naming the limit; more exports in a UTC day than the plan's
+	// `exports_per_day` a 429 naming it.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /exports (the `CreateExport` operationId).
+	CreateExportWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateExport Ask for a bulk export of a dataset (Pro and above)
+	//
+	// Queues an export of a whole dataset as a file, written in the
+	// background (docs/exports.md): `positions` (the stored AIS
+	// positions), `port_calls` (the published port calls), `risk_events`,
+	// `voyages` (completed laden voyages) or `emissions` (the voyage legs'
+	// emission estimates), as `csv`, `csv.gz`, `parquet` or `geojson`
+	// (GeoJSON only for the datasets whose rows have a position:
+	// positions, risk_events, and port_calls at their port's position).
+	// `filters` is the position filter grammar of /tracks (docs/positions.md):
+	// imo, mmsi, type, bbox (west greater than east crosses the
+	// antimeridian), polygon, start, end, source, each as its query
+	// parameter's text or as JSON (a list for imo, mmsi and source,
+	// `[west, south, east, north]` for bbox, a GeoJSON object for
+	// polygon); start and end bound the dataset's time column (timestamp,
+	// arrival, started_at, departure). A filter the dataset has no column
+	// for (mmsi and source outside positions; bbox and polygon for voyages
+	// and emissions), an unknown key or a bad value is a 400 naming it
+	// (`filters.bbox`). Free and Starter keys get 403 naming the plan
+	// needed. The rows the filters select are counted first: more than
+	// the plan's rows per export (`export_max_rows` of /billing/plans) is
+	// a 403 naming the limit; more exports in a UTC day than the plan's
+	// `exports_per_day` a 429 naming it.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /exports (the `CreateExport` operationId).
+	CreateExport(ctx context.Context, body CreateExportJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetExport An export's status
+	//
+	// Its status (queued, running, completed, failed, expired), rows,
+	// bytes and progress (0 to 1). Another account's export is a 404,
+	// as one that does not exist.
+	//
+	// Corresponds with GET /exports/{id} (the `GetExport` operationId).
+	GetExport(ctx context.Context, id ExportID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DownloadExport Download a completed export's file
+	//
+	// The file, with its media type (text/csv, application/gzip,
+	// application/vnd.apache.parquet, application/geo+json) and an
+	// attachment file name. Resumable: `Accept-Ranges: bytes`; one byte
+	// range in `Range` (`bytes=a-b`, `bytes=a-`, `bytes=-n`) is a 206 with
+	// `Content-Range`, one outside the file a 416 (`Content-Range: bytes
+	// */<size>`); `If-Range` with another ETag sends the whole file. An
+	// export not completed yet is a 409, an expired one a 410; another
+	// account's a 404.
+	//
+	// Corresponds with GET /exports/{id}/download (the `DownloadExport` operationId).
+	DownloadExport(ctx context.Context, id ExportID, params *DownloadExportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetFleetAge Age of the fleet calling each port
 	//
@@ -9346,7 +9665,8 @@ type ClientInterface interface {
 	// refused), and a host name must resolve now, and only to public addresses
 	// (loopback, private, link-local, multicast and metadata addresses are
 	// refused, here and again at every connection); `event_types` among
-	// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
+	// sanctions_match, dark_fleet, river_level, eta_changed, export.completed,
+	// export.failed (docs/exports.md), test. The signing secret
 	// (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 	// most 10 webhooks per account. Deliveries: docs/webhooks.md.
 	//
@@ -9363,7 +9683,8 @@ type ClientInterface interface {
 	// refused), and a host name must resolve now, and only to public addresses
 	// (loopback, private, link-local, multicast and metadata addresses are
 	// refused, here and again at every connection); `event_types` among
-	// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
+	// sanctions_match, dark_fleet, river_level, eta_changed, export.completed,
+	// export.failed (docs/exports.md), test. The signing secret
 	// (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 	// most 10 webhooks per account. Deliveries: docs/webhooks.md.
 	//
@@ -10172,6 +10493,146 @@ func (c *Client) ListEstimates(ctx context.Context, params *ListEstimatesParams,
 // Corresponds with GET /export (the `ExportCSV` operationId).
 func (c *Client) ExportCSV(ctx context.Context, params *ExportCSVParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewExportCSVRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListExports Your exports
+//
+// The account's exports, newest first (at most 100, and the plan's
+// results per call); every plan. Another account's exports are never
+// listed.
+//
+// Corresponds with GET /exports (the `ListExports` operationId).
+func (c *Client) ListExports(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListExportsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateExportWithBody Ask for a bulk export of a dataset (Pro and above)
+//
+// Queues an export of a whole dataset as a file, written in the
+// background (docs/exports.md): `positions` (the stored AIS
+// positions), `port_calls` (the published port calls), `risk_events`,
+// `voyages` (completed laden voyages) or `emissions` (the voyage legs'
+// emission estimates), as `csv`, `csv.gz`, `parquet` or `geojson`
+// (GeoJSON only for the datasets whose rows have a position:
+// positions, risk_events, and port_calls at their port's position).
+// `filters` is the position filter grammar of /tracks (docs/positions.md):
+// imo, mmsi, type, bbox (west greater than east crosses the
+// antimeridian), polygon, start, end, source, each as its query
+// parameter's text or as JSON (a list for imo, mmsi and source,
+// `[west, south, east, north]` for bbox, a GeoJSON object for
+// polygon); start and end bound the dataset's time column (timestamp,
+// arrival, started_at, departure). A filter the dataset has no column
+// for (mmsi and source outside positions; bbox and polygon for voyages
+// and emissions), an unknown key or a bad value is a 400 naming it
+// (`filters.bbox`). Free and Starter keys get 403 naming the plan
+// needed. The rows the filters select are counted first: more than
+// the plan's rows per export (`export_max_rows` of /billing/plans) is
+// a 403 naming the limit; more exports in a UTC day than the plan's
+// `exports_per_day` a 429 naming it.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /exports (the `CreateExport` operationId).
+func (c *Client) CreateExportWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateExportRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateExport Ask for a bulk export of a dataset (Pro and above)
+//
+// Queues an export of a whole dataset as a file, written in the
+// background (docs/exports.md): `positions` (the stored AIS
+// positions), `port_calls` (the published port calls), `risk_events`,
+// `voyages` (completed laden voyages) or `emissions` (the voyage legs'
+// emission estimates), as `csv`, `csv.gz`, `parquet` or `geojson`
+// (GeoJSON only for the datasets whose rows have a position:
+// positions, risk_events, and port_calls at their port's position).
+// `filters` is the position filter grammar of /tracks (docs/positions.md):
+// imo, mmsi, type, bbox (west greater than east crosses the
+// antimeridian), polygon, start, end, source, each as its query
+// parameter's text or as JSON (a list for imo, mmsi and source,
+// `[west, south, east, north]` for bbox, a GeoJSON object for
+// polygon); start and end bound the dataset's time column (timestamp,
+// arrival, started_at, departure). A filter the dataset has no column
+// for (mmsi and source outside positions; bbox and polygon for voyages
+// and emissions), an unknown key or a bad value is a 400 naming it
+// (`filters.bbox`). Free and Starter keys get 403 naming the plan
+// needed. The rows the filters select are counted first: more than
+// the plan's rows per export (`export_max_rows` of /billing/plans) is
+// a 403 naming the limit; more exports in a UTC day than the plan's
+// `exports_per_day` a 429 naming it.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /exports (the `CreateExport` operationId).
+func (c *Client) CreateExport(ctx context.Context, body CreateExportJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateExportRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetExport An export's status
+//
+// Its status (queued, running, completed, failed, expired), rows,
+// bytes and progress (0 to 1). Another account's export is a 404,
+// as one that does not exist.
+//
+// Corresponds with GET /exports/{id} (the `GetExport` operationId).
+func (c *Client) GetExport(ctx context.Context, id ExportID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetExportRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DownloadExport Download a completed export's file
+//
+// The file, with its media type (text/csv, application/gzip,
+// application/vnd.apache.parquet, application/geo+json) and an
+// attachment file name. Resumable: `Accept-Ranges: bytes`; one byte
+// range in `Range` (`bytes=a-b`, `bytes=a-`, `bytes=-n`) is a 206 with
+// `Content-Range`, one outside the file a 416 (`Content-Range: bytes
+// */<size>`); `If-Range` with another ETag sends the whole file. An
+// export not completed yet is a 409, an expired one a 410; another
+// account's a 404.
+//
+// Corresponds with GET /exports/{id}/download (the `DownloadExport` operationId).
+func (c *Client) DownloadExport(ctx context.Context, id ExportID, params *DownloadExportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDownloadExportRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -11764,7 +12225,8 @@ func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn
 // refused), and a host name must resolve now, and only to public addresses
 // (loopback, private, link-local, multicast and metadata addresses are
 // refused, here and again at every connection); `event_types` among
-// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
+// sanctions_match, dark_fleet, river_level, eta_changed, export.completed,
+// export.failed (docs/exports.md), test. The signing secret
 // (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 // most 10 webhooks per account. Deliveries: docs/webhooks.md.
 //
@@ -11791,7 +12253,8 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 // refused), and a host name must resolve now, and only to public addresses
 // (loopback, private, link-local, multicast and metadata addresses are
 // refused, here and again at every connection); `event_types` among
-// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
+// sanctions_match, dark_fleet, river_level, eta_changed, export.completed,
+// export.failed (docs/exports.md), test. The signing secret
 // (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 // most 10 webhooks per account. Deliveries: docs/webhooks.md.
 //
@@ -13914,6 +14377,167 @@ func NewExportCSVRequest(server string, params *ExportCSVParams) (*http.Request,
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListExportsRequest constructs an http.Request for the ListExports method
+func NewListExportsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/exports")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateExportRequest calls the generic CreateExport builder with application/json body
+func NewCreateExportRequest(server string, body CreateExportJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateExportRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateExportRequestWithBody constructs an http.Request for the CreateExport method, with any body, and a specified content type
+func NewCreateExportRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/exports")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetExportRequest constructs an http.Request for the GetExport method
+func NewGetExportRequest(server string, id ExportID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/exports/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDownloadExportRequest constructs an http.Request for the DownloadExport method
+func NewDownloadExportRequest(server string, id ExportID, params *DownloadExportParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/exports/%s/download", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.Range != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Range", *params.Range, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Range", headerParam0)
+		}
+
+		if params.IfRange != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-Range", *params.IfRange, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Range", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -18671,6 +19295,102 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /export (the `ExportCSV` operationId).
 	ExportCSVWithResponse(ctx context.Context, params *ExportCSVParams, reqEditors ...RequestEditorFn) (*ExportCSVResponse, error)
 
+	// ListExportsWithResponse Your exports
+	//
+	// The account's exports, newest first (at most 100, and the plan's
+	// results per call); every plan. Another account's exports are never
+	// listed.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /exports (the `ListExports` operationId).
+	ListExportsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListExportsResponse, error)
+
+	// CreateExportWithBodyWithResponse Ask for a bulk export of a dataset (Pro and above)
+	//
+	// Queues an export of a whole dataset as a file, written in the
+	// background (docs/exports.md): `positions` (the stored AIS
+	// positions), `port_calls` (the published port calls), `risk_events`,
+	// `voyages` (completed laden voyages) or `emissions` (the voyage legs'
+	// emission estimates), as `csv`, `csv.gz`, `parquet` or `geojson`
+	// (GeoJSON only for the datasets whose rows have a position:
+	// positions, risk_events, and port_calls at their port's position).
+	// `filters` is the position filter grammar of /tracks (docs/positions.md):
+	// imo, mmsi, type, bbox (west greater than east crosses the
+	// antimeridian), polygon, start, end, source, each as its query
+	// parameter's text or as JSON (a list for imo, mmsi and source,
+	// `[west, south, east, north]` for bbox, a GeoJSON object for
+	// polygon); start and end bound the dataset's time column (timestamp,
+	// arrival, started_at, departure). A filter the dataset has no column
+	// for (mmsi and source outside positions; bbox and polygon for voyages
+	// and emissions), an unknown key or a bad value is a 400 naming it
+	// (`filters.bbox`). Free and Starter keys get 403 naming the plan
+	// needed. The rows the filters select are counted first: more than
+	// the plan's rows per export (`export_max_rows` of /billing/plans) is
+	// a 403 naming the limit; more exports in a UTC day than the plan's
+	// `exports_per_day` a 429 naming it.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /exports (the `CreateExport` operationId).
+	CreateExportWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateExportResponse, error)
+
+	// CreateExportWithResponse Ask for a bulk export of a dataset (Pro and above)
+	//
+	// Queues an export of a whole dataset as a file, written in the
+	// background (docs/exports.md): `positions` (the stored AIS
+	// positions), `port_calls` (the published port calls), `risk_events`,
+	// `voyages` (completed laden voyages) or `emissions` (the voyage legs'
+	// emission estimates), as `csv`, `csv.gz`, `parquet` or `geojson`
+	// (GeoJSON only for the datasets whose rows have a position:
+	// positions, risk_events, and port_calls at their port's position).
+	// `filters` is the position filter grammar of /tracks (docs/positions.md):
+	// imo, mmsi, type, bbox (west greater than east crosses the
+	// antimeridian), polygon, start, end, source, each as its query
+	// parameter's text or as JSON (a list for imo, mmsi and source,
+	// `[west, south, east, north]` for bbox, a GeoJSON object for
+	// polygon); start and end bound the dataset's time column (timestamp,
+	// arrival, started_at, departure). A filter the dataset has no column
+	// for (mmsi and source outside positions; bbox and polygon for voyages
+	// and emissions), an unknown key or a bad value is a 400 naming it
+	// (`filters.bbox`). Free and Starter keys get 403 naming the plan
+	// needed. The rows the filters select are counted first: more than
+	// the plan's rows per export (`export_max_rows` of /billing/plans) is
+	// a 403 naming the limit; more exports in a UTC day than the plan's
+	// `exports_per_day` a 429 naming it.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /exports (the `CreateExport` operationId).
+	CreateExportWithResponse(ctx context.Context, body CreateExportJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateExportResponse, error)
+
+	// GetExportWithResponse An export's status
+	//
+	// Its status (queued, running, completed, failed, expired), rows,
+	// bytes and progress (0 to 1). Another account's export is a 404,
+	// as one that does not exist.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /exports/{id} (the `GetExport` operationId).
+	GetExportWithResponse(ctx context.Context, id ExportID, reqEditors ...RequestEditorFn) (*GetExportResponse, error)
+
+	// DownloadExportWithResponse Download a completed export's file
+	//
+	// The file, with its media type (text/csv, application/gzip,
+	// application/vnd.apache.parquet, application/geo+json) and an
+	// attachment file name. Resumable: `Accept-Ranges: bytes`; one byte
+	// range in `Range` (`bytes=a-b`, `bytes=a-`, `bytes=-n`) is a 206 with
+	// `Content-Range`, one outside the file a 416 (`Content-Range: bytes
+	// */<size>`); `If-Range` with another ETag sends the whole file. An
+	// export not completed yet is a 409, an expired one a 410; another
+	// account's a 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /exports/{id}/download (the `DownloadExport` operationId).
+	DownloadExportWithResponse(ctx context.Context, id ExportID, params *DownloadExportParams, reqEditors ...RequestEditorFn) (*DownloadExportResponse, error)
+
 	// GetFleetAgeWithResponse Age of the fleet calling each port
 	//
 	// One item per port (the given one, or all 40 by slug): the distinct
@@ -19691,7 +20411,8 @@ type ClientWithResponsesInterface interface {
 	// refused), and a host name must resolve now, and only to public addresses
 	// (loopback, private, link-local, multicast and metadata addresses are
 	// refused, here and again at every connection); `event_types` among
-	// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
+	// sanctions_match, dark_fleet, river_level, eta_changed, export.completed,
+	// export.failed (docs/exports.md), test. The signing secret
 	// (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 	// most 10 webhooks per account. Deliveries: docs/webhooks.md.
 	//
@@ -19708,7 +20429,8 @@ type ClientWithResponsesInterface interface {
 	// refused), and a host name must resolve now, and only to public addresses
 	// (loopback, private, link-local, multicast and metadata addresses are
 	// refused, here and again at every connection); `event_types` among
-	// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
+	// sanctions_match, dark_fleet, river_level, eta_changed, export.completed,
+	// export.failed (docs/exports.md), test. The signing secret
 	// (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 	// most 10 webhooks per account. Deliveries: docs/webhooks.md.
 	//
@@ -22113,6 +22835,348 @@ func (r ExportCSVResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ExportCSVResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListExportsResponse429Headers the declared response headers of an HTTP 429 response for ListExports
+type ListExportsResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ListExportsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Exports []Export `json:"exports"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListExportsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListExportsResponse) GetJSON200() *struct {
+	Exports []Export `json:"exports"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListExportsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListExportsResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListExportsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListExportsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListExportsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListExportsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateExportResponse429Headers the declared response headers of an HTTP 429 response for CreateExport
+type CreateExportResponse429Headers struct {
+	RetryAfter *int
+}
+
+type CreateExportResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *struct {
+		// Export Example: {"bytes":4120332,"completed_at":"2026-12-06T05:00:04Z","created_at":"2026-12-06T05:00:00Z","dataset":"positions","download_url":"https://overwatch.example/v1/exports/exp_6f1c2a9b0d4e8f7a3c5b1d2e/download","error":null,"expires_at":"2026-12-13T05:00:04Z","filters":{"bbox":"3.9,51.8,4.6,52.1"},"format":"csv.gz","id":"exp_6f1c2a9b0d4e8f7a3c5b1d2e","progress":1,"rows":182344,"status":"completed"}
+		Export Export `json:"export"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateExportResponse429Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r CreateExportResponse) GetJSON202() *struct {
+	// Export Example: {"bytes":4120332,"completed_at":"2026-12-06T05:00:04Z","created_at":"2026-12-06T05:00:00Z","dataset":"positions","download_url":"https://overwatch.example/v1/exports/exp_6f1c2a9b0d4e8f7a3c5b1d2e/download","error":null,"expires_at":"2026-12-13T05:00:04Z","filters":{"bbox":"3.9,51.8,4.6,52.1"},"format":"csv.gz","id":"exp_6f1c2a9b0d4e8f7a3c5b1d2e","progress":1,"rows":182344,"status":"completed"}
+	Export Export `json:"export"`
+} {
+	return r.JSON202
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateExportResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateExportResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateExportResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateExportResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateExportResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateExportResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateExportResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateExportResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetExportResponse429Headers the declared response headers of an HTTP 429 response for GetExport
+type GetExportResponse429Headers struct {
+	RetryAfter *int
+}
+
+type GetExportResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		// Export Example: {"bytes":4120332,"completed_at":"2026-12-06T05:00:04Z","created_at":"2026-12-06T05:00:00Z","dataset":"positions","download_url":"https://overwatch.example/v1/exports/exp_6f1c2a9b0d4e8f7a3c5b1d2e/download","error":null,"expires_at":"2026-12-13T05:00:04Z","filters":{"bbox":"3.9,51.8,4.6,52.1"},"format":"csv.gz","id":"exp_6f1c2a9b0d4e8f7a3c5b1d2e","progress":1,"rows":182344,"status":"completed"}
+		Export Export `json:"export"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetExportResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetExportResponse) GetJSON200() *struct {
+	// Export Example: {"bytes":4120332,"completed_at":"2026-12-06T05:00:04Z","created_at":"2026-12-06T05:00:00Z","dataset":"positions","download_url":"https://overwatch.example/v1/exports/exp_6f1c2a9b0d4e8f7a3c5b1d2e/download","error":null,"expires_at":"2026-12-13T05:00:04Z","filters":{"bbox":"3.9,51.8,4.6,52.1"},"format":"csv.gz","id":"exp_6f1c2a9b0d4e8f7a3c5b1d2e","progress":1,"rows":182344,"status":"completed"}
+	Export Export `json:"export"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetExportResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetExportResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetExportResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetExportResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetExportResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetExportResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetExportResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DownloadExportResponse200Headers the declared response headers of an HTTP 200 response for DownloadExport
+type DownloadExportResponse200Headers struct {
+	AcceptRanges *string
+	ETag         *string
+}
+
+// DownloadExportResponse206Headers the declared response headers of an HTTP 206 response for DownloadExport
+type DownloadExportResponse206Headers struct {
+	ContentRange *string
+}
+
+// DownloadExportResponse416Headers the declared response headers of an HTTP 416 response for DownloadExport
+type DownloadExportResponse416Headers struct {
+	ContentRange *string
+}
+
+// DownloadExportResponse429Headers the declared response headers of an HTTP 429 response for DownloadExport
+type DownloadExportResponse429Headers struct {
+	RetryAfter *int
+}
+
+type DownloadExportResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationgeoJSON200 the response for an HTTP 200 `application/geo+json` response
+	ApplicationgeoJSON200 *map[string]interface{}
+	// ApplicationgeoJSON206 the response for an HTTP 206 `application/geo+json` response
+	ApplicationgeoJSON206 *interface{}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON410 the response for an HTTP 410 `application/json` response
+	JSON410 *Error
+	// JSON416 the response for an HTTP 416 `application/json` response
+	JSON416 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DownloadExportResponse200Headers
+	// Headers206 the parsed response headers for an HTTP 206 response
+	Headers206 *DownloadExportResponse206Headers
+	// Headers416 the parsed response headers for an HTTP 416 response
+	Headers416 *DownloadExportResponse416Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DownloadExportResponse429Headers
+}
+
+// GetApplicationgeoJSON200 returns the response for an HTTP 200 `application/geo+json` response
+func (r DownloadExportResponse) GetApplicationgeoJSON200() *map[string]interface{} {
+	return r.ApplicationgeoJSON200
+}
+
+// GetApplicationgeoJSON206 returns the response for an HTTP 206 `application/geo+json` response
+func (r DownloadExportResponse) GetApplicationgeoJSON206() *interface{} {
+	return r.ApplicationgeoJSON206
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DownloadExportResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DownloadExportResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DownloadExportResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON410 returns the response for an HTTP 410 `application/json` response
+func (r DownloadExportResponse) GetJSON410() *Error {
+	return r.JSON410
+}
+
+// GetJSON416 returns the response for an HTTP 416 `application/json` response
+func (r DownloadExportResponse) GetJSON416() *Error {
+	return r.JSON416
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DownloadExportResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DownloadExportResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DownloadExportResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DownloadExportResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DownloadExportResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -28345,6 +29409,132 @@ func (c *ClientWithResponses) ExportCSVWithResponse(ctx context.Context, params 
 	return ParseExportCSVResponse(rsp)
 }
 
+// ListExportsWithResponse Your exports
+//
+// The account's exports, newest first (at most 100, and the plan's
+// results per call); every plan. Another account's exports are never
+// listed.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /exports (the `ListExports` operationId).
+func (c *ClientWithResponses) ListExportsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListExportsResponse, error) {
+	rsp, err := c.ListExports(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListExportsResponse(rsp)
+}
+
+// CreateExportWithBodyWithResponse Ask for a bulk export of a dataset (Pro and above)
+//
+// Queues an export of a whole dataset as a file, written in the
+// background (docs/exports.md): `positions` (the stored AIS
+// positions), `port_calls` (the published port calls), `risk_events`,
+// `voyages` (completed laden voyages) or `emissions` (the voyage legs'
+// emission estimates), as `csv`, `csv.gz`, `parquet` or `geojson`
+// (GeoJSON only for the datasets whose rows have a position:
+// positions, risk_events, and port_calls at their port's position).
+// `filters` is the position filter grammar of /tracks (docs/positions.md):
+// imo, mmsi, type, bbox (west greater than east crosses the
+// antimeridian), polygon, start, end, source, each as its query
+// parameter's text or as JSON (a list for imo, mmsi and source,
+// `[west, south, east, north]` for bbox, a GeoJSON object for
+// polygon); start and end bound the dataset's time column (timestamp,
+// arrival, started_at, departure). A filter the dataset has no column
+// for (mmsi and source outside positions; bbox and polygon for voyages
+// and emissions), an unknown key or a bad value is a 400 naming it
+// (`filters.bbox`). Free and Starter keys get 403 naming the plan
+// needed. The rows the filters select are counted first: more than
+// the plan's rows per export (`export_max_rows` of /billing/plans) is
+// a 403 naming the limit; more exports in a UTC day than the plan's
+// `exports_per_day` a 429 naming it.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /exports (the `CreateExport` operationId).
+func (c *ClientWithResponses) CreateExportWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateExportResponse, error) {
+	rsp, err := c.CreateExportWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateExportResponse(rsp)
+}
+
+// CreateExportWithResponse Ask for a bulk export of a dataset (Pro and above)
+//
+// Queues an export of a whole dataset as a file, written in the
+// background (docs/exports.md): `positions` (the stored AIS
+// positions), `port_calls` (the published port calls), `risk_events`,
+// `voyages` (completed laden voyages) or `emissions` (the voyage legs'
+// emission estimates), as `csv`, `csv.gz`, `parquet` or `geojson`
+// (GeoJSON only for the datasets whose rows have a position:
+// positions, risk_events, and port_calls at their port's position).
+// `filters` is the position filter grammar of /tracks (docs/positions.md):
+// imo, mmsi, type, bbox (west greater than east crosses the
+// antimeridian), polygon, start, end, source, each as its query
+// parameter's text or as JSON (a list for imo, mmsi and source,
+// `[west, south, east, north]` for bbox, a GeoJSON object for
+// polygon); start and end bound the dataset's time column (timestamp,
+// arrival, started_at, departure). A filter the dataset has no column
+// for (mmsi and source outside positions; bbox and polygon for voyages
+// and emissions), an unknown key or a bad value is a 400 naming it
+// (`filters.bbox`). Free and Starter keys get 403 naming the plan
+// needed. The rows the filters select are counted first: more than
+// the plan's rows per export (`export_max_rows` of /billing/plans) is
+// a 403 naming the limit; more exports in a UTC day than the plan's
+// `exports_per_day` a 429 naming it.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /exports (the `CreateExport` operationId).
+func (c *ClientWithResponses) CreateExportWithResponse(ctx context.Context, body CreateExportJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateExportResponse, error) {
+	rsp, err := c.CreateExport(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateExportResponse(rsp)
+}
+
+// GetExportWithResponse An export's status
+//
+// Its status (queued, running, completed, failed, expired), rows,
+// bytes and progress (0 to 1). Another account's export is a 404,
+// as one that does not exist.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /exports/{id} (the `GetExport` operationId).
+func (c *ClientWithResponses) GetExportWithResponse(ctx context.Context, id ExportID, reqEditors ...RequestEditorFn) (*GetExportResponse, error) {
+	rsp, err := c.GetExport(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetExportResponse(rsp)
+}
+
+// DownloadExportWithResponse Download a completed export's file
+//
+// The file, with its media type (text/csv, application/gzip,
+// application/vnd.apache.parquet, application/geo+json) and an
+// attachment file name. Resumable: `Accept-Ranges: bytes`; one byte
+// range in `Range` (`bytes=a-b`, `bytes=a-`, `bytes=-n`) is a 206 with
+// `Content-Range`, one outside the file a 416 (`Content-Range: bytes
+// */<size>`); `If-Range` with another ETag sends the whole file. An
+// export not completed yet is a 409, an expired one a 410; another
+// account's a 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /exports/{id}/download (the `DownloadExport` operationId).
+func (c *ClientWithResponses) DownloadExportWithResponse(ctx context.Context, id ExportID, params *DownloadExportParams, reqEditors ...RequestEditorFn) (*DownloadExportResponse, error) {
+	rsp, err := c.DownloadExport(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDownloadExportResponse(rsp)
+}
+
 // GetFleetAgeWithResponse Age of the fleet calling each port
 //
 // One item per port (the given one, or all 40 by slug): the distinct
@@ -29773,7 +30963,8 @@ func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqE
 // refused), and a host name must resolve now, and only to public addresses
 // (loopback, private, link-local, multicast and metadata addresses are
 // refused, here and again at every connection); `event_types` among
-// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
+// sanctions_match, dark_fleet, river_level, eta_changed, export.completed,
+// export.failed (docs/exports.md), test. The signing secret
 // (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 // most 10 webhooks per account. Deliveries: docs/webhooks.md.
 //
@@ -29796,7 +30987,8 @@ func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Cont
 // refused), and a host name must resolve now, and only to public addresses
 // (loopback, private, link-local, multicast and metadata addresses are
 // refused, here and again at every connection); `event_types` among
-// sanctions_match, dark_fleet, river_level, eta_changed, test. The signing secret
+// sanctions_match, dark_fleet, river_level, eta_changed, export.completed,
+// export.failed (docs/exports.md), test. The signing secret
 // (`whsec_...`, Standard Webhooks) is returned once, in the webhook. At
 // most 10 webhooks per account. Deliveries: docs/webhooks.md.
 //
@@ -31915,6 +33107,325 @@ func ParseExportCSVResponse(rsp *http.Response) (*ExportCSVResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers ExportCSVResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListExportsResponse parses an HTTP response from a ListExportsWithResponse call
+func ParseListExportsResponse(rsp *http.Response) (*ListExportsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListExportsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Exports []Export `json:"exports"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListExportsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateExportResponse parses an HTTP response from a CreateExportWithResponse call
+func ParseCreateExportResponse(rsp *http.Response) (*CreateExportResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateExportResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest struct {
+			// Export Example: {"bytes":4120332,"completed_at":"2026-12-06T05:00:04Z","created_at":"2026-12-06T05:00:00Z","dataset":"positions","download_url":"https://overwatch.example/v1/exports/exp_6f1c2a9b0d4e8f7a3c5b1d2e/download","error":null,"expires_at":"2026-12-13T05:00:04Z","filters":{"bbox":"3.9,51.8,4.6,52.1"},"format":"csv.gz","id":"exp_6f1c2a9b0d4e8f7a3c5b1d2e","progress":1,"rows":182344,"status":"completed"}
+			Export Export `json:"export"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers CreateExportResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetExportResponse parses an HTTP response from a GetExportWithResponse call
+func ParseGetExportResponse(rsp *http.Response) (*GetExportResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetExportResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			// Export Example: {"bytes":4120332,"completed_at":"2026-12-06T05:00:04Z","created_at":"2026-12-06T05:00:00Z","dataset":"positions","download_url":"https://overwatch.example/v1/exports/exp_6f1c2a9b0d4e8f7a3c5b1d2e/download","error":null,"expires_at":"2026-12-13T05:00:04Z","filters":{"bbox":"3.9,51.8,4.6,52.1"},"format":"csv.gz","id":"exp_6f1c2a9b0d4e8f7a3c5b1d2e","progress":1,"rows":182344,"status":"completed"}
+			Export Export `json:"export"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetExportResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDownloadExportResponse parses an HTTP response from a DownloadExportWithResponse call
+func ParseDownloadExportResponse(rsp *http.Response) (*DownloadExportResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DownloadExportResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest map[string]interface{}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationgeoJSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 206:
+		var dest interface{}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationgeoJSON206 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON410 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 416:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON416 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case rsp.StatusCode == 200:
+	// Content-type (text/csv) unsupported
+
+	case rsp.StatusCode == 206:
+		// Content-type (text/csv) unsupported
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DownloadExportResponse200Headers
+		if values := rsp.Header.Values("Accept-Ranges"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Accept-Ranges", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AcceptRanges = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 206:
+		var headers DownloadExportResponse206Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers206 = &headers
+	case rsp.StatusCode == 416:
+		var headers DownloadExportResponse416Headers
+		if values := rsp.Header.Values("Content-Range"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Range", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentRange = &value
+		}
+		response.Headers416 = &headers
+	case rsp.StatusCode == 429:
+		var headers DownloadExportResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

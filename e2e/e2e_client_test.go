@@ -77,6 +77,7 @@ func TestClientCallsEveryOperation(t *testing.T) {
 	fleetSize, _ := strconv.Atoi(vessels)
 	imo, port := callClientReads(ctx, t, c, fleetSize)
 	callClientTracks(ctx, t, c, imo)
+	callClientExports(ctx, t, c, imo)
 	callClientPredictions(ctx, t, c)
 	callClientAccount(ctx, t, c, hooks.URL, imo, port)
 	callClientBilling(ctx, t, c, secret, account)

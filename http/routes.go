@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"overwatch"
+	"overwatch/bulk"
 	"overwatch/read"
 	"overwatch/route"
 	"overwatch/web"
@@ -47,6 +48,9 @@ func routes(app *fiber.App, d *Deps, bounds *bodyBounds) {
 		Accounts: d.Accounts, Billing: d.Billing, Refresher: d.Refresh, Outbound: d.Outbound,
 		CheckURL: d.checkURL, PublicURL: d.PublicURL, Now: d.Now, EventLimit: d.Limits.events,
 	})
+	if d.Exports.Pool != nil {
+		bulk.Routes(e, d.Exports)
+	}
 }
 
 // edge mounts a route behind what its access asks for. The public surface
@@ -71,7 +75,8 @@ type edge struct {
 // results: the ports and the plans; and the tracks, time series bounded
 // by their time range and the plan's history floor, whose every fix in
 // range is the answer.
-var unclamped = map[string]bool{"/ports": true, "/billing/plans": true, "/vessels/:imo/track": true, "/tracks": true}
+var unclamped = map[string]bool{"/ports": true, "/billing/plans": true, "/vessels/:imo/track": true, "/tracks": true,
+	"/exports/:id/download": true}
 
 // Unclamped reports whether the keyed route of path (as mounted under /v1,
 // with :params) answers arrays the plan does not clamp.

@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/recover"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"overwatch/bulk"
 	"overwatch/read"
 	"overwatch/route"
 	"overwatch/write"
@@ -42,6 +43,9 @@ type Deps struct {
 	SAR read.SARCatalogue
 	// FreightMinContributors is k of the freight-rate aggregates (0: the default).
 	FreightMinContributors int
+	// Exports are the bulk feed's stores and worker pool (a nil Pool: no
+	// /v1/exports).
+	Exports bulk.Deps
 }
 
 // Accounts is the account store as the edge (key lookups, rate counters

@@ -31,6 +31,10 @@ type Deps struct {
 	WebhookLease time.Duration
 	// PurgeRateWindows deletes expired rate-limit windows (Postgres).
 	PurgeRateWindows func(ctx context.Context) (int64, error)
+	// ExpireExports deletes the files of the bulk exports past their
+	// expiry (and partial files left by a stopped worker); nil: no
+	// export_expiry job.
+	ExpireExports func(ctx context.Context) (int64, error)
 	// Freight publishes the weekly aggregates of the contributed freight
 	// rates (Postgres), with FreightMinContributors accounts per route at
 	// least (0: the service's default); nil: no publication job.
@@ -141,6 +145,7 @@ type Sources struct {
 //	derived_cleanup          deletes superseded generations
 //	rate_window_purge        deletes expired rate-limit windows
 //	freight_publication      publishes the contributed freight rates of each ISO week that has ended, once
+//	export_expiry            deletes the files of the bulk exports past their expiry
 //	webhook_delivery         sends the due webhook deliveries (retries with backoff)
 //	alerts                   alerts of the events of the last 3 days for their watchers
 //	<source>_refresh, ...    fetches an external source (Sources), when configured
@@ -219,6 +224,7 @@ func All(d Deps) []Job {
 
 		upkeep("derived_cleanup", 6*time.Hour, CleanupDerived(d.Store), ""),
 		upkeep("rate_window_purge", 5*time.Minute, Purge(d.PurgeRateWindows), off(d.PurgeRateWindows == nil, "no rate-limit store")),
+		upkeep("export_expiry", 10*time.Minute, Purge(d.ExpireExports), off(d.ExpireExports == nil, "no export store")),
 		upkeep("webhook_delivery", 5*time.Second, deliver, off(deliver == nil, "no webhook delivery queue")),
 		upkeep("alerts", 5*time.Minute, alerts, off(alerts == nil, "no alert store")),
 		upkeep("freight_publication", 15*time.Minute, freight, off(freight == nil, "no freight-rate store"), "freight_rate_aggregates"),

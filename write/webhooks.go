@@ -18,8 +18,9 @@ import (
 )
 
 // WebhookEventTypes are the event types a webhook may subscribe to: the
-// alert types, and test (POST a test event from the delivery log).
-var WebhookEventTypes = []string{"sanctions_match", "dark_fleet", "river_level", "eta_changed", "test"}
+// alert types, the bulk exports' outcomes, and test (POST a test event
+// from the delivery log).
+var WebhookEventTypes = []string{"sanctions_match", "dark_fleet", "river_level", "eta_changed", "export.completed", "export.failed", "test"}
 
 // MaxWebhooks is how many webhooks an account may hold.
 const MaxWebhooks = 10

@@ -10,6 +10,7 @@ import urllib.parse
 import urllib.request
 
 from . import frames
+from .exports import ExportsMixin
 
 __all__ = ["Client", "OverwatchError", "DEFAULT_TIMEOUT", "DEFAULT_MAX_RETRIES"]
 
@@ -56,7 +57,7 @@ class OverwatchError(Exception):
         self.parameter = parameter
 
 
-class Client:
+class Client(ExportsMixin):
     """A client of the Overwatch REST API.
 
     ``base_url`` is the service's address, with or without ``/v1``
@@ -98,20 +99,27 @@ class Client:
         query = _query(params or {})
         return self.base_url + path + ("?" + query if query else "")
 
-    def request(self, path, params=None, accept="application/json"):
-        """Send a GET and return the open response (the caller closes it).
+    def request(self, path, params=None, accept="application/json", method="GET", body=None, headers=None):
+        """Send a request (a GET unless ``method`` says; ``body`` a JSON
+        value sent as the request's body; ``headers`` sent besides the
+        client's) and return the open response (the caller closes it).
 
         Retries 429 and 503 as the class says; raises ``OverwatchError`` for
         any other status from 400 up and when the service cannot be reached.
         """
         url = self.url(path, params)
-        headers = {"Accept": accept, "Accept-Encoding": "gzip", "User-Agent": "overwatch-python/0.1"}
-        headers.update(self.headers)
+        sent = {"Accept": accept, "Accept-Encoding": "gzip", "User-Agent": "overwatch-python/0.1"}
+        sent.update(self.headers)
+        sent.update(headers or {})
         if self.api_key:
-            headers["X-API-Key"] = self.api_key
+            sent["X-API-Key"] = self.api_key
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            sent["Content-Type"] = "application/json"
         attempt = 0
         while True:
-            req = urllib.request.Request(url, headers=headers, method="GET")
+            req = urllib.request.Request(url, data=data, headers=sent, method=method)
             try:
                 resp = urllib.request.urlopen(req, timeout=self.timeout)
                 return io.BufferedReader(_Decoded(resp), 64 << 10)
@@ -236,8 +244,8 @@ class Client:
         """
         return self.list_frame("/vessels/positions", "positions", as_frame=as_frame, **filters)
 
-    # Bulk exports (POST /v1/exports) and the live stream (/v1/stream) are
-    # not served yet; their methods belong here once they are.
+    # The bulk exports are ExportsMixin's (exports.py). The live stream
+    # (/v1/stream) is not served yet; its method belongs here once it is.
 
     # ---- helpers -----------------------------------------------------------
 

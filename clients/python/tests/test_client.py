@@ -9,6 +9,7 @@ with OVERWATCH_NO_PANDAS=1; each test checks the shape it expects.
 import json
 import math
 import os
+import tempfile
 import unittest
 import urllib.error
 import urllib.parse
@@ -114,6 +115,51 @@ class ClientTest(unittest.TestCase):
 
     def setUp(self):
         self.ow.retries.clear()
+
+    def test_export_downloads_resumably_and_loads(self):
+        imo = self.imos[0]
+        e = self.ow.export("positions", {"imo": [imo]}, format="csv.gz")
+        self.assertEqual(e["status"], "queued")
+        done = self.ow.wait_export(e["id"], timeout=300)
+        self.assertEqual(self.ow.export_status(e["id"])["status"], "completed")
+        self.assertGreater(done["rows"], 0)
+        self.assertIn(e["id"], [x["id"] for x in self.ow.exports()])
+        with tempfile.TemporaryDirectory() as d:
+            whole = self.ow.download_export(e["id"], os.path.join(d, "whole.csv.gz"))
+            with open(whole, "rb") as f:
+                data = f.read()
+            self.assertEqual(len(data), done["bytes"])
+            # An interrupted download: half the file, resumed with Range.
+            part = os.path.join(d, "part.csv.gz")
+            with open(part, "wb") as f:
+                f.write(data[: len(data) // 2])
+            self.ow.download_export(e["id"], part)
+            self.ow.download_export(e["id"], part)  # already whole: left as it is
+            with open(part, "rb") as f:
+                self.assertEqual(f.read(), data)
+            rows = records(self.ow.load_export(part))
+        self.assertEqual(len(rows), done["rows"])
+        self.assertEqual({r["imo"] for r in rows}, {int(imo)})
+        track = raw(f"/vessels/{imo}/track")["fixes"]
+        # The same fixes: the track's coordinates are rounded to 5 decimals.
+        want = {epoch(f["timestamp"]): (f["latitude"], f["longitude"]) for f in track}
+        got = {(r["timestamp"] if PANDAS else epoch(r["timestamp"])): (r["latitude"], r["longitude"]) for r in rows}
+        self.assertEqual(set(got), set(want))
+        for ts, (lat, lon) in got.items():
+            self.assertLess(max(abs(lat - want[ts][0]), abs(lon - want[ts][1])), 1.5e-5, ts)
+
+    def test_export_refusals(self):
+        with self.assertRaises(OverwatchError) as cm:
+            self.ow.export("voyages", format="geojson")
+        self.assertEqual((cm.exception.status, cm.exception.parameter), (400, "format"))
+        with self.assertRaises(OverwatchError) as cm:
+            self.ow.export("positions", {"bbox": "1,2,3"})
+        self.assertEqual((cm.exception.status, cm.exception.parameter), (400, "filters.bbox"))
+        free = os.environ.get("OVERWATCH_FREE_API_KEY")
+        if free:
+            with self.assertRaises(OverwatchError) as cm:
+                Client(BASE, free).export("positions")
+            self.assertEqual(cm.exception.status, 403)
 
     def test_track_rows_equal_the_json_track(self):
         imo = self.imos[0]
