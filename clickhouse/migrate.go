@@ -79,6 +79,11 @@ func (db *DB) Migrate(ctx context.Context) ([]string, error) {
 		}
 		applied = append(applied, version)
 	}
+	if db.conn.cluster != nil {
+		if err := db.reshard(ctx); err != nil {
+			return applied, err
+		}
+	}
 	return applied, nil
 }
 
