@@ -16,7 +16,7 @@ type DB struct {
 	conn     conn
 	opts     *ch.Options
 	database string
-	cluster  string // the cluster's name in cluster mode, else ""
+	cluster  string       // the cluster's name in cluster mode, else ""
 	shards   *shardWriter // cluster mode: the direct writer of the sharded tables
 }
 
