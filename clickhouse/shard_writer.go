@@ -194,6 +194,9 @@ func (w *shardWriter) send(ctx context.Context, table, columns string, n int, ke
 		return fmt.Errorf("clickhouse: shard layout: %w", err)
 	}
 	perShard := make([][]int, len(l.replicas))
+	for s := range perShard {
+		perShard[s] = make([]int, 0, n/len(perShard)+n/8+1)
+	}
 	for i := 0; i < n; i++ {
 		s := l.shardOf(key(i))
 		perShard[s] = append(perShard[s], i)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The Go intHash64 against the server's, for keys of every size.
@@ -116,4 +117,33 @@ func TestMigrateReshardsTheDistributedTables(t *testing.T) {
 	if err := db.conn.Conn.Exec(ctx, "DROP DATABASE IF EXISTS "+database+" ON CLUSTER "+name); err != nil {
 		t.Error(err)
 	}
+}
+
+// BenchmarkShardSplit: the Go side of a direct shard write, per 50,000-row
+// positions batch: each row's shard, then every column picked per shard.
+func BenchmarkShardSplit(b *testing.B) {
+	const n = 50_000
+	l := &shardLayout{replicas: [][]string{{"a"}, {"b"}}, slots: []int{0, 1}}
+	mmsi := make([]uint32, n)
+	u32, f64, u64 := make([]uint32, n), make([]float64, n), make([]uint64, n)
+	str, ts := make([]string, n), make([]time.Time, n)
+	p32 := make([]*float32, n)
+	for i := range mmsi {
+		mmsi[i] = uint32(200000000 + i%5000)
+	}
+	cols := []any{u32, mmsi, str, ts, f64, f64, p32, p32, p32, u32, p32, str, u32, ts, str, u64}
+	b.ReportAllocs()
+	for b.Loop() {
+		perShard := make([][]int, 2)
+		for i := range mmsi {
+			s := l.shardOf(mmsi[i])
+			perShard[s] = append(perShard[s], i)
+		}
+		for _, rows := range perShard {
+			for _, c := range cols {
+				pick(c, rows)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/row")
 }
