@@ -3,6 +3,7 @@ package clickhouse
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
@@ -104,4 +105,22 @@ func (db *DB) ShardOf(ctx context.Context, table string, key uint32) (int, error
 		return 0, err
 	}
 	return l.shardOf(key) + 1, nil
+}
+
+var shardLocalTables = regexp.MustCompile(`(?i)\b(INTO|FROM|JOIN)(\s+)(positions|port_positions|static_reports)\b`)
+
+// execOnShards runs an INSERT ... SELECT that reads and writes only tables
+// sharded by MMSI, and keeps each row's MMSI, on each shard's local tables
+// (one replica of each shard): its rows are on the shard they are read
+// from, so the statement needs neither a distributed read nor a
+// distributed write. A shard that fails is run again like execRetrying;
+// the shard that succeeded drops the identical blocks of the rerun.
+func (db *DB) execOnShards(ctx context.Context, stmt string, args ...any) error {
+	if db.conn.cluster == nil {
+		return db.execRetrying(ctx, stmt, args...)
+	}
+	local := shardLocalTables.ReplaceAllString(stmt, "${1}${2}"+db.database+".${3}_local")
+	return db.retrying(ctx, func() error {
+		return db.conn.onNodes(ctx, statement{sql: local, target: onShards}, args)
+	})
 }
