@@ -36,7 +36,7 @@ cluster-down:
 ## clickhouse package, write/, and the end-to-end tests of ingest, the jobs
 ## and the public lookup (CLUSTER_E2E)
 CLUSTER_URL = clickhouse://127.0.0.1:9101,127.0.0.1:9102,127.0.0.1:9103,127.0.0.1:9104
-CLUSTER_E2E = ^(TestPublicLatestPosition|TestPublicErrors|TestReplayServesTheLastPositionOfEveryIMO|TestRunIngestsAFeedAndExposesMetrics|TestAnalyticsEndpoints|TestRunSchedulesJobsAndRefreshes|TestVesselsAndPortPositions)$$
+CLUSTER_E2E = ^(TestReplayBalancesTheShards|TestPublicLatestPosition|TestPublicErrors|TestReplayServesTheLastPositionOfEveryIMO|TestRunIngestsAFeedAndExposesMetrics|TestAnalyticsEndpoints|TestRunSchedulesJobsAndRefreshes|TestVesselsAndPortPositions)$$
 test-cluster: cluster
 	clickhouse/local/cluster.sh drop-tests
 	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test -count=1 -timeout 10m ./clickhouse/... ./write/...

@@ -39,9 +39,14 @@ func (b sendBatch) Abort() error {
 
 // prepareBatch prepares an INSERT (its columns named) as a sendBatch.
 func (db *DB) prepareBatch(ctx context.Context, insert string) (sendBatch, error) {
+	return prepareOn(ctx, db.conn, insert)
+}
+
+// prepareOn prepares an INSERT as a sendBatch on the pool c.
+func prepareOn(ctx context.Context, c driver.Conn, insert string) (sendBatch, error) {
 	own, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	detach := context.AfterFunc(ctx, cancel)
-	b, err := db.conn.PrepareBatch(own, insert)
+	b, err := c.PrepareBatch(own, insert)
 	if err != nil {
 		detach()
 		cancel()

@@ -28,7 +28,9 @@ import (
 // lookups from 8 clients, then the compressed bytes per position row from
 // system.parts. It runs only with OVERWATCH_BENCH_CAPACITY=1;
 // OVERWATCH_BENCH_SINGLE and OVERWATCH_BENCH_CLUSTER_URL (with ?cluster=)
-// name the two stores, OVERWATCH_BENCH_ROWS the positions (1,000,000).
+// name the two stores, OVERWATCH_BENCH_ROWS the positions (1,000,000),
+// OVERWATCH_BENCH_PIDS (name=pid,...) processes whose CPU time the writes
+// cost is reported.
 func TestCapacity(t *testing.T) {
 	if os.Getenv("OVERWATCH_BENCH_CAPACITY") != "1" {
 		t.Skip("a benchmark: make bench-cluster")
@@ -44,10 +46,17 @@ func TestCapacity(t *testing.T) {
 	batches := capacityBatches(rows, 5000, 50_000)
 	var report strings.Builder
 	fmt.Fprintf(&report, "| store | positions | ingest rows/s | track read p50 / p99 | latest read p50 / p99 | compressed B/row (positions) |\n|---|---|---|---|---|---|\n")
+	var cpu strings.Builder
 	for _, s := range stores {
 		r := measure(t, s.url, batches)
 		fmt.Fprintf(&report, "| %s | %d | %.0f | %s / %s | %s / %s | %.1f |\n", s.name, rows, r.rowsPerSec,
 			r.track[0], r.track[1], r.latest[0], r.latest[1], r.bytesPerRow)
+		if r.cpu != "" {
+			fmt.Fprintf(&cpu, "| %s | %s |\n", s.name, r.cpu)
+		}
+	}
+	if cpu.Len() > 0 {
+		report.WriteString("\nCPU seconds of each process while the positions were written (and 5 s after, for the replicas' fetches):\n\n| store | CPU s |\n|---|---|\n" + cpu.String())
 	}
 	t.Log("\n" + report.String())
 	if out := os.Getenv("OVERWATCH_BENCH_OUT"); out != "" {
@@ -68,6 +77,30 @@ type capacity struct {
 	rowsPerSec    float64
 	track, latest [2]time.Duration
 	bytesPerRow   float64
+	cpu           string // CPU seconds of each process of OVERWATCH_BENCH_PIDS during the writes
+}
+
+// cpuSeconds reads the CPU time (user and system) of each process of
+// OVERWATCH_BENCH_PIDS (name=pid, comma-separated: the ClickHouse servers
+// and ZooKeeper when they run on this machine for this benchmark alone).
+func cpuSeconds(t *testing.T) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	for _, kv := range strings.Split(os.Getenv("OVERWATCH_BENCH_PIDS"), ",") {
+		name, pid, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
+		utime, _ := strconv.ParseFloat(f[11], 64)
+		stime, _ := strconv.ParseFloat(f[12], 64)
+		out[name] = (utime + stime) / 100 // USER_HZ
+	}
+	return out
 }
 
 // capacityBatches are vessels sailing at 12 kn on slowly turning courses,
@@ -128,6 +161,7 @@ func measure(t *testing.T, url string, batches []*ingest.Batch) capacity {
 	}
 	var r capacity
 	n := 0
+	cpu0 := cpuSeconds(t)
 	start := time.Now()
 	for _, b := range batches {
 		if err := db.WriteBatch(ctx, b); err != nil {
@@ -136,6 +170,22 @@ func measure(t *testing.T, url string, batches []*ingest.Batch) capacity {
 		n += len(b.Positions)
 	}
 	r.rowsPerSec = float64(n) / time.Since(start).Seconds()
+	if len(cpu0) > 0 {
+		time.Sleep(5 * time.Second)
+		var names []string
+		cpu1 := cpuSeconds(t)
+		for name := range cpu1 {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		total := 0.0
+		for _, name := range names {
+			d := cpu1[name] - cpu0[name]
+			total += d
+			r.cpu += fmt.Sprintf("%s %.1f, ", name, d)
+		}
+		r.cpu += fmt.Sprintf("total %.1f", total)
+	}
 	if got, err := db.Count(ctx, "SELECT count() FROM positions"); err != nil || got != uint64(n) {
 		t.Fatalf("%s holds %d positions (%v), want %d", url, got, err, n)
 	}

@@ -23,9 +23,11 @@ import (
 //
 //   - the ingest tables (shardedTables) become a Replicated* table <name>_local
 //     on every node, replicated within its shard, plus a Distributed table
-//     under the original name, sharded by imo when the sorting key has it
-//     (else by the sorting key's first column), so that every version of a
-//     row lands on one shard and FINAL stays exact;
+//     under the original name, sharded by the table's key in shardKeys
+//     (the MMSI or the IMO) so that every version of a row lands on one
+//     shard and FINAL stays exact; ingest writes the shards' local tables
+//     directly (shard_writer.go), other inserts go through the Distributed
+//     table;
 //   - every other table (what the jobs derive, imports, schema_migrations)
 //     becomes one Replicated* table with a copy on every node (its ZooKeeper
 //     path has no {shard}), read directly.
@@ -146,7 +148,6 @@ var (
 	alterTable    = regexp.MustCompile(`(?is)^\s*ALTER TABLE (\w+)\s+(ADD COLUMN|DELETE|UPDATE)\b(.*)$`)
 	optimizeTable = regexp.MustCompile(`(?is)^\s*OPTIMIZE TABLE (\w+)(.*)$`)
 	truncateTable = regexp.MustCompile(`(?is)^\s*TRUNCATE TABLE (?:IF EXISTS )?(\w+)\s*$`)
-	orderBy       = regexp.MustCompile(`(?is)ORDER BY\s*(\([^)]*\)|\w+)`)
 )
 
 // render turns a single-node statement into its cluster form; statements
@@ -208,25 +209,15 @@ func (c *cluster) renderCreate(table, columns, engine, args, rest string) []stat
 	return []statement{
 		{sql: fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s.%s_local (%s) ENGINE = %s %s",
 			c.database, table, columns, replicated("/clickhouse/tables/{shard}/"+c.database+"/"+table, "{replica}"), rest), target: onHosts},
-		{sql: fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s.%s AS %s.%s_local ENGINE = Distributed(%s, %s, %s_local, cityHash64(%s))",
-			c.database, table, c.database, table, c.name, c.database, table, shardingKey(rest)), target: onHosts},
+		{sql: c.distributed(table), target: onHosts},
 	}
 }
 
-// shardingKey is imo when the sorting key has it, else the sorting key's
-// first column: rows equal in the sorting key must land on one shard.
-func shardingKey(rest string) string {
-	m := orderBy.FindStringSubmatch(rest)
-	if m == nil {
-		return "imo"
-	}
-	cols := strings.Split(strings.Trim(m[1], "()"), ",")
-	for _, col := range cols {
-		if strings.TrimSpace(col) == "imo" {
-			return "imo"
-		}
-	}
-	return strings.TrimSpace(cols[0])
+// distributed is the CREATE of table's Distributed table, sharded by
+// shardExpression (shard_writer.go computes the same in Go).
+func (c *cluster) distributed(table string) string {
+	return fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s.%s AS %s.%s_local ENGINE = Distributed(%s, %s, %s_local, %s)",
+		c.database, table, c.database, table, c.name, c.database, table, shardExpression(table))
 }
 
 // exec runs the rendered statements of stmt.

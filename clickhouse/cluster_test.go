@@ -22,11 +22,8 @@ func TestClusterRendering(t *testing.T) {
 			t.Errorf("local table %q lacks %q", sharded[0].sql, want)
 		}
 	}
-	if want := "CREATE TABLE IF NOT EXISTS db.static_reports AS db.static_reports_local ENGINE = Distributed(overwatch, db, static_reports_local, cityHash64(mmsi))"; sharded[1].sql != want {
+	if want := "CREATE TABLE IF NOT EXISTS db.static_reports AS db.static_reports_local ENGINE = Distributed(overwatch, db, static_reports_local, intHash64(mmsi))"; sharded[1].sql != want {
 		t.Errorf("distributed table:\n%s\nwant\n%s", sharded[1].sql, want)
-	}
-	if key := shardingKey("PARTITION BY toYYYYMM(ts) ORDER BY (port, ts, imo, dedup_key)"); key != "imo" {
-		t.Errorf("port_positions shard by %s, want imo", key)
 	}
 
 	derived := c.render("CREATE TABLE IF NOT EXISTS vessel_risk (day Date, gen UInt64) ENGINE = ReplacingMergeTree(computed_at) ORDER BY (imo, gen)")

@@ -16,7 +16,8 @@ type DB struct {
 	conn     conn
 	opts     *ch.Options
 	database string
-	cluster  string // the cluster's name in cluster mode, else ""
+	cluster  string       // the cluster's name in cluster mode, else ""
+	shards   *shardWriter // cluster mode: the direct writer of the sharded tables
 }
 
 var databaseName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -70,7 +71,11 @@ func Open(url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse: open: %w", err)
 	}
-	return &DB{conn: conn{Conn: c, cluster: cl, opts: opts}, opts: opts, database: opts.Auth.Database, cluster: clusterArg}, nil
+	db := &DB{conn: conn{Conn: c, cluster: cl, opts: opts}, opts: opts, database: opts.Auth.Database, cluster: clusterArg}
+	if cl != nil {
+		db.shards = newShardWriter(db.conn, opts, db.database)
+	}
+	return db, nil
 }
 
 // splitCluster takes the cluster=<name> parameter out of a URL.
@@ -115,6 +120,7 @@ func (db *DB) Database() string { return db.database }
 func (db *DB) Close() error {
 	if db.conn.cluster != nil {
 		db.conn.cluster.nodes.close()
+		db.shards.close()
 	}
 	return db.conn.Close()
 }

@@ -79,8 +79,14 @@ func (db *DB) WriteBatch(ctx context.Context, b *ingest.Batch) error {
 
 // columns appends each slice to its column of a prepared batch and sends
 // it; in cluster mode an identical batch is sent again after a failure
-// (sendRetrying).
+// (sendRetrying), and the rows of a sharded table go straight to their
+// shards (shard_writer.go).
 func (db *DB) columns(ctx context.Context, insert string, cols ...any) error {
+	if db.shards != nil {
+		if ok, err := db.shards.columns(ctx, insert, cols); ok {
+			return err
+		}
+	}
 	return db.sendRetrying(ctx, insert, func(batch sendBatch) error {
 		for i, c := range cols {
 			if err := batch.Column(i).Append(c); err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+
 	"overwatch"
 	"overwatch/read"
 )
@@ -56,17 +58,35 @@ func (db *DB) LatestChanges(ctx context.Context, since time.Time, fn func(overwa
 	return asOf, nil
 }
 
-// InsertLatest appends rows to the latest-position store in one batch.
+// InsertLatest appends rows to the latest-position store in one batch (in
+// cluster mode, one batch per shard: shard_writer.go).
 func (db *DB) InsertLatest(ctx context.Context, rows []overwatch.LatestRow) error {
-	err := db.sendRetrying(ctx, "INSERT INTO latest_positions ("+latestColumns+", received_at)", func(batch sendBatch) error {
-		for _, r := range rows {
-			if err := batch.Append(r.IMO, sourceName(r.Source), r.TS.UTC(), r.MMSI, r.VesselName, r.VesselType, r.Flag,
-				r.Lat, r.Lon, r.SpeedKt, r.CourseDeg, r.DraftM, r.Destination, r.NavStatus, receivedAt(r)); err != nil {
-				return err
+	add := func(batch driver.Batch, r *overwatch.LatestRow) error {
+		return batch.Append(r.IMO, sourceName(r.Source), r.TS.UTC(), r.MMSI, r.VesselName, r.VesselType, r.Flag,
+			r.Lat, r.Lon, r.SpeedKt, r.CourseDeg, r.DraftM, r.Destination, r.NavStatus, receivedAt(*r))
+	}
+	var err error
+	if db.shards != nil {
+		err = db.shards.send(ctx, "latest_positions", latestColumns+", received_at", len(rows),
+			func(i int) uint32 { return uint32(rows[i].IMO) },
+			func(batch driver.Batch, idx []int) error {
+				for _, i := range idx {
+					if err := add(batch, &rows[i]); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+	} else {
+		err = db.sendRetrying(ctx, "INSERT INTO latest_positions ("+latestColumns+", received_at)", func(batch sendBatch) error {
+			for i := range rows {
+				if err := add(batch, &rows[i]); err != nil {
+					return err
+				}
 			}
-		}
-		return nil
-	})
+			return nil
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("clickhouse: insert latest: %w", err)
 	}

@@ -19,7 +19,8 @@ var migrations embed.FS
 // Migrate creates the database if needed and applies, in name order, every
 // embedded migration not yet recorded in schema_migrations. Migrations are
 // forward-only and written with IF NOT EXISTS, so two instances migrating at
-// once do no harm. It returns the names applied.
+// once do no harm. In cluster mode it then brings the Distributed tables to
+// the sharding of shardKeys (reshard). It returns the names applied.
 func (db *DB) Migrate(ctx context.Context) ([]string, error) {
 	if err := db.ensureDatabase(ctx); err != nil {
 		return nil, fmt.Errorf("clickhouse: create database %s: %w", db.database, err)
@@ -78,6 +79,11 @@ func (db *DB) Migrate(ctx context.Context) ([]string, error) {
 			return applied, fmt.Errorf("clickhouse: record migration %s: %w", version, err)
 		}
 		applied = append(applied, version)
+	}
+	if db.conn.cluster != nil {
+		if err := db.reshard(ctx); err != nil {
+			return applied, err
+		}
 	}
 	return applied, nil
 }

@@ -68,7 +68,11 @@ func (db *DB) writeReattributions(ctx context.Context, b *ingest.Batch) error {
 			if i == len(reattributeStatements)-1 {
 				args = append([]any{now}, in...)
 			}
-			if err := db.execRetrying(ctx, stmt, args...); err != nil {
+			exec := db.execRetrying
+			if i < 2 {
+				exec = db.execOnShards // positions and port_positions: sharded by MMSI, which a copy keeps
+			}
+			if err := exec(ctx, stmt, args...); err != nil {
 				return fmt.Errorf("%d vessels from MMSI %d: %w", len(round), round[0].MMSI, err)
 			}
 		}
