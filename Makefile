@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools web client test test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-world bench-predictions bench-area bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
+.PHONY: all build run services tools web client test test-go test-chaos-smoke test-fuzz-smoke test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-world bench-predictions bench-area bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
 
 all: build
 
@@ -32,11 +32,13 @@ cluster-down:
 
 ## test-cluster: the ingest, derivation and public-contract tests in
 ## cluster mode (OVERWATCH_CLICKHOUSE_CLUSTER) on the local cluster, which
-## it starts (dropping the test databases of earlier runs first): the
+## it starts (dropping the test databases of earlier runs first), on
+## PostgreSQL databases of its own (prefix cluster_): the
 ## clickhouse package, write/, and the end-to-end tests of ingest, the jobs
 ## and the public lookup (CLUSTER_E2E)
 CLUSTER_URL = clickhouse://127.0.0.1:9101,127.0.0.1:9102,127.0.0.1:9103,127.0.0.1:9104
 CLUSTER_E2E = ^(TestReplayBalancesTheShards|TestPublicLatestPosition|TestPublicErrors|TestReplayServesTheLastPositionOfEveryIMO|TestRunIngestsAFeedAndExposesMetrics|TestAnalyticsEndpoints|TestRunSchedulesJobsAndRefreshes|TestVesselsAndPortPositions)$$
+test-cluster: export OVERWATCH_TEST_DB_PREFIX := $(OVERWATCH_TEST_DB_PREFIX)cluster_
 test-cluster: cluster
 	clickhouse/local/cluster.sh drop-tests
 	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test -count=1 -timeout 10m ./clickhouse/... ./write/...
@@ -128,24 +130,35 @@ HTTP_FUZZ     := FuzzHTTPRead FuzzHTTPWrite FuzzHTTPHeaders FuzzHTTPRaw
 ## report a bare "context deadline exceeded" when a duration ends while a
 ## worker is busy on a loaded machine, golang/go#75804)
 HTTP_FUZZTIME ?= 5000x
-## BENCH_PKGS: the packages that hold benchmarks (the smoke run of every
-## benchmark builds only these)
-BENCH_PKGS = $(shell grep -rl --include='*_test.go' --exclude-dir=testdata --exclude-dir=node_modules --exclude-dir=.data '^func Benchmark' . | xargs -n1 dirname | sort -u)
-## test: a tidy go.mod, vet, import rules, unit, integration and end-to-end
+## test: a tidy go.mod, vet, import rules and the OpenAPI lint, then the
+## suites side by side (make -j, each on databases of its own, each one's
+## output printed whole when it ends): unit, integration and end-to-end
 ## tests (which run every fuzz target's corpus and a short load test) with
-## the accuracy suite's smoke runs among them (the packages run side by
-## side), the HTTP edge's fuzz targets for HTTP_FUZZTIME each, then one
-## iteration of every benchmark as a smoke run
+## the accuracy suite's smoke runs among them and one iteration of every
+## benchmark as a smoke run (test-go); the Python client (test-python);
+## cluster mode (test-cluster); the chaos smoke run (test-chaos-smoke); the
+## HTTP edge's fuzz targets for HTTP_FUZZTIME each (test-fuzz-smoke)
 test: services tools $(STRIPE_MOCK) tidy vet lint-arch lint-openapi
-	OVERWATCH_ACCURACY=smoke OVERWATCH_ACCURACY_TRADE=smoke OVERWATCH_ACCURACY_TRADE_SEEDS=41 OVERWATCH_ACCURACY_PREDICTIONS=smoke $(GO) test -count=1 -timeout 20m ./...
-	$(MAKE) test-python
-	$(MAKE) test-cluster
+	@$(MAKE) --no-print-directory -j5 --output-sync=target test-go test-python test-cluster test-chaos-smoke test-fuzz-smoke
+
+## test-go: every package's tests, the smoke runs of the accuracy suites
+## and one iteration of every benchmark, in one `go test` (the packages run
+## side by side)
+test-go: services tools $(STRIPE_MOCK)
+	OVERWATCH_ACCURACY=smoke OVERWATCH_ACCURACY_TRADE=smoke OVERWATCH_ACCURACY_TRADE_SEEDS=41 OVERWATCH_ACCURACY_PREDICTIONS=smoke $(GO) test -count=1 -timeout 20m -bench . -benchtime 1x ./...
+
+## test-chaos-smoke: the chaos test's smoke run (see chaos)
+test-chaos-smoke: build
 	OVERWATCH_CHAOS=smoke $(GO) test -count=1 -timeout 10m -run '^TestChaos$$' ./cmd/chaos
+
+## test-fuzz-smoke: the HTTP edge's fuzz targets for HTTP_FUZZTIME each, on
+## databases of their own (prefix fuzz_)
+test-fuzz-smoke: export OVERWATCH_TEST_DB_PREFIX := $(OVERWATCH_TEST_DB_PREFIX)fuzz_
+test-fuzz-smoke: services
 	@for f in $(HTTP_FUZZ); do \
 	  echo "== fuzz $$f for $(HTTP_FUZZTIME)"; \
 	  $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(HTTP_FUZZTIME) ./e2e || exit 1; \
 	done
-	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x $(BENCH_PKGS)
 
 ## test-python: the Python client (clients/python) end to end: bin/overwatch
 ## serves a free loopback port on its own databases (python_client_e2e, the
