@@ -101,8 +101,8 @@ func New(opts Options) *Hub {
 	h := &Hub{
 		opts: opts, in: make(chan []Event, opts.Queue),
 		subs: map[*Subscription]struct{}{}, labels: map[string]int{},
-		ring: make([]*Event, opts.RingSize),
-		next: uint64(opts.Start.Unix()) * 1000000,
+		ring:    make([]*Event, opts.RingSize),
+		next:    uint64(opts.Start.Unix()) * 1000000,
 		dropped: map[string]*atomic.Uint64{},
 	}
 	for _, r := range DropReasons {
