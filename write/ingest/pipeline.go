@@ -14,6 +14,7 @@ import (
 	"overwatch"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
+	"overwatch/live"
 	"overwatch/write/ais"
 )
 
@@ -38,6 +39,7 @@ type Options struct {
 	WriteTimeout      time.Duration  // one batch write (30 s)
 	RetryInterval     time.Duration  // how often a down store is tried again (2 s)
 	Ports             *seaport.Index // port areas that tag positions (the reference ports)
+	Tap               Tap            // the live stream's hub (nil: none)
 	Now               func() time.Time
 	Log               *slog.Logger
 }
@@ -123,6 +125,7 @@ type Pipeline struct {
 	stats   counters
 	pending atomic.Int64 // registry.nPending, published for Stats
 	stopped atomic.Bool
+	tapBuf  []live.Event // events gathered for the tap (see tap.go)
 }
 
 type latestKey struct {
@@ -229,6 +232,9 @@ func (p *Pipeline) loop() {
 	tick := time.NewTicker(p.opts.FlushInterval)
 	defer tick.Stop()
 	for {
+		if len(p.tapBuf) > 0 && len(p.queue) == 0 && len(p.chunks) == 0 {
+			p.publishTap() // nothing more is waiting: publish what is gathered
+		}
 		select {
 		case r := <-p.queue:
 			p.take(&r)
@@ -239,6 +245,7 @@ func (p *Pipeline) loop() {
 		case ack := <-p.flushes:
 			p.drain()
 			p.flush(false)
+			p.publishTap()
 			p.writes <- writeReq{ack: ack} // acknowledged once what is before it is written
 		case <-p.closed:
 			// Submitters see stopped or closed and return; wait for those
@@ -247,6 +254,7 @@ func (p *Pipeline) loop() {
 			p.submit.Unlock() //nolint:staticcheck // a barrier, not a critical section
 			p.drain()
 			p.flush(true)
+			p.publishTap()
 			close(p.writes)
 			<-p.wrote
 			return
@@ -289,6 +297,7 @@ func (p *Pipeline) process(r *Report) {
 			p.stats.duplicates.Add(1)
 		} else {
 			v, newIMO, ident := p.reg.applyStatic(r)
+			p.tapStatic(r, v)
 			p.cur.Statics = append(p.cur.Statics, staticRow(r, v.imo, key))
 			if ident != nil {
 				p.cur.Identities = append(p.cur.Identities, *ident)
@@ -311,6 +320,7 @@ func (p *Pipeline) process(r *Report) {
 		return
 	}
 	v := p.reg.observe(r.MMSI, r.TS)
+	p.tapPosition(r, v)
 	row := positionRow(r, v, key)
 	switch {
 	case v.imo != 0:
