@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"overwatch"
+	"overwatch/live"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
-	"overwatch/live"
 	"overwatch/write/ais"
 )
 
