@@ -18,6 +18,7 @@ const (
 	NotAllowed      Code = "not_allowed"       // 405: the route exists, not with this method
 	Timeout         Code = "timeout"           // 408: the client did not send its request in time
 	Conflict        Code = "conflict"          // 409: refused by the resource's state
+	Gone            Code = "gone"              // 410: what was asked for is no longer kept
 	TooLarge        Code = "too_large"         // 413: the request body is over the limit
 	TooManyRequests Code = "too_many_requests" // 429: a rate limit was exceeded
 	HeaderTooLarge  Code = "header_too_large"  // 431: the request line and headers are over the limit

@@ -22,18 +22,21 @@ const (
 
 // PlanInfo is what a plan costs and allows. Zero HistoryDays means unlimited.
 type PlanInfo struct {
-	ID               Plan     `json:"id"`
-	Name             string   `json:"name"`
-	PriceUSDMonth    int      `json:"price_usd_month"`
-	RequestsPerDay   int      `json:"requests_per_day"`
-	ResultsPerCall   int      `json:"results_per_call"`
-	HistoryDays      int      `json:"history_days"`
-	ExactCoordinates bool     `json:"exact_coordinates"`
-	CSVExport        bool     `json:"csv_export"`
-	CSVMaxRows       int      `json:"csv_max_rows"`
-	Webhooks         bool     `json:"webhooks"`
-	Products         []string `json:"products"`
-	Features         []string `json:"features"`
+	ID               Plan   `json:"id"`
+	Name             string `json:"name"`
+	PriceUSDMonth    int    `json:"price_usd_month"`
+	RequestsPerDay   int    `json:"requests_per_day"`
+	ResultsPerCall   int    `json:"results_per_call"`
+	HistoryDays      int    `json:"history_days"`
+	ExactCoordinates bool   `json:"exact_coordinates"`
+	CSVExport        bool   `json:"csv_export"`
+	CSVMaxRows       int    `json:"csv_max_rows"`
+	Webhooks         bool   `json:"webhooks"`
+	// StreamConnections is how many GET /v1/stream connections an account
+	// may hold at once (0: the live stream is not included).
+	StreamConnections int      `json:"stream_connections"`
+	Products          []string `json:"products"`
+	Features          []string `json:"features"`
 }
 
 // The Supply Chain Risk plan is an entitlement bundle, not a volume tier; it
@@ -48,21 +51,21 @@ var plans = []PlanInfo{
 	{
 		ID: PlanStarter, Name: "Starter", PriceUSDMonth: 49,
 		RequestsPerDay: 1000, ResultsPerCall: 100, HistoryDays: 90,
-		ExactCoordinates: true, CSVExport: true, CSVMaxRows: 10000,
+		ExactCoordinates: true, CSVExport: true, CSVMaxRows: 10000, StreamConnections: 2,
 		Products: []string{ProductOverwatch},
 		Features: []string{"every endpoint", "90 days of history", "full coordinates", "CSV export"},
 	},
 	{
 		ID: PlanPro, Name: "Pro", PriceUSDMonth: 199,
 		RequestsPerDay: 10000, ResultsPerCall: 500, HistoryDays: 0,
-		ExactCoordinates: true, CSVExport: true, CSVMaxRows: 10000, Webhooks: true,
+		ExactCoordinates: true, CSVExport: true, CSVMaxRows: 10000, Webhooks: true, StreamConnections: 10,
 		Products: []string{ProductOverwatch},
 		Features: []string{"every endpoint", "unlimited history", "full coordinates", "CSV export up to 10,000 rows", "real-time webhooks", "priority support"},
 	},
 	{
 		ID: PlanSupplyChainRisk, Name: "Supply Chain Risk", PriceUSDMonth: 499,
 		RequestsPerDay: 10000, ResultsPerCall: 500, HistoryDays: 0,
-		ExactCoordinates: true, CSVExport: true, CSVMaxRows: 10000, Webhooks: true,
+		ExactCoordinates: true, CSVExport: true, CSVMaxRows: 10000, Webhooks: true, StreamConnections: 10,
 		Products: []string{ProductOverwatch, ProductLocus},
 		Features: []string{"unified entitlement to Overwatch and Locus", "one account, one subscription and invoice", "Pro volumes and features", "priority implementation support"},
 	},
@@ -114,6 +117,7 @@ const (
 	FeatureExactCoordinates Feature = "exact coordinates"
 	FeatureCSVExport        Feature = "CSV export"
 	FeatureWebhooks         Feature = "real-time webhooks"
+	FeatureLiveStream       Feature = "the live stream"
 )
 
 // Includes reports whether the plan includes the feature.
@@ -126,6 +130,8 @@ func (p Plan) Includes(f Feature) bool {
 		return info.CSVExport
 	case FeatureWebhooks:
 		return info.Webhooks
+	case FeatureLiveStream:
+		return info.StreamConnections > 0
 	}
 	return false
 }

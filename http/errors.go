@@ -23,6 +23,7 @@ var statusOf = map[overwatch.Code]int{
 	overwatch.NotAllowed:      fiber.StatusMethodNotAllowed,
 	overwatch.Timeout:         fiber.StatusRequestTimeout,
 	overwatch.Conflict:        fiber.StatusConflict,
+	overwatch.Gone:            fiber.StatusGone,
 	overwatch.TooLarge:        fiber.StatusRequestEntityTooLarge,
 	overwatch.TooManyRequests: fiber.StatusTooManyRequests,
 	overwatch.HeaderTooLarge:  fiber.StatusRequestHeaderFieldsTooLarge,

@@ -118,18 +118,18 @@ type Static struct {
 // derivation wrote that its previous run had not (a new event, or one
 // that has ended since).
 type RiskEvent struct {
-	EventType string         `json:"event_type"`
-	Subtype   *string        `json:"subtype"`
-	IMO       string         `json:"imo"`
-	OtherIMO  *string        `json:"other_imo"`
-	StartedAt string         `json:"started_at"`
-	EndedAt   *string        `json:"ended_at"`
-	Ongoing   bool           `json:"ongoing"`
-	Latitude  *float64       `json:"latitude"`
-	Longitude *float64       `json:"longitude"`
-	Port      *string        `json:"port"`
-	Severity  string         `json:"severity"`
-	Detail    map[string]any `json:"detail"`
+	EventType string          `json:"event_type"`
+	Subtype   *string         `json:"subtype"`
+	IMO       string          `json:"imo"`
+	OtherIMO  *string         `json:"other_imo"`
+	StartedAt string          `json:"started_at"`
+	EndedAt   *string         `json:"ended_at"`
+	Ongoing   bool            `json:"ongoing"`
+	Latitude  *float64        `json:"latitude"`
+	Longitude *float64        `json:"longitude"`
+	Port      *string         `json:"port"`
+	Severity  string          `json:"severity"`
+	Detail    json.RawMessage `json:"detail"`
 }
 
 // Time formats a time as the stream's bodies carry it (RFC 3339, UTC,

@@ -40,6 +40,7 @@ type Options struct {
 	RetryInterval     time.Duration  // how often a down store is tried again (2 s)
 	Ports             *seaport.Index // port areas that tag positions (the reference ports)
 	Tap               Tap            // the live stream's hub (nil: none)
+	TapMaxAge         time.Duration  // reports older than this (report time) are not tapped: a backfill (1 h)
 	Now               func() time.Time
 	Log               *slog.Logger
 }
@@ -62,6 +63,7 @@ func (o *Options) defaults() {
 	defd(&o.AttributionWindow, 10*time.Minute)
 	defd(&o.WriteTimeout, 30*time.Second)
 	defd(&o.RetryInterval, 2*time.Second)
+	defd(&o.TapMaxAge, time.Hour)
 	if o.SpoolMaxBytes <= 0 {
 		o.SpoolMaxBytes = 10 << 30
 	}
@@ -297,7 +299,7 @@ func (p *Pipeline) process(r *Report) {
 			p.stats.duplicates.Add(1)
 		} else {
 			v, newIMO, ident := p.reg.applyStatic(r)
-			p.tapStatic(r, v)
+			p.tapStatic(r, v, now)
 			p.cur.Statics = append(p.cur.Statics, staticRow(r, v.imo, key))
 			if ident != nil {
 				p.cur.Identities = append(p.cur.Identities, *ident)
@@ -320,7 +322,7 @@ func (p *Pipeline) process(r *Report) {
 		return
 	}
 	v := p.reg.observe(r.MMSI, r.TS)
-	p.tapPosition(r, v)
+	p.tapPosition(r, v, now)
 	row := positionRow(r, v, key)
 	switch {
 	case v.imo != 0:

@@ -3,6 +3,7 @@ package ingest
 import (
 	"encoding/json"
 	"math"
+	"time"
 
 	"overwatch"
 	"overwatch/live"
@@ -11,7 +12,9 @@ import (
 
 // Tap receives what the pipeline takes, for the live stream: each
 // position and static report once deduplicated, as it is processed (a
-// position waiting for its IMO is published at once, its imo unknown).
+// position waiting for its IMO is published at once, its imo unknown),
+// unless its report time is older than TapMaxAge: a backfill through the
+// pipeline (the demo's history) is not live.
 // Publish takes chunks of events it owns from then on and must never
 // block (live.Hub drops rather than wait).
 type Tap interface {
@@ -24,8 +27,8 @@ type Tap interface {
 const tapChunk = 256
 
 // tapPosition gathers a deduplicated position report of vessel v.
-func (p *Pipeline) tapPosition(r *Report, v *mmsiState) {
-	if p.opts.Tap == nil {
+func (p *Pipeline) tapPosition(r *Report, v *mmsiState, now time.Time) {
+	if p.opts.Tap == nil || now.Sub(r.TS) > p.opts.TapMaxAge {
 		return
 	}
 	p.tapBuf = append(p.tapBuf, live.Event{
@@ -40,8 +43,8 @@ func (p *Pipeline) tapPosition(r *Report, v *mmsiState) {
 
 // tapStatic gathers a deduplicated static report of vessel v (its state
 // after the report).
-func (p *Pipeline) tapStatic(r *Report, v *mmsiState) {
-	if p.opts.Tap == nil {
+func (p *Pipeline) tapStatic(r *Report, v *mmsiState, now time.Time) {
+	if p.opts.Tap == nil || now.Sub(r.TS) > p.opts.TapMaxAge {
 		return
 	}
 	p.tapBuf = append(p.tapBuf, live.Event{

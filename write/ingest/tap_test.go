@@ -12,7 +12,8 @@ import (
 // TestTapPublishesEachReportOnceAsProcessed checks that the live stream
 // gets every deduplicated position and static report, in order, once,
 // without waiting for a flush, a position held for its IMO at once (imo
-// unknown) and the vessel's IMO on the positions after its static report.
+// unknown) and the vessel's IMO on the positions after its static report;
+// a report older than TapMaxAge (a backfill) is not live.
 func TestTapPublishesEachReportOnceAsProcessed(t *testing.T) {
 	t.Parallel()
 	hub := live.New(live.Options{})
@@ -26,12 +27,15 @@ func TestTapPublishesEachReportOnceAsProcessed(t *testing.T) {
 	opts := testOptions(t)
 	opts.Tap = hub
 	opts.FlushInterval = time.Hour // nothing flushed: the tap does not wait for a batch
+	opts.Now = func() time.Time { return t0.Add(time.Minute) }
+	opts.TapMaxAge = time.Hour
 	p := startPipeline(t, newMemStore(), opts)
 	imo := validIMO(923456)
 	a := classA(211000002, t0)
 	st := static5(211000002, imo, "STREAM TEST", t0.Add(time.Second))
 	b := classA(211000002, t0.Add(2*time.Second))
-	submit(t, p, a, a, st, b)
+	old := classB(211000003, t0.Add(-2*time.Hour))
+	submit(t, p, old, a, a, st, b)
 
 	type msg struct {
 		Type string  `json:"type"`
