@@ -98,7 +98,7 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_FEEDS", "", "AIS feeds, whitespace-separated <provider>=<url> (tcp://, udp://, wss:// aisstream, https:// AISHub)"},
 	{"OVERWATCH_SPOOL_DIR", ".data/spool", "where ingest batches wait while ClickHouse is unreachable"},
 	{"OVERWATCH_ATTRIBUTION_WINDOW", "10m", "how long a class A position waits for the static report that names its IMO"},
-	{"OVERWATCH_STREAM_BUFFER", "1024", "GET /v1/stream: events waiting for one subscriber; a subscriber that lets its buffer fill is dropped as a slow consumer"},
+	{"OVERWATCH_STREAM_BUFFER", "4096", "GET /v1/stream: events waiting for one subscriber; a subscriber that lets its buffer fill is dropped as a slow consumer"},
 	{"OVERWATCH_STREAM_RESUME_EVENTS", "100000", "GET /v1/stream: the recent events kept for resumption by last_event_id (at most)"},
 	{"OVERWATCH_STREAM_RESUME_WINDOW", "5m", "GET /v1/stream: how long an event is kept for resumption (at most)"},
 	{"OVERWATCH_STREAM_MAX_AGE", "1h", "GET /v1/stream: reports whose report time is older than this when ingested (a backfill) are not streamed"},

@@ -12,7 +12,7 @@ import (
 
 // Options tune the hub; zero values take the defaults.
 type Options struct {
-	// Buffer is the events a subscriber's buffer holds (1,024): a
+	// Buffer is the events a subscriber's buffer holds (4,096): a
 	// subscriber that lets it fill is dropped as a slow consumer.
 	Buffer int
 	// RingSize and RingAge bound the events kept for resumption
@@ -31,7 +31,7 @@ type Options struct {
 
 func (o *Options) defaults() {
 	if o.Buffer <= 0 {
-		o.Buffer = 1024
+		o.Buffer = 4096
 	}
 	if o.RingSize <= 0 {
 		o.RingSize = 100000

@@ -16,22 +16,25 @@ import (
 // Last-Event-ID) and a `data:` line (its JSON message); a comment line
 // every StreamHeartbeat while idle; and, when the hub drops the
 // subscriber, a last `event: error` whose data is {"error", "reason"}.
-// The stream ends when the client stops taking bytes (a failed write).
+// The stream ends when the client stops taking bytes (a failed write, or
+// none taken for streamWriteTimeout).
 func serveSSE(c *fiber.Ctx, sub *live.Subscription, release func()) {
 	c.Set(fiber.HeaderContentType, "text/event-stream")
 	c.Set("X-Accel-Buffering", "no") // proxies: do not buffer the stream
 	fctx := c.Context()              // outlives c, which Fiber reuses once the handler returns
-	fctx.SetBodyStreamWriter(func(w *bufio.Writer) {
-		defer release()
-		defer sub.Close()
-		deadline := func() { _ = fctx.SetWriteDeadline(time.Now().Add(streamWriteTimeout)) }
-		deadline()
+	// streamBody (the tracks' streamed body) has fasthttp call the writer
+	// on the connection's own writer: each flush is one chunk, at once.
+	streamBody(c, func(w *bufio.Writer) error {
+		flush := func() error {
+			_ = fctx.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+			return w.Flush()
+		}
 		w.WriteString("retry: 2000\n\n") //nolint:errcheck // the flush reports it
 		for _, e := range sub.Backlog() {
 			writeSSE(w, e)
 		}
-		if w.Flush() != nil {
-			return
+		if err := flush(); err != nil {
+			return err
 		}
 		beat := time.NewTicker(StreamHeartbeat)
 		defer beat.Stop()
@@ -44,26 +47,25 @@ func serveSSE(c *fiber.Ctx, sub *live.Subscription, release func()) {
 						w.WriteString("event: error\ndata: ") //nolint:errcheck
 						w.Write(body)                         //nolint:errcheck
 						w.WriteString("\n\n")                 //nolint:errcheck
-						deadline()
-						w.Flush() //nolint:errcheck // the stream ends either way
 					}
-					return
+					return nil // the body ends: the client reconnects
 				}
 				writeSSE(w, e)
 				if len(sub.C()) == 0 { // flush once what is waiting is written
-					deadline()
-					if w.Flush() != nil {
-						return
+					if err := flush(); err != nil {
+						return err
 					}
 				}
 			case <-beat.C:
 				w.WriteString(": keep-alive\n\n") //nolint:errcheck
-				deadline()
-				if w.Flush() != nil {
-					return
+				if err := flush(); err != nil {
+					return err
 				}
 			}
 		}
+	}, func() {
+		sub.Close()
+		release()
 	})
 }
 
