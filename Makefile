@@ -212,7 +212,7 @@ accuracy-trade: services
 	OVERWATCH_ACCURACY_TRADE=full OVERWATCH_ACCURACY_TRADE_SEEDS="$(OVERWATCH_ACCURACY_TRADE_SEEDS)" OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_TRADE_OUT)) $(GO) test -count=1 -timeout 150m -v -run '^TestAccuracyTrade$$' ./accuracy
 
 ## bench: Go benchmarks and the load tests (see docs/benchmarks.md)
-bench: services tools bench-go bench-load bench-ingest bench-history bench-sim bench-derive bench-trade bench-market bench-map bench-tracks
+bench: services tools bench-go bench-load bench-ingest bench-history bench-sim bench-derive bench-trade bench-market bench-map bench-tracks bench-stream
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
@@ -254,6 +254,13 @@ bench-map:
 bench-tracks:
 	OVERWATCH_TRACK_BENCH_FIXES=100000 $(GO) test -count=1 -timeout 15m -run '^TestFixesReadRate$$' -v ./clickhouse
 	OVERWATCH_TRACK_BENCH_FIXES=100000 $(GO) test -count=1 -timeout 15m -run '^TestTrackBench$$' -v ./e2e
+
+## bench-stream: GET /v1/stream under a 20,000 lines/s replay of the AISHub
+## sample (170,000 lines): the ingest rate without subscribers, then with 100
+## WebSocket subscribers each with its own box, and the delivery p99 (go
+## test runs it at a smoke size: 20,000 lines, 20 subscribers, no bounds)
+bench-stream:
+	OVERWATCH_STREAM_BENCH_LINES=170000 $(GO) test -count=1 -timeout 15m -run '^TestStreamBench$$' -v ./e2e
 
 ## bench-ingest: replay 10 million AIS messages into ClickHouse (messages/s, peak RSS)
 bench-ingest: build
