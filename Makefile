@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools web client test test-go test-chaos-smoke test-fuzz-smoke test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-world bench-predictions bench-area bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
+.PHONY: all build run services tools web client test test-go test-chaos-smoke test-fuzz-smoke test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports bench-stream vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-world bench-predictions bench-area bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
 
 all: build
 
@@ -225,7 +225,7 @@ accuracy-trade: services
 	OVERWATCH_ACCURACY_TRADE=full OVERWATCH_ACCURACY_TRADE_SEEDS="$(OVERWATCH_ACCURACY_TRADE_SEEDS)" OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_TRADE_OUT)) $(GO) test -count=1 -timeout 150m -v -run '^TestAccuracyTrade$$' ./accuracy
 
 ## bench: Go benchmarks and the load tests (see docs/benchmarks.md)
-bench: services tools bench-go bench-load bench-ingest bench-world bench-history bench-sim bench-derive bench-trade bench-market bench-map bench-tracks bench-predictions bench-exports
+bench: services tools bench-go bench-load bench-ingest bench-world bench-history bench-sim bench-derive bench-trade bench-market bench-map bench-tracks bench-predictions bench-exports bench-stream
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
@@ -284,6 +284,13 @@ bench-predictions bench-area: build
 EXPORT_ROWS ?= 10000000
 bench-exports: build
 	$(GO) run ./cmd/loadtest exports -bin $(BIN) -rows $(EXPORT_ROWS)
+
+## bench-stream: GET /v1/stream under a 20,000 lines/s replay of the AISHub
+## sample (170,000 lines): the ingest rate without subscribers, then with 100
+## WebSocket subscribers each with its own box, and the delivery p99 (go
+## test runs it at a smoke size: 20,000 lines, 20 subscribers, no bounds)
+bench-stream:
+	OVERWATCH_STREAM_BENCH_LINES=170000 $(GO) test -count=1 -timeout 15m -run '^TestStreamBench$$' -v ./e2e
 
 ## bench-ingest: replay 10 million AIS messages into ClickHouse, each of
 ## two rounds followed by its anchor, clickhouse-client inserting the

@@ -18,7 +18,7 @@ const (
 	NotAllowed      Code = "not_allowed"       // 405: the route exists, not with this method
 	Timeout         Code = "timeout"           // 408: the client did not send its request in time
 	Conflict        Code = "conflict"          // 409: refused by the resource's state
-	Gone            Code = "gone"              // 410: the resource existed and was deleted (an expired export)
+	Gone            Code = "gone"              // 410: what was asked for is no longer kept (an expired export, stream events past the resume window)
 	TooLarge        Code = "too_large"         // 413: the request body is over the limit
 	RangeInvalid    Code = "range_invalid"     // 416: a Range header no byte of the resource satisfies
 	TooManyRequests Code = "too_many_requests" // 429: a rate limit was exceeded

@@ -35,10 +35,13 @@ type PlanInfo struct {
 	// ExportsPerDay is how many bulk exports (POST /v1/exports) an
 	// account may start per UTC day (0: the plan has none), and
 	// ExportMaxRows how many rows one may hold.
-	ExportsPerDay int      `json:"exports_per_day"`
-	ExportMaxRows int      `json:"export_max_rows"`
-	Products      []string `json:"products"`
-	Features      []string `json:"features"`
+	ExportsPerDay int `json:"exports_per_day"`
+	ExportMaxRows int `json:"export_max_rows"`
+	// StreamConnections is how many GET /v1/stream connections an account
+	// may hold at once (0: the live stream is not included).
+	StreamConnections int      `json:"stream_connections"`
+	Products          []string `json:"products"`
+	Features          []string `json:"features"`
 }
 
 // The Supply Chain Risk plan is an entitlement bundle, not a volume tier; it
@@ -53,14 +56,14 @@ var plans = []PlanInfo{
 	{
 		ID: PlanStarter, Name: "Starter", PriceUSDMonth: 49,
 		RequestsPerDay: 1000, ResultsPerCall: 100, HistoryDays: 90,
-		ExactCoordinates: true, CSVExport: true, CSVMaxRows: 10000,
+		ExactCoordinates: true, CSVExport: true, CSVMaxRows: 10000, StreamConnections: 2,
 		Products: []string{ProductOverwatch},
 		Features: []string{"every endpoint", "90 days of history", "full coordinates", "CSV export"},
 	},
 	{
 		ID: PlanPro, Name: "Pro", PriceUSDMonth: 199,
 		RequestsPerDay: 10000, ResultsPerCall: 500, HistoryDays: 0,
-		ExactCoordinates: true, CSVExport: true, CSVMaxRows: 10000, Webhooks: true,
+		ExactCoordinates: true, CSVExport: true, CSVMaxRows: 10000, Webhooks: true, StreamConnections: 10,
 		ExportsPerDay: 20, ExportMaxRows: 10_000_000,
 		Products: []string{ProductOverwatch},
 		Features: []string{"every endpoint", "unlimited history", "full coordinates", "CSV export up to 10,000 rows", "real-time webhooks", "bulk exports (20 a day, 10 million rows each)", "priority support"},
@@ -68,7 +71,7 @@ var plans = []PlanInfo{
 	{
 		ID: PlanSupplyChainRisk, Name: "Supply Chain Risk", PriceUSDMonth: 499,
 		RequestsPerDay: 10000, ResultsPerCall: 500, HistoryDays: 0,
-		ExactCoordinates: true, CSVExport: true, CSVMaxRows: 10000, Webhooks: true,
+		ExactCoordinates: true, CSVExport: true, CSVMaxRows: 10000, Webhooks: true, StreamConnections: 10,
 		ExportsPerDay: 20, ExportMaxRows: 10_000_000,
 		Products: []string{ProductOverwatch, ProductLocus},
 		Features: []string{"unified entitlement to Overwatch and Locus", "one account, one subscription and invoice", "Pro volumes and features", "priority implementation support"},
@@ -122,6 +125,7 @@ const (
 	FeatureCSVExport        Feature = "CSV export"
 	FeatureWebhooks         Feature = "real-time webhooks"
 	FeatureBulkExport       Feature = "bulk exports"
+	FeatureLiveStream       Feature = "the live stream"
 )
 
 // Includes reports whether the plan includes the feature.
@@ -136,6 +140,8 @@ func (p Plan) Includes(f Feature) bool {
 		return info.Webhooks
 	case FeatureBulkExport:
 		return info.ExportsPerDay > 0
+	case FeatureLiveStream:
+		return info.StreamConnections > 0
 	}
 	return false
 }

@@ -44,6 +44,7 @@ type Config struct {
 	Feeds              string
 	SpoolDir           string
 	AttributionWindow  time.Duration
+	Stream             StreamConfig
 	MetricsAddr        string
 	Simulate           string
 	DataDir            string
@@ -104,6 +105,10 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_FEEDS", "", "AIS feeds, whitespace-separated <provider>=<url> (tcp://, udp://, wss:// aisstream, https:// AISHub)"},
 	{"OVERWATCH_SPOOL_DIR", ".data/spool", "where ingest batches wait while ClickHouse is unreachable"},
 	{"OVERWATCH_ATTRIBUTION_WINDOW", "10m", "how long a class A position waits for the static report that names its IMO"},
+	{"OVERWATCH_STREAM_BUFFER", "4096", "GET /v1/stream: events waiting for one subscriber; a subscriber that lets its buffer fill is dropped as a slow consumer"},
+	{"OVERWATCH_STREAM_RESUME_EVENTS", "100000", "GET /v1/stream: the recent events kept for resumption by last_event_id (at most)"},
+	{"OVERWATCH_STREAM_RESUME_WINDOW", "5m", "GET /v1/stream: how long an event is kept for resumption (at most)"},
+	{"OVERWATCH_STREAM_MAX_AGE", "1h", "GET /v1/stream: reports whose report time is older than this when ingested (a backfill) are not streamed"},
 	{"OVERWATCH_METRICS_ADDR", "127.0.0.1:9464", "listen address of /metrics for run, serve and ingest (its own address, loopback by default; give each process on a host its own)"},
 	{"OVERWATCH_METRICS_TOKEN", "", "when set, /metrics is also served on the API address, to `Authorization: Bearer <token>` only (use a long random token); empty: not on the API address"},
 	{"OVERWATCH_SIMULATE", "auto", "the demo fleet in `overwatch run`: auto (when OVERWATCH_FEEDS is empty), true or false"},
@@ -194,25 +199,29 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		return d
 	}
 	cfg := Config{
-		Addr:                    get("OVERWATCH_ADDR"),
-		ClickHouseURL:           clickhouse.WithCluster(get("CLICKHOUSE_URL"), get("OVERWATCH_CLICKHOUSE_CLUSTER")),
-		DatabaseURL:             get("DATABASE_URL"),
-		PublicName:              get("OVERWATCH_PUBLIC_NAME"),
-		PublicURL:               get("OVERWATCH_PUBLIC_URL"),
-		RateStore:               get("OVERWATCH_RATE_LIMIT_STORE"),
-		PublicPerMinute:         positive("OVERWATCH_PUBLIC_LIMIT_PER_MINUTE"),
-		PublicPerDay:            positive("OVERWATCH_PUBLIC_LIMIT_PER_DAY"),
-		KeyedPerMinute:          positive("OVERWATCH_KEYED_LIMIT_PER_MINUTE"),
-		FailedKeysPerMin:        positive("OVERWATCH_FAILED_KEY_LIMIT_PER_MINUTE"),
-		UnknownKeyTTL:           duration("OVERWATCH_UNKNOWN_KEY_CACHE"),
-		EventsPerMinute:         positive("OVERWATCH_BILLING_WEBHOOK_LIMIT_PER_MINUTE"),
-		ReadTimeout:             duration("OVERWATCH_READ_TIMEOUT"),
-		MetricsToken:            strings.TrimSpace(getenv("OVERWATCH_METRICS_TOKEN")),
-		LatestSyncInterval:      duration("OVERWATCH_LATEST_SYNC_INTERVAL"),
-		LatestMaxStale:          duration("OVERWATCH_LATEST_MAX_STALENESS"),
-		Feeds:                   strings.TrimSpace(getenv("OVERWATCH_FEEDS")),
-		SpoolDir:                get("OVERWATCH_SPOOL_DIR"),
-		AttributionWindow:       duration("OVERWATCH_ATTRIBUTION_WINDOW"),
+		Addr:               get("OVERWATCH_ADDR"),
+		ClickHouseURL:      clickhouse.WithCluster(get("CLICKHOUSE_URL"), get("OVERWATCH_CLICKHOUSE_CLUSTER")),
+		DatabaseURL:        get("DATABASE_URL"),
+		PublicName:         get("OVERWATCH_PUBLIC_NAME"),
+		PublicURL:          get("OVERWATCH_PUBLIC_URL"),
+		RateStore:          get("OVERWATCH_RATE_LIMIT_STORE"),
+		PublicPerMinute:    positive("OVERWATCH_PUBLIC_LIMIT_PER_MINUTE"),
+		PublicPerDay:       positive("OVERWATCH_PUBLIC_LIMIT_PER_DAY"),
+		KeyedPerMinute:     positive("OVERWATCH_KEYED_LIMIT_PER_MINUTE"),
+		FailedKeysPerMin:   positive("OVERWATCH_FAILED_KEY_LIMIT_PER_MINUTE"),
+		UnknownKeyTTL:      duration("OVERWATCH_UNKNOWN_KEY_CACHE"),
+		EventsPerMinute:    positive("OVERWATCH_BILLING_WEBHOOK_LIMIT_PER_MINUTE"),
+		ReadTimeout:        duration("OVERWATCH_READ_TIMEOUT"),
+		MetricsToken:       strings.TrimSpace(getenv("OVERWATCH_METRICS_TOKEN")),
+		LatestSyncInterval: duration("OVERWATCH_LATEST_SYNC_INTERVAL"),
+		LatestMaxStale:     duration("OVERWATCH_LATEST_MAX_STALENESS"),
+		Feeds:              strings.TrimSpace(getenv("OVERWATCH_FEEDS")),
+		SpoolDir:           get("OVERWATCH_SPOOL_DIR"),
+		AttributionWindow:  duration("OVERWATCH_ATTRIBUTION_WINDOW"),
+		Stream: StreamConfig{
+			Buffer: positive("OVERWATCH_STREAM_BUFFER"), ResumeEvents: positive("OVERWATCH_STREAM_RESUME_EVENTS"),
+			ResumeWindow: duration("OVERWATCH_STREAM_RESUME_WINDOW"), MaxAge: duration("OVERWATCH_STREAM_MAX_AGE"),
+		},
 		MetricsAddr:             get("OVERWATCH_METRICS_ADDR"),
 		Simulate:                get("OVERWATCH_SIMULATE"),
 		DataDir:                 get("OVERWATCH_DATA_DIR"),

@@ -12,6 +12,7 @@ import (
 	"overwatch"
 	"overwatch/clickhouse"
 	"overwatch/http"
+	"overwatch/live"
 	"overwatch/write/feed"
 	"overwatch/write/ingest"
 	"strconv"
@@ -38,13 +39,18 @@ type ingestion struct {
 type demoOut struct{ stdout, bar io.Writer }
 
 // startIngest starts the pipeline into ClickHouse and every feed of
-// OVERWATCH_FEEDS; with demo set, the simulated fleet is one more feed.
-func startIngest(ctx context.Context, cfg Config, log *slog.Logger, ch *clickhouse.DB, reg *prometheus.Registry, demo *demoOut, backfilled func()) (*ingestion, error) {
+// OVERWATCH_FEEDS; with demo set, the simulated fleet is one more feed;
+// with hub set, the pipeline feeds the live stream.
+func startIngest(ctx context.Context, cfg Config, log *slog.Logger, ch *clickhouse.DB, reg *prometheus.Registry, demo *demoOut, backfilled func(), hub *live.Hub) (*ingestion, error) {
 	window := cfg.AttributionWindow
 	if demo != nil {
 		window = max(window, time.Hour) // the demo's static reports come every 30 minutes
 	}
-	p, err := ingest.New(ch, ingest.Options{SpoolDir: cfg.SpoolDir, AttributionWindow: window, Log: log, Now: cfg.clock()})
+	opts := ingest.Options{SpoolDir: cfg.SpoolDir, AttributionWindow: window, Log: log, Now: cfg.clock(), TapMaxAge: cfg.Stream.MaxAge}
+	if hub != nil {
+		opts.Tap = hub
+	}
+	p, err := ingest.New(ch, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +137,7 @@ func ingestCommand(ctx context.Context, cfg Config, log *slog.Logger) error {
 		return errors.New("ingest: no feeds: set OVERWATCH_FEEDS (see README.md)")
 	}
 	reg := NewMetrics()
-	in, err := startIngest(ctx, cfg, log, ch, reg, nil, nil)
+	in, err := startIngest(ctx, cfg, log, ch, reg, nil, nil, nil)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"overwatch"
 	"overwatch/clickhouse"
 	"overwatch/jobs"
+	"overwatch/live"
 	"overwatch/maritime/seaport"
 	"overwatch/postgres"
 	"overwatch/sources"
@@ -25,9 +26,19 @@ import (
 // state and their distributed lock. The sources' failed fetches are
 // counted on failures (nil: not counted).
 func NewScheduler(cfg Config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logger, failures *sources.Failures) (*jobs.Scheduler, error) {
+	return newScheduler(cfg, ch, pg, log, failures, nil)
+}
+
+// newScheduler is NewScheduler whose risk-event derivation tells the live
+// stream's hub what it writes (hub nil: no live stream in this process).
+func newScheduler(cfg Config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logger, failures *sources.Failures, hub *live.Hub) (*jobs.Scheduler, error) {
+	var riskStore jobs.RiskStore = ch
+	if hub != nil {
+		riskStore = &riskTap{RiskStore: ch, hub: hub}
+	}
 	return jobs.NewScheduler(jobs.All(jobs.Deps{
 		Store:        ch,
-		Risk:         ch,
+		Risk:         riskStore,
 		PICover:      pg,
 		Alerts:       pg,
 		Deliveries:   pg,

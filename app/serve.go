@@ -17,6 +17,7 @@ import (
 	"overwatch/bulk"
 	"overwatch/clickhouse"
 	"overwatch/http"
+	"overwatch/live"
 	"overwatch/postgres"
 	"overwatch/read"
 )
@@ -72,7 +73,15 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, withIngest bool, s
 	// The scheduler: started by `run` (serve leaves the schedules to a
 	// `jobs` process) and used by the refresh endpoint either way.
 	failures := registerSourceFailures(metrics)
-	sc, err := NewScheduler(cfg, ch, pg, log, failures)
+	// The live stream: fed in this process by ingest and the risk
+	// derivation, so only a process that runs them has it (docs/stream.md).
+	var hub *live.Hub
+	var liveHub read.LiveHub // nil unless hub is set: GET /v1/stream answers 503
+	if withIngest {
+		hub = startStream(ctx, cfg.Stream, metrics, log)
+		liveHub = hub
+	}
+	sc, err := newScheduler(cfg, ch, pg, log, failures, hub)
 	if err != nil {
 		return err
 	}
@@ -104,7 +113,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, withIngest bool, s
 		// Derive at once when the demo's backfill is stored, rather than
 		// at the next tick.
 		backfilled := func() { go deriveAll(ctx, sc, log) }
-		in, err := startIngest(ctx, cfg, log, ch, metrics, demo, backfilled)
+		in, err := startIngest(ctx, cfg, log, ch, metrics, demo, backfilled, hub)
 		if err != nil {
 			return err
 		}
@@ -166,6 +175,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, withIngest bool, s
 		Keys:         http.NewKeyGuard(lim, cfg.FailedKeysPerMin, cfg.UnknownKeyTTL),
 		MetricsToken: cfg.MetricsToken,
 		ReadTimeout:  cfg.ReadTimeout,
+		Live:         liveHub,
 
 		FreightMinContributors: cfg.FreightMinContributors,
 	})

@@ -3930,6 +3930,48 @@ func (e ListCropProductionParamsCrop) Valid() bool {
 	}
 }
 
+// Defines values for StreamEventsParamsType.
+const (
+	StreamEventsParamsTypeCargo        StreamEventsParamsType = "cargo"
+	StreamEventsParamsTypeFishing      StreamEventsParamsType = "fishing"
+	StreamEventsParamsTypeHighSpeed    StreamEventsParamsType = "high_speed"
+	StreamEventsParamsTypeOther        StreamEventsParamsType = "other"
+	StreamEventsParamsTypePassenger    StreamEventsParamsType = "passenger"
+	StreamEventsParamsTypePleasure     StreamEventsParamsType = "pleasure"
+	StreamEventsParamsTypeSpecial      StreamEventsParamsType = "special"
+	StreamEventsParamsTypeTanker       StreamEventsParamsType = "tanker"
+	StreamEventsParamsTypeTug          StreamEventsParamsType = "tug"
+	StreamEventsParamsTypeWingInGround StreamEventsParamsType = "wing_in_ground"
+)
+
+// Valid indicates whether the value is a known member of the StreamEventsParamsType enum.
+func (e StreamEventsParamsType) Valid() bool {
+	switch e {
+	case StreamEventsParamsTypeCargo:
+		return true
+	case StreamEventsParamsTypeFishing:
+		return true
+	case StreamEventsParamsTypeHighSpeed:
+		return true
+	case StreamEventsParamsTypeOther:
+		return true
+	case StreamEventsParamsTypePassenger:
+		return true
+	case StreamEventsParamsTypePleasure:
+		return true
+	case StreamEventsParamsTypeSpecial:
+		return true
+	case StreamEventsParamsTypeTanker:
+		return true
+	case StreamEventsParamsTypeTug:
+		return true
+	case StreamEventsParamsTypeWingInGround:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListTracksParamsType.
 const (
 	ListTracksParamsTypeCargo        ListTracksParamsType = "cargo"
@@ -5420,7 +5462,10 @@ type Plan struct {
 	Products       []PlanProducts `json:"products"`
 	RequestsPerDay int            `json:"requests_per_day"`
 	ResultsPerCall int            `json:"results_per_call"`
-	Webhooks       bool           `json:"webhooks"`
+
+	// StreamConnections How many GET /v1/stream connections an account may hold at once; 0 means the live stream is not included.
+	StreamConnections int  `json:"stream_connections"`
+	Webhooks          bool `json:"webhooks"`
 }
 
 // PlanId defines model for Plan.Id.
@@ -7747,6 +7792,36 @@ type ListCropProductionParams struct {
 // ListCropProductionParamsCrop defines parameters for ListCropProduction.
 type ListCropProductionParamsCrop string
 
+// StreamEventsParams defines parameters for StreamEvents.
+type StreamEventsParams struct {
+	// Imo One IMO number or a comma list of up to 100.
+	Imo *PositionIMO `form:"imo,omitempty" json:"imo,omitempty"`
+
+	// Mmsi One MMSI or a comma list of up to 100.
+	Mmsi *PositionMMSI `form:"mmsi,omitempty" json:"mmsi,omitempty"`
+
+	// Type A ship type category (as /vessels' `type`), from the registry.
+	Type *StreamEventsParamsType `form:"type,omitempty" json:"type,omitempty"`
+
+	// Bbox A box: west,south,east,north in degrees. A west edge east of the east edge crosses the antimeridian (170,-10,-170,10 spans longitude 180). Not with `polygon`.
+	Bbox *PositionBBox `form:"bbox,omitempty" json:"bbox,omitempty"`
+
+	// Polygon A GeoJSON Polygon (URL-encoded): closed rings of [longitude, latitude], the exterior first, then holes; at least 4 positions a ring, at most 200 in all. Not with `bbox`.
+	Polygon *PositionPolygon `form:"polygon,omitempty" json:"polygon,omitempty"`
+
+	// Source A provider or a comma list of them: aishub, aisstream, satellite, spire.
+	Source *PositionSource `form:"source,omitempty" json:"source,omitempty"`
+
+	// LastEventId Resume after this event (the `id` of the last event received); SSE's `Last-Event-ID` header does the same.
+	LastEventId *int64 `form:"last_event_id,omitempty" json:"last_event_id,omitempty"`
+
+	// LastEventID Server-Sent Events' resumption header (an EventSource sends it when it reconnects); `last_event_id` wins when both are given.
+	LastEventID *string `json:"Last-Event-ID,omitempty"`
+}
+
+// StreamEventsParamsType defines parameters for StreamEvents.
+type StreamEventsParamsType string
+
 // ListTracksParams defines parameters for ListTracks.
 type ListTracksParams struct {
 	// Imo One IMO number or a comma list of up to 100.
@@ -9438,6 +9513,45 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /satellite/regions (the `ListCropRegions` operationId).
 	ListCropRegions(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// StreamEvents The live stream of positions, static reports and risk events
+	//
+	// Events as they happen: every position and static report as ingest
+	// takes it (deduplicated), and every risk event a risk derivation
+	// writes that its previous run had not (new or newly ended). One JSON
+	// object per event, each with an increasing `id` and a `type`
+	// (`position`, `static` or `risk_event`).
+	//
+	// **Transport**: a WebSocket handshake (`Upgrade: websocket`) gets a
+	// WebSocket, one text message per event (101 Switching Protocols);
+	// any other GET gets Server-Sent Events (`text/event-stream`): an
+	// `id:` and a `data:` line per event, a comment every 15 s while
+	// idle. Everything is checked before the stream starts, so that a
+	// refusal is an ordinary JSON error.
+	//
+	// **Filters**: the position filter of the history reads (imo, mmsi,
+	// type, bbox across the antimeridian included, polygon, source);
+	// `start` and `end` are refused (400). A static report has no
+	// position, so an area excludes it; risk events have no source or
+	// MMSI, so `source` or `mmsi` excludes them.
+	//
+	// **Resumption**: `last_event_id` (or SSE's `Last-Event-ID` header)
+	// resumes after that event: the events kept since (5 minutes,
+	// 100,000 events at most by default) come first. Events no longer
+	// kept: 410.
+	//
+	// **Limits**: Starter 2 connections at once per account, Pro and
+	// Supply Chain Risk 10 (`stream_connections` of the plans); beyond,
+	// 429. Free has no stream (403). A subscriber whose buffer fills (it
+	// reads slower than events come) is dropped: WebSocket close 1008
+	// with the reason; SSE a last `event: error` whose data is
+	// `{"error", "reason"}`. It may resume with `last_event_id`.
+	//
+	// The stream is served by the processes that run ingest
+	// (`overwatch run`); a `serve` process answers 503.
+	//
+	// Corresponds with GET /stream (the `StreamEvents` operationId).
+	StreamEvents(ctx context.Context, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTracks The historical tracks of several vessels
 	//
@@ -11829,6 +11943,55 @@ func (c *Client) ListCropProduction(ctx context.Context, params *ListCropProduct
 // Corresponds with GET /satellite/regions (the `ListCropRegions` operationId).
 func (c *Client) ListCropRegions(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListCropRegionsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StreamEvents The live stream of positions, static reports and risk events
+//
+// Events as they happen: every position and static report as ingest
+// takes it (deduplicated), and every risk event a risk derivation
+// writes that its previous run had not (new or newly ended). One JSON
+// object per event, each with an increasing `id` and a `type`
+// (`position`, `static` or `risk_event`).
+//
+// **Transport**: a WebSocket handshake (`Upgrade: websocket`) gets a
+// WebSocket, one text message per event (101 Switching Protocols);
+// any other GET gets Server-Sent Events (`text/event-stream`): an
+// `id:` and a `data:` line per event, a comment every 15 s while
+// idle. Everything is checked before the stream starts, so that a
+// refusal is an ordinary JSON error.
+//
+// **Filters**: the position filter of the history reads (imo, mmsi,
+// type, bbox across the antimeridian included, polygon, source);
+// `start` and `end` are refused (400). A static report has no
+// position, so an area excludes it; risk events have no source or
+// MMSI, so `source` or `mmsi` excludes them.
+//
+// **Resumption**: `last_event_id` (or SSE's `Last-Event-ID` header)
+// resumes after that event: the events kept since (5 minutes,
+// 100,000 events at most by default) come first. Events no longer
+// kept: 410.
+//
+// **Limits**: Starter 2 connections at once per account, Pro and
+// Supply Chain Risk 10 (`stream_connections` of the plans); beyond,
+// 429. Free has no stream (403). A subscriber whose buffer fills (it
+// reads slower than events come) is dropped: WebSocket close 1008
+// with the reason; SSE a last `event: error` whose data is
+// `{"error", "reason"}`. It may resume with `last_event_id`.
+//
+// The stream is served by the processes that run ingest
+// (`overwatch run`); a `serve` process answers 503.
+//
+// Corresponds with GET /stream (the `StreamEvents` operationId).
+func (c *Client) StreamEvents(ctx context.Context, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStreamEventsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -17345,6 +17508,147 @@ func NewListCropRegionsRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewStreamEventsRequest constructs an http.Request for the StreamEvents method
+func NewStreamEventsRequest(server string, params *StreamEventsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/stream")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Imo != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "imo", *params.Imo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Mmsi != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "mmsi", *params.Mmsi, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Type != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "type", *params.Type, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bbox != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bbox", *params.Bbox, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Polygon != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "polygon", *params.Polygon, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Source != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "source", *params.Source, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.LastEventId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "last_event_id", *params.LastEventId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.LastEventID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Last-Event-ID", *params.LastEventID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Last-Event-ID", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewListTracksRequest constructs an http.Request for the ListTracks method
 func NewListTracksRequest(server string, params *ListTracksParams) (*http.Request, error) {
 	var err error
@@ -20156,6 +20460,47 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /satellite/regions (the `ListCropRegions` operationId).
 	ListCropRegionsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListCropRegionsResponse, error)
+
+	// StreamEventsWithResponse The live stream of positions, static reports and risk events
+	//
+	// Events as they happen: every position and static report as ingest
+	// takes it (deduplicated), and every risk event a risk derivation
+	// writes that its previous run had not (new or newly ended). One JSON
+	// object per event, each with an increasing `id` and a `type`
+	// (`position`, `static` or `risk_event`).
+	//
+	// **Transport**: a WebSocket handshake (`Upgrade: websocket`) gets a
+	// WebSocket, one text message per event (101 Switching Protocols);
+	// any other GET gets Server-Sent Events (`text/event-stream`): an
+	// `id:` and a `data:` line per event, a comment every 15 s while
+	// idle. Everything is checked before the stream starts, so that a
+	// refusal is an ordinary JSON error.
+	//
+	// **Filters**: the position filter of the history reads (imo, mmsi,
+	// type, bbox across the antimeridian included, polygon, source);
+	// `start` and `end` are refused (400). A static report has no
+	// position, so an area excludes it; risk events have no source or
+	// MMSI, so `source` or `mmsi` excludes them.
+	//
+	// **Resumption**: `last_event_id` (or SSE's `Last-Event-ID` header)
+	// resumes after that event: the events kept since (5 minutes,
+	// 100,000 events at most by default) come first. Events no longer
+	// kept: 410.
+	//
+	// **Limits**: Starter 2 connections at once per account, Pro and
+	// Supply Chain Risk 10 (`stream_connections` of the plans); beyond,
+	// 429. Free has no stream (403). A subscriber whose buffer fills (it
+	// reads slower than events come) is dropped: WebSocket close 1008
+	// with the reason; SSE a last `event: error` whose data is
+	// `{"error", "reason"}`. It may resume with `last_event_id`.
+	//
+	// The stream is served by the processes that run ingest
+	// (`overwatch run`); a `serve` process answers 503.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /stream (the `StreamEvents` operationId).
+	StreamEventsWithResponse(ctx context.Context, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*StreamEventsResponse, error)
 
 	// ListTracksWithResponse The historical tracks of several vessels
 	//
@@ -27053,6 +27398,89 @@ func (r ListCropRegionsResponse) ContentType() string {
 	return ""
 }
 
+// StreamEventsResponse429Headers the declared response headers of an HTTP 429 response for StreamEvents
+type StreamEventsResponse429Headers struct {
+	RetryAfter *int
+}
+
+type StreamEventsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON410 the response for an HTTP 410 `application/json` response
+	JSON410 *Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Error
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *StreamEventsResponse429Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r StreamEventsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r StreamEventsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r StreamEventsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON410 returns the response for an HTTP 410 `application/json` response
+func (r StreamEventsResponse) GetJSON410() *Error {
+	return r.JSON410
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r StreamEventsResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r StreamEventsResponse) GetJSON503() *Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r StreamEventsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StreamEventsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StreamEventsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StreamEventsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ListTracksResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -30611,6 +31039,53 @@ func (c *ClientWithResponses) ListCropRegionsWithResponse(ctx context.Context, r
 		return nil, err
 	}
 	return ParseListCropRegionsResponse(rsp)
+}
+
+// StreamEventsWithResponse The live stream of positions, static reports and risk events
+//
+// Events as they happen: every position and static report as ingest
+// takes it (deduplicated), and every risk event a risk derivation
+// writes that its previous run had not (new or newly ended). One JSON
+// object per event, each with an increasing `id` and a `type`
+// (`position`, `static` or `risk_event`).
+//
+// **Transport**: a WebSocket handshake (`Upgrade: websocket`) gets a
+// WebSocket, one text message per event (101 Switching Protocols);
+// any other GET gets Server-Sent Events (`text/event-stream`): an
+// `id:` and a `data:` line per event, a comment every 15 s while
+// idle. Everything is checked before the stream starts, so that a
+// refusal is an ordinary JSON error.
+//
+// **Filters**: the position filter of the history reads (imo, mmsi,
+// type, bbox across the antimeridian included, polygon, source);
+// `start` and `end` are refused (400). A static report has no
+// position, so an area excludes it; risk events have no source or
+// MMSI, so `source` or `mmsi` excludes them.
+//
+// **Resumption**: `last_event_id` (or SSE's `Last-Event-ID` header)
+// resumes after that event: the events kept since (5 minutes,
+// 100,000 events at most by default) come first. Events no longer
+// kept: 410.
+//
+// **Limits**: Starter 2 connections at once per account, Pro and
+// Supply Chain Risk 10 (`stream_connections` of the plans); beyond,
+// 429. Free has no stream (403). A subscriber whose buffer fills (it
+// reads slower than events come) is dropped: WebSocket close 1008
+// with the reason; SSE a last `event: error` whose data is
+// `{"error", "reason"}`. It may resume with `last_event_id`.
+//
+// The stream is served by the processes that run ingest
+// (`overwatch run`); a `serve` process answers 503.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /stream (the `StreamEvents` operationId).
+func (c *ClientWithResponses) StreamEventsWithResponse(ctx context.Context, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*StreamEventsResponse, error) {
+	rsp, err := c.StreamEvents(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStreamEventsResponse(rsp)
 }
 
 // ListTracksWithResponse The historical tracks of several vessels
@@ -36723,6 +37198,83 @@ func ParseListCropRegionsResponse(rsp *http.Response) (*ListCropRegionsResponse,
 	switch {
 	case rsp.StatusCode == 429:
 		var headers ListCropRegionsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseStreamEventsResponse parses an HTTP response from a StreamEventsWithResponse call
+func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StreamEventsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 101:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON410 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers StreamEventsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

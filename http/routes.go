@@ -43,6 +43,7 @@ func routes(app *fiber.App, d *Deps, bounds *bodyBounds) {
 	read.Routes(e, read.Deps{
 		Analytics: d.Analytics, Accounts: d.Accounts, Latest: d.Latest, Fleet: d.Latest, Publisher: d.Publisher,
 		Cache: d.Cache, Now: d.Now, Log: d.Log, SAR: d.SAR, FreightMinContributors: d.FreightMinContributors,
+		Live: d.Live,
 	})
 	write.Routes(e, write.Deps{
 		Accounts: d.Accounts, Billing: d.Billing, Refresher: d.Refresh, Outbound: d.Outbound,
@@ -72,11 +73,11 @@ type edge struct {
 }
 
 // unclamped are the keyed routes whose arrays are reference data, not
-// results: the ports and the plans; and the tracks, time series bounded
+// results: the ports and the plans; the tracks, time series bounded
 // by their time range and the plan's history floor, whose every fix in
-// range is the answer.
+// range is the answer; and the live stream, a stream of messages.
 var unclamped = map[string]bool{"/ports": true, "/billing/plans": true, "/vessels/:imo/track": true, "/tracks": true,
-	"/exports/:id/download": true}
+	"/exports/:id/download": true, "/stream": true}
 
 // Unclamped reports whether the keyed route of path (as mounted under /v1,
 // with :params) answers arrays the plan does not clamp.

@@ -41,6 +41,9 @@ type Deps struct {
 	ReadTimeout  time.Duration // 0: 15 s
 	// SAR is the Sentinel-1 catalogue client (nil: the stored products only).
 	SAR read.SARCatalogue
+	// Live is the live stream's hub (nil: this process runs no ingest, and
+	// GET /v1/stream answers 503).
+	Live read.LiveHub
 	// FreightMinContributors is k of the freight-rate aggregates (0: the default).
 	FreightMinContributors int
 	// Exports are the bulk feed's stores and worker pool (a nil Pool: no

@@ -66,6 +66,9 @@ type Deps struct {
 	Now       func() time.Time
 	Log       *slog.Logger
 	SAR       SARCatalogue // the Sentinel-1 catalogue client; nil: the stored products only
+	// Live is the live stream's hub; nil in a process that runs no ingest
+	// (GET /v1/stream answers 503 there).
+	Live LiveHub
 	// FreightMinContributors is k of the contributed freight rates'
 	// aggregates (0: FreightMinContributors).
 	FreightMinContributors int
@@ -78,6 +81,7 @@ func Routes(r route.Router, d Deps) {
 	portRoutes(r, d.Analytics, d.Accounts, d.Log, d.Now)
 	vesselRoutes(r, d.Analytics, d.Now)
 	trackRoutes(r, d.Analytics, d.Now)
+	streamRoutes(r, d.Live)
 	registry := Cached(d.Cache, "fleet_registry", []string{"vessels"}, d.Analytics.Vessels)
 	areaRoutes(r, d.Analytics, registry, d.Now)
 	searchRoutes(r, d.Analytics, registry, d.Cache, d.Now)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"overwatch"
+	"overwatch/live"
 	"overwatch/maritime/seaport"
 	"overwatch/maritime/vessel"
 	"overwatch/write/ais"
@@ -39,6 +40,8 @@ type Options struct {
 	WriteTimeout      time.Duration  // one batch write (30 s)
 	RetryInterval     time.Duration  // how often a down store is tried again (2 s)
 	Ports             *seaport.Index // port areas that tag positions (the reference ports)
+	Tap               Tap            // the live stream's hub (nil: none)
+	TapMaxAge         time.Duration  // reports older than this (report time) are not tapped: a backfill (1 h)
 	Now               func() time.Time
 	Log               *slog.Logger
 }
@@ -61,6 +64,7 @@ func (o *Options) defaults() {
 	defd(&o.AttributionWindow, 10*time.Minute)
 	defd(&o.WriteTimeout, 30*time.Second)
 	defd(&o.RetryInterval, 2*time.Second)
+	defd(&o.TapMaxAge, time.Hour)
 	if o.SpoolMaxBytes <= 0 {
 		o.SpoolMaxBytes = 10 << 30
 	}
@@ -124,6 +128,7 @@ type Pipeline struct {
 	stats   counters
 	pending atomic.Int64 // registry.nPending, published for Stats
 	stopped atomic.Bool
+	tapBuf  []live.Event // events gathered for the tap (see tap.go)
 }
 
 type latestKey struct {
@@ -229,6 +234,9 @@ func (p *Pipeline) loop() {
 	tick := time.NewTicker(p.opts.FlushInterval)
 	defer tick.Stop()
 	for {
+		if len(p.tapBuf) > 0 && len(p.queue) == 0 && len(p.chunks) == 0 {
+			p.publishTap() // nothing more is waiting: publish what is gathered
+		}
 		select {
 		case r := <-p.queue:
 			p.take(&r)
@@ -239,6 +247,7 @@ func (p *Pipeline) loop() {
 		case ack := <-p.flushes:
 			p.drain()
 			p.flush(false)
+			p.publishTap()
 			p.writes <- writeReq{ack: ack} // acknowledged once what is before it is written
 		case <-p.closed:
 			// Submitters see stopped or closed and return; wait for those
@@ -247,6 +256,7 @@ func (p *Pipeline) loop() {
 			p.submit.Unlock() //nolint:staticcheck // a barrier, not a critical section
 			p.drain()
 			p.flush(true)
+			p.publishTap()
 			close(p.writes)
 			<-p.wrote
 			return
@@ -288,6 +298,7 @@ func (p *Pipeline) process(r *Report) {
 			p.stats.duplicates.Add(1)
 		} else {
 			v, newIMO, ident := p.reg.applyStatic(r)
+			p.tapStatic(r, v)
 			p.cur.Statics = append(p.cur.Statics, staticRow(r, v.imo, key))
 			if ident != nil {
 				p.cur.Identities = append(p.cur.Identities, *ident)
@@ -310,6 +321,7 @@ func (p *Pipeline) process(r *Report) {
 		return
 	}
 	v := p.reg.observe(r.MMSI, r.TS)
+	p.tapPosition(r, v)
 	switch {
 	case v.imo != 0:
 		row := p.appendPosition(r, v, key)

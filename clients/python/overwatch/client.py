@@ -2,6 +2,7 @@
 
 import csv
 import gzip
+import http.client
 import io
 import json
 import time
@@ -235,6 +236,73 @@ class Client(ExportsMixin):
         """
         return self.get_json(f"/ais/{urllib.parse.quote(str(provider), safe='')}/{_imo(imo)}/location/latest")
 
+    def stream(self, last_event_id=None, reconnect=True, **filters):
+        """Iterate over the live stream ``/v1/stream``: one dict per event.
+
+        Server-Sent Events over ``http.client`` (standard library). Each
+        event has ``id`` and ``type`` (``position``, ``static`` or
+        ``risk_event``) and its fields; ``filters`` are the position filter
+        (``imo``, ``mmsi``, ``type``, ``bbox``, ``polygon``, ``source``; lists
+        are joined by commas). When the connection ends or the server drops
+        this subscriber (a slow consumer), the iterator reconnects with the
+        id of the last event it yielded, so that the events in between come
+        first (``reconnect=False`` stops instead); ``last_event_id`` resumes
+        after an id from an earlier iteration. An error answer raises
+        ``OverwatchError`` (410 when the events after the id are no longer
+        kept: start again without ``last_event_id``).
+        """
+        last = last_event_id
+        failures = 0
+        while True:
+            params = dict(filters)
+            if last is not None:
+                params["last_event_id"] = last
+            parts = urllib.parse.urlsplit(self.url("/stream", params))
+            cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+            # The server sends a comment every 15 s while idle: a longer
+            # silence is a dead connection.
+            conn = cls(parts.hostname, parts.port, timeout=max(self.timeout, 45.0))
+            headers = {"Accept": "text/event-stream", "User-Agent": "overwatch-python/0.1"}
+            headers.update(self.headers)
+            if self.api_key:
+                headers["X-API-Key"] = self.api_key
+            try:
+                try:
+                    conn.request("GET", parts.path + ("?" + parts.query if parts.query else ""), headers=headers)
+                    resp = conn.getresponse()
+                except OSError as e:
+                    if not reconnect or failures >= self.max_retries:
+                        raise OverwatchError(0, f"cannot reach {self.base_url}: {e}") from None
+                    failures += 1
+                    self._sleep(min(2.0 ** failures, MAX_RETRY_WAIT))
+                    continue
+                if resp.status != 200:
+                    raw = resp.read()
+                    try:
+                        body = json.loads(raw)
+                        err = OverwatchError(resp.status, body.get("error") or resp.reason, body.get("parameter"))
+                    except ValueError:
+                        err = OverwatchError(resp.status, resp.reason)
+                    if resp.status in _RETRY_STATUSES and reconnect and failures < self.max_retries:
+                        failures += 1
+                        self._sleep(_retry_after(resp.getheader("Retry-After"), failures))
+                        continue
+                    raise err
+                failures = 0
+                for event in _sse_events(resp):
+                    if event.get("event") == "error":
+                        break  # dropped by the server: reconnect after the last id
+                    data = json.loads(event["data"])
+                    last = data.get("id", last)
+                    yield data
+            except OSError:
+                pass  # the connection broke: reconnect after the last id
+            finally:
+                conn.close()
+            if not reconnect:
+                return
+            self._sleep(1.0)
+
     def vessel_positions(self, as_frame=None, **filters):
         """Each vessel's freshest position, every page of ``/v1/vessels/positions`` in one table.
 
@@ -314,6 +382,29 @@ class _Decoded(io.RawIOBase):
         if not self.closed:
             self.resp.close()
         super().close()
+
+
+def _sse_events(resp):
+    """The events of a Server-Sent Events body: dicts of their fields (data lines joined)."""
+    fields = {}
+    while True:
+        line = resp.readline()
+        if not line:
+            return
+        line = line.decode("utf-8").rstrip("\r\n")
+        if not line:
+            if "data" in fields:
+                yield fields
+            fields = {}
+            continue
+        if line.startswith(":"):
+            continue
+        name, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if name == "data" and "data" in fields:
+            fields["data"] += "\n" + value
+        else:
+            fields[name] = value
 
 
 def _error_of(e):

@@ -28,8 +28,9 @@ if [ -n "${OVERWATCH_TEST_NOW:-}" ]; then export OVERWATCH_CLOCK_START="$OVERWAT
 tmp=$(mktemp -d)
 export OVERWATCH_SPOOL_DIR="$tmp/spool" OVERWATCH_DATA_DIR="$tmp/data"
 pid=""
+spid="" feeder=""
 cleanup() {
-  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+  for p in $pid $spid $feeder; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -57,6 +58,31 @@ get "$base/v1/ais/any/9074729/location/latest" || true
   || { cat "$tmp/simulate.log"; exit 1; }
 key=$("$BIN" keys create --email python-client@example.com --plan pro 2>/dev/null)
 free_key=$("$BIN" keys create --email python-client-free@example.com --plan free 2>/dev/null)
+
+# The live stream's server: `overwatch run` (the stream is served by the
+# process that runs ingest) on its own databases, its NMEA feed a capture
+# of 3 simulated vessels from 20 minutes ago on, served by feeder.py.
+sdb="${prefix}client_stream"
+clickhouse-client -q "DROP DATABASE IF EXISTS \`${sdb}\`"
+PGOPTIONS=--client-min-messages=warning psql -q -h 127.0.0.1 -U postgres -d postgres -c "DROP DATABASE IF EXISTS \"${sdb}\"" >/dev/null
+"$BIN" simulate --seed 7 --vessels 3 --days 1 --start "$(date -u -d '-20 min' +%Y-%m-%dT%H:%M:%SZ)" --sanctioned 0 --dark-fleet 0 \
+  --out "$tmp/stream.nmea" >"$tmp/simstream.log" 2>&1 || { cat "$tmp/simstream.log"; exit 1; }
+feedport=$(free_port)
+"$PYTHON" clients/python/tests/feeder.py "$feedport" "$tmp/stream.nmea" &
+feeder=$!
+sport=$(free_port)
+stream_env=(CLICKHOUSE_URL="clickhouse://127.0.0.1:9000/${sdb}" DATABASE_URL="postgres://postgres@127.0.0.1:5432/${sdb}?sslmode=disable")
+env "${stream_env[@]}" OVERWATCH_ADDR="127.0.0.1:${sport}" OVERWATCH_METRICS_ADDR="127.0.0.1:$(free_port)" \
+  OVERWATCH_SPOOL_DIR="$tmp/stream-spool" OVERWATCH_FEEDS="aishub=tcp://127.0.0.1:${feedport}" "$BIN" run >"$tmp/stream.log" 2>&1 &
+spid=$!
+sbase="http://127.0.0.1:${sport}"
+for _ in $(seq 1 300); do
+  if get "$sbase/v1/health"; then break; fi
+  kill -0 "$spid" 2>/dev/null || { cat "$tmp/stream.log"; exit 1; }
+  sleep 0.2
+done
+stream_key=$(env "${stream_env[@]}" "$BIN" keys create --email python-stream@example.com --plan pro 2>/dev/null)
+export OVERWATCH_STREAM_BASE_URL="$sbase" OVERWATCH_STREAM_API_KEY="$stream_key"
 
 export OVERWATCH_BASE_URL="$base" OVERWATCH_API_KEY="$key" OVERWATCH_FREE_API_KEY="$free_key"
 echo "== python client tests, with pandas"
