@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools web client test test-go test-chaos-smoke test-fuzz-smoke test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports bench-stream vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-world bench-predictions bench-area bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
+.PHONY: all build run services tools web client test test-go test-e2e test-units test-chaos-smoke test-fuzz-smoke test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports bench-stream vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-world bench-predictions bench-area bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
 
 all: build
 
@@ -34,14 +34,15 @@ cluster-down:
 ## cluster mode (OVERWATCH_CLICKHOUSE_CLUSTER) on the local cluster, which
 ## it starts (dropping the test databases of earlier runs first), on
 ## PostgreSQL databases of its own (prefix cluster_): the
-## clickhouse package, write/, and the end-to-end tests of ingest, the jobs
-## and the public lookup (CLUSTER_E2E)
+## clickhouse package (the only one whose tests talk to ClickHouse besides
+## the suites) and the end-to-end tests of ingest, the jobs, the public
+## lookup and the shards' balance (CLUSTER_E2E)
 CLUSTER_URL = clickhouse://127.0.0.1:9101,127.0.0.1:9102,127.0.0.1:9103,127.0.0.1:9104
 CLUSTER_E2E = ^(TestReplayBalancesTheShards|TestPublicLatestPosition|TestPublicErrors|TestReplayServesTheLastPositionOfEveryIMO|TestRunIngestsAFeedAndExposesMetrics|TestAnalyticsEndpoints|TestRunSchedulesJobsAndRefreshes|TestVesselsAndPortPositions)$$
 test-cluster: export OVERWATCH_TEST_DB_PREFIX := $(OVERWATCH_TEST_DB_PREFIX)cluster_
 test-cluster: cluster
 	clickhouse/local/cluster.sh drop-tests
-	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test -count=1 -timeout 10m ./clickhouse/... ./write/...
+	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test -count=1 -timeout 10m ./clickhouse/...
 	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test -count=1 -timeout 10m -run '$(CLUSTER_E2E)' ./e2e
 
 ## chaos: the chaos test of cluster mode (cmd/chaos): a private cluster
@@ -139,13 +140,19 @@ HTTP_FUZZTIME ?= 5000x
 ## cluster mode (test-cluster); the chaos smoke run (test-chaos-smoke); the
 ## HTTP edge's fuzz targets for HTTP_FUZZTIME each (test-fuzz-smoke)
 test: services tools $(STRIPE_MOCK) tidy vet lint-arch lint-openapi
-	@$(MAKE) --no-print-directory -j5 --output-sync=target test-go test-python test-cluster test-chaos-smoke test-fuzz-smoke
+	@$(MAKE) --no-print-directory -j6 --output-sync=target test-e2e test-units test-python test-cluster test-chaos-smoke test-fuzz-smoke
 
 ## test-go: every package's tests, the smoke runs of the accuracy suites
-## and one iteration of every benchmark, in one `go test` (the packages run
-## side by side)
-test-go: services tools $(STRIPE_MOCK)
-	OVERWATCH_ACCURACY=smoke OVERWATCH_ACCURACY_TRADE=smoke OVERWATCH_ACCURACY_TRADE_SEEDS=41 OVERWATCH_ACCURACY_PREDICTIONS=smoke $(GO) test -count=1 -timeout 20m -bench . -benchtime 1x ./...
+## and one iteration of every benchmark: the end-to-end suite (the longest)
+## in a go test of its own started first (test-e2e), the other packages side
+## by side in another (test-units)
+test-go: test-e2e test-units
+
+test-e2e: services tools $(STRIPE_MOCK)
+	$(GO) test -count=1 -timeout 20m ./e2e
+
+test-units: services tools $(STRIPE_MOCK)
+	OVERWATCH_ACCURACY=smoke OVERWATCH_ACCURACY_TRADE=smoke OVERWATCH_ACCURACY_TRADE_SEEDS=41 OVERWATCH_ACCURACY_PREDICTIONS=smoke $(GO) test -count=1 -timeout 20m -bench . -benchtime 1x $$($(GO) list ./... | grep -v '/e2e$$')
 
 ## test-chaos-smoke: the chaos test's smoke run (see chaos)
 test-chaos-smoke: build

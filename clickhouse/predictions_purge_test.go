@@ -2,6 +2,7 @@ package clickhouse_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,10 +14,21 @@ import (
 // The retention of the predictions table against the local server: the
 // refreshes before the cutoff deleted (a mutation, applied in the
 // background, so polled), the newest kept even when it is before the
-// cutoff.
+// cutoff. Cluster mode on ClickHouse 18.x runs no mutations (its
+// replicas crashed on them, see cluster.go), so there the retention keeps
+// every refresh and the test has nothing to check.
 func TestPredictionsPurge(t *testing.T) {
 	ctx := context.Background()
 	db := chtest.DB(t, "predictions_purge")
+	if chtest.Cluster() != "" {
+		var version string
+		if err := chtest.Open(t, chtest.URL(t, "predictions_purge")).QueryRow(t, "SELECT version()").Scan(&version); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(version, "18.") {
+			t.Skipf("cluster mode on ClickHouse %s runs no mutations: the purge is not run there", version)
+		}
+	}
 	now := testclock.Now().UTC().Truncate(time.Second)
 	refreshes := []time.Time{now.Add(-40 * time.Hour), now.Add(-20 * time.Hour), now}
 	for _, at := range refreshes {
