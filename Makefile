@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools web client test test-go test-e2e test-units test-chaos-smoke test-fuzz-smoke test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports bench-stream vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-world bench-predictions bench-area bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
+.PHONY: all build run services tools web client test test-go test-e2e test-units test-chaos-smoke test-fuzz-smoke test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports bench-stream vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-predictions bench-area bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
 
 all: build
 
@@ -232,7 +232,7 @@ accuracy-trade: services
 	OVERWATCH_ACCURACY_TRADE=full OVERWATCH_ACCURACY_TRADE_SEEDS="$(OVERWATCH_ACCURACY_TRADE_SEEDS)" OVERWATCH_ACCURACY_OUT=$(abspath $(ACCURACY_TRADE_OUT)) $(GO) test -count=1 -timeout 150m -v -run '^TestAccuracyTrade$$' ./accuracy
 
 ## bench: Go benchmarks and the load tests (see docs/benchmarks.md)
-bench: services tools bench-go bench-load bench-ingest bench-world bench-history bench-sim bench-derive bench-trade bench-market bench-map bench-tracks bench-predictions bench-exports bench-stream
+bench: services tools bench-go bench-load bench-ingest bench-history bench-sim bench-derive bench-trade bench-market bench-map bench-tracks bench-predictions bench-exports bench-stream
 
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
@@ -299,22 +299,9 @@ bench-exports: build
 bench-stream:
 	OVERWATCH_STREAM_BENCH_LINES=170000 $(GO) test -count=1 -timeout 15m -run '^TestStreamBench$$' -v ./e2e
 
-## bench-ingest: replay 10 million AIS messages into ClickHouse, each of
-## two rounds followed by its anchor, clickhouse-client inserting the
-## replay's position rows as TSV (messages/s over the anchor's rows/s,
-## target 0.5; peak RSS under 200 MB; CPU seconds per million messages)
+## bench-ingest: replay 10 million AIS messages into ClickHouse (messages/s, peak RSS)
 bench-ingest: build
 	$(GO) run ./cmd/loadtest ingest -bin $(BIN)
-
-## bench-world: the world fleet, 20,000 vessels at the class A cadence by
-## speed over WORLD_SPAN of simulated time (24h; a shorter span on a busy
-## machine) through the real ingest path while `overwatch jobs` runs the
-## scheduled jobs: simulated seconds per wall second (target 5), messages/s,
-## peak RSS, bytes per stored position (target 35), each job's achieved
-## interval (make test runs it with 100 vessels over 10 minutes)
-WORLD_SPAN ?= 24h
-bench-world: build
-	$(GO) run ./cmd/loadtest world -bin $(BIN) -span $(WORLD_SPAN)
 
 ## bench-history: import a 1,000,000-row MarineCadastre file, against
 ## clickhouse-client inserting the same rows as TSV (rows/s, peak RSS)

@@ -99,7 +99,7 @@ func runDemo(ctx context.Context, cfg Config, log *slog.Logger, ch *clickhouse.D
 	log.Info("demo: history ready; simulating in real time", "messages", s.Messages(), "elapsed", time.Since(started).Round(time.Second))
 	imo, _ := ch.FreshestIMO(ctx)
 	printDemo(stdout, cfg, imo, int(now.Sub(c.Start).Hours()/24+0.5))
-	err = s.Live(ctx, time.Second, cfg.clock(), d.deliverLive)
+	err = s.Live(ctx, time.Second, cfg.clock(), d.deliver)
 	d.flush()
 	return err
 }

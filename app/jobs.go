@@ -204,9 +204,6 @@ func jobsCommand(ctx context.Context, cfg Config, log *slog.Logger, args []strin
 	}
 	sc.Start()
 	log.Info("jobs scheduled", "jobs", sc.Names())
-	for _, j := range sc.Table() {
-		log.Debug("job scheduled", "job", j.Name, "every", j.Every, "off", j.Off)
-	}
 	<-ctx.Done()
 	return sc.Stop()
 }

@@ -38,7 +38,6 @@ func simFlags(fs *flag.FlagSet) (*sim.Config, *int) {
 	})
 	fs.IntVar(&c.Vessels, "vessels", 800, "fleet size")
 	fs.IntVar(&c.Downsample, "downsample", 30, "report intervals over the ITU cadence: 30 gives a position every 5 min under way, every 15 min stopped, static data every 30 min")
-	fs.BoolVar(&c.SpeedCadence, "speed-cadence", false, "report under way at the class A intervals by speed (10 s up to 14 kn, 6 s up to 23 kn, 2 s above, times --downsample) instead of every 10 s")
 	fs.IntVar(&c.Sanctioned, "sanctioned", 12, "tankers sailing under IMOs of the OFAC SDN list")
 	fs.IntVar(&c.DarkFleet, "dark-fleet", 40, "tankers of the dark fleet (8 of them STS shuttles)")
 	fs.Float64Var(&c.Rates.Gap, "gap-rate", c.Rates.Gap, "per open-ocean leg: AIS off 6-48 h (x5 in the dark fleet)")
@@ -66,8 +65,6 @@ func simulateCommand(ctx context.Context, cfg Config, log *slog.Logger, args []s
 	truthPath := fs.String("truth", "", "write the ground truth (JSON lines) to this file")
 	live := fs.Bool("live", false, "after the backfill, keep simulating in real time")
 	serve := fs.String("serve", "", "serve NMEA over TCP instead of ingesting: aishub, aisstream, satellite and spire on this port and the next three (port 0: free ports, logged)")
-	fs.DurationVar(&c.Warmup, "warmup", 0, "time planned before the first report, nothing emitted, so the fleet starts mid-voyage (0: 30 days; shorter starts a large fleet sooner)")
-	spanFlag := fs.Duration("span", 0, "time to backfill instead of --days, e.g. 2h (0: --days)")
 	out := fs.String("out", "", "write the transmitted sentences (each once, behind a tag block with its time) to this capture file instead of ingesting; `overwatch import history` reads it")
 	if err := fs.Parse(args); err != nil {
 		return ErrUsage
@@ -81,14 +78,8 @@ func simulateCommand(ctx context.Context, cfg Config, log *slog.Logger, args []s
 	if *days < 0 || *days > 3650 {
 		return errors.New("simulate: --days must be 0 to 3650")
 	}
-	span := time.Duration(*days) * 24 * time.Hour
-	if *spanFlag < 0 || *spanFlag > 3650*24*time.Hour {
-		return errors.New("simulate: --span must be 0 to 3650 days")
-	} else if *spanFlag > 0 {
-		span = spanFlag.Truncate(time.Second)
-	}
 	now := cfg.clock()().UTC().Truncate(time.Minute)
-	c.Start = now.Add(-span)
+	c.Start = now.Add(-time.Duration(*days) * 24 * time.Hour)
 	if *startText != "" {
 		t, err := time.Parse(time.RFC3339, *startText)
 		if err != nil {
@@ -96,7 +87,7 @@ func simulateCommand(ctx context.Context, cfg Config, log *slog.Logger, args []s
 		}
 		c.Start = t.UTC()
 	}
-	end := c.Start.Add(span)
+	end := c.Start.Add(time.Duration(*days) * 24 * time.Hour)
 	trade.apply(c, end)
 	var truth io.Writer
 	if *truthPath != "" {
@@ -143,7 +134,7 @@ func simulateCommand(ctx context.Context, cfg Config, log *slog.Logger, args []s
 	d.flush()
 	if err == nil && *live {
 		fmt.Fprintf(stdout, "backfill done at %s; simulating in real time (Ctrl-C to stop)\n", s.At().Format(time.RFC3339))
-		err = s.Live(ctx, time.Second, cfg.clock(), d.deliverLive)
+		err = s.Live(ctx, time.Second, cfg.clock(), d.deliver)
 		d.flush()
 	}
 	elapsed := time.Since(started)
@@ -151,9 +142,9 @@ func simulateCommand(ctx context.Context, cfg Config, log *slog.Logger, args []s
 	defer cancel()
 	closeErr := p.Close(closeCtx)
 	st := p.Stats()
-	fmt.Fprintf(stdout, "simulated %d vessels from %s to %s: %d messages (%d lines to providers), %d reports written, in %s (%.0f messages/min, peak RSS %.0f MB)\n",
+	fmt.Fprintf(stdout, "simulated %d vessels from %s to %s: %d messages (%d lines to providers), %d reports written, in %s (%.0f messages/min)\n",
 		c.Vessels, c.Start.Format(time.RFC3339), s.At().Format(time.RFC3339), s.Messages(), d.lines, st.Written,
-		elapsed.Round(time.Millisecond), float64(s.Messages())/elapsed.Minutes(), peakRSSMB())
+		elapsed.Round(time.Millisecond), float64(s.Messages())/elapsed.Minutes())
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
@@ -196,24 +187,9 @@ func (d *simDelivery) deliver(at time.Time, lines []string, providers []overwatc
 	return nil
 }
 
-// deliverLive delivers and hands the reports to the pipeline at once, for
-// real time, where no report should wait for the next.
-func (d *simDelivery) deliverLive(at time.Time, lines []string, providers []overwatch.Source) error {
-	if err := d.deliver(at, lines, providers); err != nil {
-		return err
-	}
-	for _, p := range providers {
-		if err := d.feeds[p].Submit(d.ctx); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// flush hands the pipeline every report and count not yet handed over.
 func (d *simDelivery) flush() {
 	for _, l := range d.feeds {
-		l.Flush(d.ctx) //nolint:errcheck // the only error is a closed pipeline's, reported by Close
+		l.Flush()
 	}
 }
 

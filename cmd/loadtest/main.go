@@ -18,14 +18,6 @@
 //	loadtest sim      the fleet simulator's backfill (-days 30 of 800
 //	                  vessels) into a fresh database through the pipeline
 //	                  (-max-time 3m)
-//	loadtest world    the world fleet in accelerated time: -vessels 20,000
-//	                  at the class A cadence by speed over -span 24h
-//	                  through `overwatch simulate` (the real decode,
-//	                  pipeline and writer) while `overwatch jobs` runs the
-//	                  scheduled jobs: simulated seconds per wall second
-//	                  (-min-speedup 5), messages/s, peak RSS, bytes per
-//	                  stored position (-max-bytes 35) and each job's
-//	                  achieved interval
 //	loadtest derive   on the database loadtest sim filled: every derivation
 //	                  from scratch and then incrementally (`overwatch jobs
 //	                  --once`, -max-full 60s, -max-incremental 5s), then each
@@ -105,9 +97,6 @@ type options struct {
 func run(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) > 0 && args[0] == "ingest" {
 		return runIngest(ctx, args[1:], out)
-	}
-	if len(args) > 0 && args[0] == "world" {
-		return runWorld(ctx, args[1:], out)
 	}
 	if len(args) > 0 && args[0] == "sim" {
 		return runSim(ctx, args[1:], out)

@@ -162,32 +162,3 @@ Requests/sec:  27809.11
 		t.Error("nonsense parsed")
 	}
 }
-
-// TestWorldSmoke runs the world-fleet benchmark on a small fleet over ten
-// simulated minutes, so that `make test` proves it works; `make
-// bench-world` runs it in full.
-func TestWorldSmoke(t *testing.T) {
-	if os.Getenv("OVERWATCH_CLICKHOUSE_CLUSTER") != "" {
-		t.Skip("single server only: the benchmark measures the bytes per position from one server's parts")
-	}
-	chURL, pgURL := chtest.URL(t, "worldsmoke"), pgtest.URL(t, "worldsmoke")
-	chServer, database, _ := strings.Cut(strings.TrimPrefix(chURL, "clickhouse://"), "/")
-	database, _, _ = strings.Cut(database, "?")
-	pgServer, _, _ := strings.Cut(strings.TrimPrefix(pgURL, "postgres://"), "/")
-	bin := filepath.Join(t.TempDir(), "overwatch")
-	if out, err := exec.Command("go", "build", "-o", bin, "../overwatch").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	var out bytes.Buffer
-	err := runWorld(context.Background(), []string{"-bin", bin, "-database", database, "-clickhouse", "clickhouse://" + chServer,
-		"-postgres", "postgres://" + pgServer, "-vessels", "100", "-span", "10m", "-warmup", "720h", "-min-speedup", "0.1", "-max-bytes", "100"}, &out)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
-	for _, want := range []string{"targets met", "speed-up", "compressed bytes each", "port_calls"} {
-		if !strings.Contains(out.String(), want) {
-			t.Fatalf("no %q in the output:\n%s", want, out.String())
-		}
-	}
-	t.Log(out.String())
-}

@@ -14,36 +14,29 @@ import (
 // safety messages, ...) give false. Messages without a feed time are
 // stamped with received.
 func FromAIS(m *ais.Message, src overwatch.Source, received time.Time) (ingest.Report, bool) {
-	var r ingest.Report
-	ok := fromAIS(&r, m, src, received)
-	return r, ok
-}
-
-// fromAIS is FromAIS into a zero report r, in place.
-func fromAIS(r *ingest.Report, m *ais.Message, src overwatch.Source, received time.Time) bool {
-	r.Source, r.MMSI, r.Type, r.TS, r.ReceivedAt, r.Station = src, m.MMSI, m.Type, received, received, m.Station
+	r := ingest.Report{Source: src, MMSI: m.MMSI, Type: m.Type, TS: received, ReceivedAt: received, Station: m.Station}
 	if m.TimeFromFeed && !m.Time.IsZero() {
 		r.TS = m.Time.UTC()
 	}
 	r.TS = r.TS.Truncate(time.Second)
 	if m.MMSI == 0 {
-		return false
+		return r, false
 	}
 	switch m.Type {
 	case 1, 2, 3, 18, 19, 27:
-		position(r, m)
+		position(&r, m)
 		if m.Type == 19 {
-			static(r, m)
+			static(&r, m)
 		}
 	case 5:
-		static(r, m)
+		static(&r, m)
 	case 24:
 		r.Part = m.PartNumber
-		static(r, m)
+		static(&r, m)
 	default:
-		return false
+		return r, false
 	}
-	return r.Has != 0
+	return r, r.Has != 0
 }
 
 func position(r *ingest.Report, m *ais.Message) {

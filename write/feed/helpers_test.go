@@ -32,13 +32,6 @@ func (r *recorder) Submit(_ context.Context, rep ingest.Report) error {
 	return nil
 }
 
-func (r *recorder) SubmitBatch(_ context.Context, rs []ingest.Report) (int, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.reports = append(r.reports, rs...)
-	return len(rs), nil
-}
-
 func (r *recorder) TrySubmit(rep ingest.Report) bool {
 	return r.Submit(context.Background(), rep) == nil
 }

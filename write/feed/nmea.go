@@ -6,7 +6,6 @@ import (
 
 	"overwatch"
 	"overwatch/write/ais"
-	"overwatch/write/ingest"
 )
 
 // nmea decodes the lines of one NMEA connection or file and hands the
@@ -16,19 +15,9 @@ type nmea struct {
 	dec     *ais.Decoder
 	sink    Sink
 	now     func() time.Time
-	wait    bool // SubmitBatch (back-pressure) or TrySubmit (drop when full)
+	wait    bool // Submit (back-pressure) or TrySubmit (drop when full)
 	last    ais.Stats
 	reports uint64
-	// pending are the reports not yet handed to the sink (wait mode): they
-	// go ingest.ChunkSize at a time, and whenever the input has no whole
-	// line ready (submit), so that a live feed's report never waits for
-	// the next one.
-	pending []ingest.Report
-	// at is the receive time of the lines of one read: readLines sets
-	// reuse while the lines it hands over were already buffered, so the
-	// clock is read once per read from the peer, not once per line.
-	at    time.Time
-	reuse bool
 }
 
 func newNMEA(src overwatch.Source, sink Sink, now func() time.Time, wait bool) *nmea {
@@ -44,40 +33,16 @@ func (n *nmea) line(ctx context.Context, b []byte) error {
 	if !ok {
 		return nil
 	}
-	if !n.wait {
-		r, ok := FromAIS(&m, n.src, n.now())
-		if ok {
-			n.reports++
-			n.sink.TrySubmit(r)
-		}
-		return nil
-	}
-	if !n.reuse || n.at.IsZero() {
-		n.at = n.now()
-	}
-	n.pending = append(n.pending, ingest.Report{})
-	r := &n.pending[len(n.pending)-1]
-	if !fromAIS(r, &m, n.src, n.at) {
-		n.pending = n.pending[:len(n.pending)-1]
+	r, ok := FromAIS(&m, n.src, n.now())
+	if !ok {
 		return nil
 	}
 	n.reports++
-	if len(n.pending) >= ingest.ChunkSize {
-		return n.submit(ctx)
+	if n.wait {
+		return n.sink.Submit(ctx, r)
 	}
+	n.sink.TrySubmit(r)
 	return nil
-}
-
-// submit hands the pending reports to the sink, waiting while it is full;
-// the only error is the context's (or the sink's, closed).
-func (n *nmea) submit(ctx context.Context) error {
-	if len(n.pending) == 0 {
-		return nil
-	}
-	_, err := n.sink.SubmitBatch(ctx, n.pending)
-	clear(n.pending) // the strings go with the reports
-	n.pending = n.pending[:0]
-	return err
 }
 
 // count hands the sink the counts since the last call.
@@ -117,9 +82,7 @@ func NewLines(src overwatch.Source, sink Sink, now func() time.Time) *Lines {
 	return &Lines{n: newNMEA(src, sink, now, true)}
 }
 
-// Line handles one line; the only error is the context's. Its report may
-// wait in the handler, with at most ingest.ChunkSize-1 others, until Submit
-// or Flush.
+// Line handles one line; the only error is the context's.
 func (l *Lines) Line(ctx context.Context, line []byte) error {
 	l.lines++
 	if l.lines%4096 == 0 {
@@ -128,12 +91,5 @@ func (l *Lines) Line(ctx context.Context, line []byte) error {
 	return l.n.line(ctx, line)
 }
 
-// Submit hands the sink the reports not yet handed over.
-func (l *Lines) Submit(ctx context.Context) error { return l.n.submit(ctx) }
-
-// Flush hands the sink the reports and the counts not yet handed over.
-func (l *Lines) Flush(ctx context.Context) error {
-	err := l.n.submit(ctx)
-	l.n.count()
-	return err
-}
+// Flush hands the sink the counts not yet handed over.
+func (l *Lines) Flush() { l.n.count() }

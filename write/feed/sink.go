@@ -17,10 +17,6 @@ const (
 type Sink interface {
 	// Submit waits while the sink is full: back-pressure.
 	Submit(ctx context.Context, r ingest.Report) error
-	// SubmitBatch queues reports in order, waiting while the sink is full
-	// (rs may be reused when it returns); a feed uses it or Submit, never
-	// both.
-	SubmitBatch(ctx context.Context, rs []ingest.Report) (int, error)
 	// TrySubmit drops (and counts) the report when the sink is full.
 	TrySubmit(r ingest.Report) bool
 	// CountFeed adds input units received, reports produced and input

@@ -2,7 +2,6 @@ package feed
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -79,15 +78,9 @@ const maxLine = 4096
 
 // readLines feeds every line of r to n, calling before (if set) ahead of
 // each read, and returns the number of lines and the error that ended it.
-func readLines(ctx context.Context, r io.Reader, before func() error, n *nmea) (lines int, err error) {
+func readLines(ctx context.Context, r io.Reader, before func() error, n *nmea) (int, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	defer func() {
-		// What is pending goes before the feed returns, unless it returns
-		// because ctx ended.
-		if serr := n.submit(ctx); serr != nil && err == nil {
-			err = serr
-		}
-	}()
+	lines := 0
 	for {
 		if before != nil {
 			if err := before(); err != nil {
@@ -114,23 +107,7 @@ func readLines(ctx context.Context, r io.Reader, before func() error, n *nmea) (
 		if err != nil {
 			return lines, err
 		}
-		// The next read may wait for the peer: hand over what is pending
-		// unless a whole line is ready (whose receive time is then the
-		// last line's).
-		n.reuse = lineReady(br)
-		if len(n.pending) > 0 && !n.reuse {
-			if err := n.submit(ctx); err != nil {
-				return lines, err
-			}
-		}
 	}
-}
-
-// lineReady reports whether br holds a whole line, which reading returns
-// without waiting.
-func lineReady(br *bufio.Reader) bool {
-	b, _ := br.Peek(br.Buffered())
-	return bytes.IndexByte(b, '\n') >= 0
 }
 
 func logger(l *slog.Logger) *slog.Logger {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"math"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -112,8 +111,8 @@ type Pipeline struct {
 	// first seen; the latest-position rows are made from it at flush.
 	latest     map[latestKey]int // index into latestRefs
 	latestRefs []latestRef
-	seen       keySet // dedup keys of the current batch
-	prevSeen   keySet // and of the batch before it
+	seen       map[uint64]struct{}
+	prevSeen   map[uint64]struct{}
 	seq        uint64
 
 	// down is set by the writer goroutine when a write fails and cleared
@@ -158,6 +157,7 @@ func New(store Store, opts Options) (*Pipeline, error) {
 		done:    make(chan struct{}),
 		reg:     newRegistry(opts.AttributionWindow, opts.MaxPending),
 		latest:  map[latestKey]int{},
+		seen:    map[uint64]struct{}{}, prevSeen: map[uint64]struct{}{},
 	}, nil
 }
 
@@ -289,6 +289,7 @@ func (p *Pipeline) take(r *Report) {
 // process turns one report into rows of the current batch.
 func (p *Pipeline) process(r *Report) {
 	p.stats.processed.Add(1)
+	now := p.opts.Now()
 	if r.isStatic() {
 		if r.Has&HasIMO != 0 && !r.IMO.Valid() {
 			p.stats.invalidIMO.Add(1) // stored as reported, never used as the vessel's IMO
@@ -304,10 +305,10 @@ func (p *Pipeline) process(r *Report) {
 				p.cur.Identities = append(p.cur.Identities, *ident)
 			}
 			if newIMO {
-				p.reg.release(r.MMSI, func(row *PositionRow) {
+				for _, row := range p.reg.release(r.MMSI) {
 					row.IMO = v.imo
 					p.addPosition(row, v)
-				})
+				}
 				p.reattribute(v)
 			}
 		}
@@ -322,44 +323,47 @@ func (p *Pipeline) process(r *Report) {
 	}
 	v := p.reg.observe(r.MMSI, r.TS)
 	p.tapPosition(r, v)
+	row := positionRow(r, v, key)
 	switch {
 	case v.imo != 0:
-		row := p.appendPosition(r, v, key)
 		row.IMO = v.imo
-		p.noteLatest(row, v)
+		p.addPosition(row, v)
 	case r.classA() && !v.static:
-		var row PositionRow
-		fillPositionRow(&row, r, v, key)
-		p.reg.hold(&row, p.opts.Now(), p.unattributed)
+		for _, ev := range p.reg.hold(row, now) {
+			p.unattributed(ev)
+		}
 	default:
-		row := p.appendPosition(r, v, key)
+		p.appendPosition(row)
 		if r.classA() {
-			v.orphan(row)
+			v.orphan(&row)
 		}
 	}
 	// Expire waiting positions as report time moves, not only at flushes,
 	// so that a replay does not pile them into one oversized batch.
 	if p.stats.processed.Load()%4096 == 0 {
-		p.reg.expire(p.opts.Now(), false, p.unattributed)
+		for _, ev := range p.reg.expire(now, false) {
+			p.unattributed(ev)
+		}
 	}
 	p.pending.Store(int64(p.reg.nPending))
 }
 
-// dup reports whether the key was seen in this batch or the one before,
-// and notes it.
 func (p *Pipeline) dup(key uint64) bool {
-	if p.prevSeen.has(key) {
+	if _, ok := p.seen[key]; ok {
 		return true
 	}
-	return !p.seen.insert(key)
+	if _, ok := p.prevSeen[key]; ok {
+		return true
+	}
+	p.seen[key] = struct{}{}
+	return false
 }
 
-// unattributed writes a position that waited for its IMO in vain.
-func (p *Pipeline) unattributed(row *PositionRow) {
+func (p *Pipeline) unattributed(row PositionRow) {
 	p.stats.unattributed.Add(1)
-	p.addRow(row)
+	p.appendPosition(row)
 	if v := p.reg.byMMSI[row.MMSI]; v != nil {
-		v.orphan(row)
+		v.orphan(&row)
 	}
 }
 
@@ -373,46 +377,24 @@ func (p *Pipeline) reattribute(v *mmsiState) {
 	}
 	p.stats.reattributed.Add(1)
 	p.cur.Reattributions = append(p.cur.Reattributions, ra)
-	row := last
+	row := *last
 	row.IMO = v.imo
 	p.cur.Latest = append(p.cur.Latest, latestRow(&row, v))
 }
 
-// appendPosition adds the position of r to the batch, built in place,
-// tagged with the port whose area holds it, and returns it.
-func (p *Pipeline) appendPosition(r *Report, v *mmsiState, key uint64) *PositionRow {
-	p.cur.Positions = append(p.cur.Positions, PositionRow{})
-	row := &p.cur.Positions[len(p.cur.Positions)-1]
-	fillPositionRow(row, r, v, key)
-	p.tagPort(row)
-	return row
-}
-
-// addRow adds a position row to the batch, tagged with the port whose area
-// holds it.
-func (p *Pipeline) addRow(row *PositionRow) {
-	p.cur.Positions = append(p.cur.Positions, *row)
-	p.tagPort(row)
-}
-
-// tagPort notes the batch's last position as inside a port's area when it
-// is.
-func (p *Pipeline) tagPort(row *PositionRow) {
+// appendPosition adds a position to the batch, tagged with the port whose
+// area holds it.
+func (p *Pipeline) appendPosition(row PositionRow) {
 	if port := p.opts.Ports.PortAt(row.Lat, row.Lon); port != "" {
-		p.cur.InPort = append(p.cur.InPort, PortPositionRow{Port: port, Position: len(p.cur.Positions) - 1})
+		p.cur.InPort = append(p.cur.InPort, PortPositionRow{Port: port, Position: len(p.cur.Positions)})
 	}
+	p.cur.Positions = append(p.cur.Positions, row)
 }
 
 // addPosition appends an attributed position and notes it when it is the
 // batch's newest of its vessel and source.
-func (p *Pipeline) addPosition(row *PositionRow, v *mmsiState) {
-	p.addRow(row)
-	p.noteLatest(&p.cur.Positions[len(p.cur.Positions)-1], v)
-}
-
-// noteLatest notes the batch's last position, attributed, when it is the
-// batch's newest of its vessel and source.
-func (p *Pipeline) noteLatest(row *PositionRow, v *mmsiState) {
+func (p *Pipeline) addPosition(row PositionRow, v *mmsiState) {
+	p.appendPosition(row)
 	k := latestKey{row.IMO, row.Source}
 	ref := latestRef{pos: len(p.cur.Positions) - 1, v: v}
 	i, ok := p.latest[k]
@@ -444,7 +426,9 @@ func (p *Pipeline) latestRows() {
 // for their IMO go too, unattributed.
 func (p *Pipeline) flush(final bool) {
 	now := p.opts.Now()
-	p.reg.expire(now, final, p.unattributed)
+	for _, row := range p.reg.expire(now, final) {
+		p.unattributed(row)
+	}
 	p.pending.Store(int64(p.reg.nPending))
 	p.cur.Vessels = append(p.cur.Vessels, p.reg.dirtyRows(now)...)
 	if p.cur.Len() == 0 {
@@ -453,7 +437,7 @@ func (p *Pipeline) flush(final bool) {
 	p.seq++
 	p.latestRows()
 	p.prevSeen, p.seen = p.seen, p.prevSeen
-	p.seen.reset()
+	clear(p.seen)
 	// Swap the batch for the spare (waiting while the writer still has
 	// it: back-pressure) and hand it to the writer. The spare's buffers,
 	// written already, are reused for the next batch rather than grown
@@ -462,10 +446,8 @@ func (p *Pipeline) flush(final bool) {
 	old := *b
 	*b = p.cur
 	b.Seq = p.seq
-	// The next batch's positions get room for as many as this one's at
-	// once, rather than growing to it by copies.
 	p.cur = Batch{
-		Positions: slices.Grow(old.Positions[:0], len(b.Positions)), InPort: old.InPort[:0], Statics: old.Statics[:0],
+		Positions: old.Positions[:0], InPort: old.InPort[:0], Statics: old.Statics[:0],
 		Latest: old.Latest[:0], Vessels: old.Vessels[:0], Identities: old.Identities[:0],
 		Reattributions: old.Reattributions[:0],
 	}
@@ -490,12 +472,13 @@ func staticRow(r *Report, imo overwatch.IMO, key uint64) StaticRow {
 	return row
 }
 
-// fillPositionRow makes the zero row the position of r (IMO unset).
-func fillPositionRow(row *PositionRow, r *Report, v *mmsiState, key uint64) {
-	row.MMSI, row.Source, row.TS, row.Lat, row.Lon = r.MMSI, r.Source, r.TS, r.Lat, r.Lon
-	row.Has, row.SpeedKt, row.CourseDeg = r.Has&(HasSOG|HasCOG|HasHeading), float32(r.SOG), float32(r.COG)
-	row.HeadingDeg, row.NavStatus, row.Destination = r.Heading, r.NavStatus, v.destination
-	row.MsgType, row.ReceivedAt, row.Station, row.DedupKey = r.Type, r.ReceivedAt, r.Station, key
+func positionRow(r *Report, v *mmsiState, key uint64) PositionRow {
+	row := PositionRow{
+		MMSI: r.MMSI, Source: r.Source, TS: r.TS, Lat: r.Lat, Lon: r.Lon,
+		Has: r.Has & (HasSOG | HasCOG | HasHeading), SpeedKt: float32(r.SOG), CourseDeg: float32(r.COG),
+		HeadingDeg: r.Heading, NavStatus: r.NavStatus, Destination: v.destination,
+		MsgType: r.Type, ReceivedAt: r.ReceivedAt, Station: r.Station, DedupKey: key,
+	}
 	if r.Has&HasNavStatus == 0 {
 		row.NavStatus = 15
 	}
@@ -503,6 +486,7 @@ func fillPositionRow(row *PositionRow, r *Report, v *mmsiState, key uint64) {
 		row.Has |= HasDraught
 		row.DraftM = v.draft
 	}
+	return row
 }
 
 func latestRow(row *PositionRow, v *mmsiState) overwatch.LatestRow {

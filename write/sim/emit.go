@@ -91,18 +91,6 @@ func newEmitter(p *Planner, t *track, start time.Time, shore map[[2]int32]float6
 	return e
 }
 
-// underwayAt is the class A reporting interval under way at sog knots
-// (ITU-R M.1371, not changing course), times the downsampling.
-func (e *emitter) underwayAt(sog float64) time.Duration {
-	switch {
-	case sog > 23:
-		return e.underway / 5 // 2 s
-	case sog > 14:
-		return e.underway * 6 / 10 // 6 s
-	}
-	return e.underway // 10 s
-}
-
 // jitter spreads report times by ±10 % so vessels do not report in step;
 // reports are stamped in whole seconds, as tag blocks carry them.
 func (e *emitter) jitter(d time.Duration) time.Duration {
@@ -138,9 +126,6 @@ func (e *emitter) next(limit time.Time) (Report, bool) {
 		moving := s.Kind == Sail || s.Kind == Shift
 		if isStatic {
 			e.nextStatic = at.Add(e.jitter(e.static))
-		} else if moving && e.p.cfg.SpeedCadence {
-			_, _, sog, _ := s.position(at)
-			e.nextPos = at.Add(e.jitter(e.underwayAt(sog)))
 		} else if moving {
 			e.nextPos = at.Add(e.jitter(e.underway))
 		} else {

@@ -34,17 +34,12 @@ type Config struct {
 	Start      time.Time     // the first reported position
 	Warmup     time.Duration // planned before Start, nothing emitted (default 30 days)
 	Downsample int           // report intervals over the ITU cadence (default 30)
-	// SpeedCadence reports under way at the class A intervals of ITU-R
-	// M.1371 by speed (10 s up to 14 kn, 6 s up to 23 kn, 2 s above; times
-	// Downsample) instead of every 10 s whatever the speed; off, the
-	// simulation is the same as before it existed (the seeds' truths).
-	SpeedCadence bool
-	Sanctioned   int // vessels under sanctioned IMOs (default 12)
-	DarkFleet    int // tankers of the dark fleet (default 40), 8 of them STS shuttles
-	Rates        Rates
-	Trade        Trade      // seasons, trend, lanes and injected trade truths (zero: off; seasons.go)
-	Coarse       Coarse     // cheaper cadence for older history (zero: off; history.go)
-	Disruption   Disruption // an injected chokepoint disruption (zero: off; chokepoint.go)
+	Sanctioned int           // vessels under sanctioned IMOs (default 12)
+	DarkFleet  int           // tankers of the dark fleet (default 40), 8 of them STS shuttles
+	Rates      Rates
+	Trade      Trade      // seasons, trend, lanes and injected trade truths (zero: off; seasons.go)
+	Coarse     Coarse     // cheaper cadence for older history (zero: off; history.go)
+	Disruption Disruption // an injected chokepoint disruption (zero: off; chokepoint.go)
 }
 
 func (c *Config) defaults() {
