@@ -10,6 +10,7 @@ import (
 	"overwatch/apptest"
 	"overwatch/bulk"
 	"overwatch/clickhouse/chtest"
+	"overwatch/maritime/risk"
 	"overwatch/maritime/seaport"
 	"overwatch/testclock"
 )
@@ -31,7 +32,7 @@ func TestExportDerivedDatasets(t *testing.T) {
 		Name: "=EXPORT CALL", Flag: "PA", Category: "bulk_carrier", DraftBefore: 9.5, Operation: "loading", CargoTonnes: 52000})
 	s.Fx.RecordGeneration(t, "port_calls", day, gen)
 	s.Fx.Insert(t, "risk_events", []string{"day", "gen", "type", "subtype", "imo", "started_at", "ongoing", "lat", "lon", "severity", "detail", "name"},
-		[]any{day, gen, "dark_fleet", "ais_gap", uint32(imo), at, uint8(1), 12.5, -170.25, "high", "gap of 9 h", "EXPORT RISK"})
+		[]any{day, gen, risk.EventGap, "intentional", uint32(imo), at, uint8(1), 12.5, -170.25, "high", "gap of 9 h", "EXPORT RISK"})
 	s.Fx.RecordGeneration(t, "risk_events", day, gen)
 	s.Fx.Insert(t, "voyage_earnings", []string{"day", "gen", "imo", "name", "origin", "destination", "commodity", "load_arrival", "departure", "arrival",
 		"discharge_departure", "dwt", "distance_nm", "tonnes", "voyage_days", "port_days", "sea_days", "computed_at"},
@@ -91,7 +92,7 @@ func TestExportDerivedDatasets(t *testing.T) {
 
 	// The risk event, in a box across the antimeridian.
 	ev := csvRow(get(`{"dataset":"risk_events","filters":{"imo":"` + imoS + `","bbox":[170,10,-169,15]}}`))
-	if ev["type"] != "dark_fleet" || ev["latitude"] != "12.5" || ev["longitude"] != "-170.25" || ev["ended_at"] != "" || ev["other_imo"] != "" || ev["ongoing"] != "1" {
+	if ev["type"] != risk.EventGap || ev["subtype"] != "intentional" || ev["latitude"] != "12.5" || ev["longitude"] != "-170.25" || ev["ended_at"] != "" || ev["other_imo"] != "" || ev["ongoing"] != "1" {
 		t.Errorf("risk event csv: %v", ev)
 	}
 	// The voyage and its emissions, by departure.

@@ -63,6 +63,9 @@ func TestEveryListParsesItsNumbersAlike(t *testing.T) {
 		if item == nil || item.Get == nil {
 			continue // TestUnknownRoutesAndOpenAPI fails on an undocumented route
 		}
+		if path == "/stream" {
+			continue // served by `overwatch run` only (503 here); its parameters are swept by TestStreamDeliversIngestedFixesByFilter
+		}
 		op := item.Get
 		base := cloneValues(needs[path])
 		numeric := map[string]string{} // name: integer or number
