@@ -61,7 +61,10 @@ func TestPublicLatestPosition(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	// In cluster mode the two vessels may sit on different shards, each
+	// read from a replica that may not have the row yet: wait for both.
 	waitVisible(s, t, imo, "spire")
+	waitVisible(s, t, other, "any")
 	imoText := imo.String()
 	ip := apptest.FreshIP()
 
