@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools web client test test-go test-e2e test-units test-chaos-smoke test-fuzz-smoke test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports bench-stream vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-predictions bench-area bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
+.PHONY: all build run services tools web client test test-go test-chaos-smoke test-fuzz-smoke test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports bench-stream vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-predictions bench-area bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
 
 all: build
 
@@ -132,27 +132,24 @@ HTTP_FUZZ     := FuzzHTTPRead FuzzHTTPWrite FuzzHTTPHeaders FuzzHTTPRaw
 ## worker is busy on a loaded machine, golang/go#75804)
 HTTP_FUZZTIME ?= 5000x
 ## test: a tidy go.mod, vet, import rules and the OpenAPI lint, then the
-## suites side by side (make -j, each on databases of its own, each one's
-## output printed whole when it ends): unit, integration and end-to-end
-## tests (which run every fuzz target's corpus and a short load test) with
-## the accuracy suite's smoke runs among them and one iteration of every
-## benchmark as a smoke run (test-go); the Python client (test-python);
+## suites one after the other, each on databases of its own: unit,
+## integration and end-to-end tests (which run every fuzz target's corpus
+## and a short load test) with the accuracy suite's smoke runs among them
+## and one iteration of every benchmark as a smoke run, in one go test
+## (test-go, the packages side by side); the Python client (test-python);
 ## cluster mode (test-cluster); the chaos smoke run (test-chaos-smoke); the
 ## HTTP edge's fuzz targets for HTTP_FUZZTIME each (test-fuzz-smoke)
 test: services tools $(STRIPE_MOCK) tidy vet lint-arch lint-openapi
-	@$(MAKE) --no-print-directory -j6 --output-sync=target test-e2e test-units test-python test-cluster test-chaos-smoke test-fuzz-smoke
+	@$(MAKE) --no-print-directory test-go
+	@$(MAKE) --no-print-directory test-python
+	@$(MAKE) --no-print-directory test-cluster
+	@$(MAKE) --no-print-directory test-chaos-smoke
+	@$(MAKE) --no-print-directory test-fuzz-smoke
 
 ## test-go: every package's tests, the smoke runs of the accuracy suites
-## and one iteration of every benchmark: the end-to-end suite (the longest)
-## in a go test of its own started first (test-e2e), the other packages side
-## by side in another (test-units)
-test-go: test-e2e test-units
-
-test-e2e: services tools $(STRIPE_MOCK)
-	$(GO) test -count=1 -timeout 20m ./e2e
-
-test-units: services tools $(STRIPE_MOCK)
-	OVERWATCH_ACCURACY=smoke OVERWATCH_ACCURACY_TRADE=smoke OVERWATCH_ACCURACY_TRADE_SEEDS=41 OVERWATCH_ACCURACY_PREDICTIONS=smoke $(GO) test -count=1 -timeout 20m -bench . -benchtime 1x $$($(GO) list ./... | grep -v '/e2e$$')
+## and one iteration of every benchmark, in one go test
+test-go: services tools $(STRIPE_MOCK)
+	OVERWATCH_ACCURACY=smoke OVERWATCH_ACCURACY_TRADE=smoke OVERWATCH_ACCURACY_TRADE_SEEDS=41 OVERWATCH_ACCURACY_PREDICTIONS=smoke $(GO) test -count=1 -timeout 30m -bench . -benchtime 1x ./...
 
 ## test-chaos-smoke: the chaos test's smoke run (see chaos)
 test-chaos-smoke: build
