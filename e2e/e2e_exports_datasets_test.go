@@ -12,6 +12,7 @@ import (
 	"overwatch/clickhouse/chtest"
 	"overwatch/maritime/risk"
 	"overwatch/maritime/seaport"
+	"overwatch/postgres/pgtest"
 	"overwatch/testclock"
 )
 
@@ -21,7 +22,11 @@ import (
 // call at its port's position in GeoJSON, the risk event selected by a
 // box, the voyage and the emissions by vessel and departure.
 func TestExportDerivedDatasets(t *testing.T) {
-	s := apptest.StartServer(t, map[string]string{"OVERWATCH_EXPORT_DIR": t.TempDir()})
+	// Its own databases: the rows it writes straight into the derived
+	// tables carry only the columns the export reads, which the other
+	// endpoints of the shared suite database would list.
+	s := apptest.StartServer(t, map[string]string{"OVERWATCH_EXPORT_DIR": t.TempDir(),
+		"CLICKHOUSE_URL": chtest.URL(t, "e2e_exports_datasets"), "DATABASE_URL": pgtest.URL(t, "e2e_exports_datasets")})
 	pro, _ := s.NewKey(t, apptest.UniqueEmail(t), overwatch.PlanPro)
 	imo := apptest.NextIMO()
 	at := testclock.Now().UTC().Add(-48 * time.Hour).Truncate(time.Second)
