@@ -56,7 +56,7 @@ func TestLatestReplicaFollowsStore(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	now := time.Now()
+	now := testclock.Now()
 	replica := read.NewLatestReplica(db, time.Minute, func() time.Time { return now }, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if _, _, err := replica.Latest(ctx, a, "any"); !errors.Is(err, read.ErrStale) {
 		t.Fatalf("before the first sync: %v, want ErrStale", err)

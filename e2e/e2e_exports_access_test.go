@@ -19,6 +19,7 @@ import (
 	"overwatch/apptest"
 	"overwatch/bulk"
 	"overwatch/jobs"
+	"overwatch/testclock"
 	"overwatch/write"
 	"overwatch/write/outbound"
 )
@@ -129,7 +130,7 @@ func TestExportWebhooksAndExpiry(t *testing.T) {
 	// plans' limits are millions of rows) fails with a message naming it.
 	failing := "exp_" + strings.Repeat("ab", 12)
 	if _, err := s.Pg.CreateExport(context.Background(), bulk.NewExport{ID: failing, AccountID: account, Dataset: bulk.Positions, Format: bulk.CSV,
-		Filters: map[string]string{"imo": v.imo.String()}, Estimated: 26, MaxRows: 10, CreatedAt: time.Now()}, bulk.Quota{PerDay: 100}); err != nil {
+		Filters: map[string]string{"imo": v.imo.String()}, Estimated: 26, MaxRows: 10, CreatedAt: testclock.Now()}, bulk.Quota{PerDay: 100}); err != nil {
 		t.Fatal(err)
 	}
 	f := waitExport(t, s, pro, failing)

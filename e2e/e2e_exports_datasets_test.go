@@ -42,7 +42,7 @@ func TestExportDerivedDatasets(t *testing.T) {
 	s.Fx.Insert(t, "voyage_earnings", []string{"day", "gen", "imo", "name", "origin", "destination", "commodity", "load_arrival", "departure", "arrival",
 		"discharge_departure", "dwt", "distance_nm", "tonnes", "voyage_days", "port_days", "sea_days", "computed_at"},
 		[]any{day, gen, uint32(imo), "EXPORT VOYAGE", "new-orleans", "rotterdam", "wheat", at, dep, dep.Add(240 * time.Hour), dep.Add(260 * time.Hour),
-			61000.0, 4800.0, []float64{50000, 52000, 54000}, 11.5, 1.5, 10.0, time.Now().UTC().Truncate(time.Second)})
+			61000.0, 4800.0, []float64{50000, 52000, 54000}, 11.5, 1.5, 10.0, testclock.Now().UTC().Truncate(time.Second)})
 	s.Fx.RecordGeneration(t, "voyage_earnings", day, gen)
 	s.Fx.Insert(t, "voyage_emissions", []string{"day", "gen", "id", "imo", "from_port", "to_port", "departure", "arrival", "vessel_class", "commodity",
 		"method", "ttw", "wtw", "model_version"},

@@ -8,6 +8,7 @@ import (
 	"overwatch"
 	"overwatch/apptest"
 	"overwatch/clickhouse/chtest"
+	"overwatch/testclock"
 	"sort"
 	"strconv"
 	"sync"
@@ -67,7 +68,7 @@ func TestStreamBench(t *testing.T) {
 		return last - before, lastAt.Sub(start)
 	}
 
-	now := time.Now().UTC().Truncate(time.Second)
+	now := testclock.Now().UTC().Truncate(time.Second)
 	eventsA, tookA := replay(now.Add(-40 * time.Minute))
 	rateA := float64(lines) / tookA.Seconds()
 

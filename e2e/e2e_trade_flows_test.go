@@ -185,7 +185,7 @@ func TestTradeFlowsEndToEnd(t *testing.T) {
 	// Without imo, the vessels most worth a look, by risk score: b, with
 	// no call, sanction or coverage of its own, after a.
 	if err := s.Ch.WriteVesselRisk(ctx, 8, []risk.VesselScore{{IMO: a, Name: "SHADOW A", Flag: "LR", Score: 85, Tier: risk.TierCritical,
-		ComputedAt: time.Now().UTC()}, {IMO: b, Name: "BRAVO B", Flag: "PA", Score: 40, Tier: risk.TierMedium, ComputedAt: time.Now().UTC()}}); err != nil {
+		ComputedAt: testclock.Now().UTC()}, {IMO: b, Name: "BRAVO B", Flag: "PA", Score: 40, Tier: risk.TierMedium, ComputedAt: testclock.Now().UTC()}}); err != nil {
 		t.Fatal(err)
 	}
 	listed := get(pro, "/v1/trade-flows?view=entity", 200).Entities
