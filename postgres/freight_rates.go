@@ -17,13 +17,14 @@ var (
 	_ read.FreightRateQuery  = (*DB)(nil)
 )
 
-// CreateFreightRate implements write.FreightRateStore: the day's
-// submission counter of the account goes up by one unless it holds limit
-// already (then nothing is stored, ok false), and the record is stored,
-// in one transaction.
-func (db *DB) CreateFreightRate(ctx context.Context, accountID int64, r write.NewFreightRate, day time.Time, limit int) (overwatch.FreightRecord, bool, error) {
+// CreateFreightRate implements write.FreightRateStore: the submission
+// counter of the account for the UTC day of at goes up by one unless it
+// holds limit already (then nothing is stored, ok false), and the record
+// is stored, created at at, in one transaction.
+func (db *DB) CreateFreightRate(ctx context.Context, accountID int64, r write.NewFreightRate, at time.Time, limit int) (overwatch.FreightRecord, bool, error) {
 	rec := overwatch.FreightRecord{VesselType: r.VesselType, Origin: r.Origin, Destination: r.Destination,
 		Rate: r.Rate, Unit: r.Unit, Date: r.Date.UTC(), Notes: r.Notes}
+	day := at.UTC().Truncate(24 * time.Hour)
 	ok := false
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		var n int
@@ -45,9 +46,9 @@ func (db *DB) CreateFreightRate(ctx context.Context, accountID int64, r write.Ne
 			accountID, day.UTC().AddDate(0, 0, -7)); err != nil {
 			return err
 		}
-		return tx.QueryRow(ctx, `INSERT INTO freight_rates (account_id, vessel_type, origin, destination, rate, unit, date, notes)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, created_at`,
-			accountID, r.VesselType, r.Origin, r.Destination, r.Rate, r.Unit, r.Date.UTC(), r.Notes).Scan(&rec.ID, &rec.CreatedAt)
+		return tx.QueryRow(ctx, `INSERT INTO freight_rates (account_id, vessel_type, origin, destination, rate, unit, date, notes, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, created_at`,
+			accountID, r.VesselType, r.Origin, r.Destination, r.Rate, r.Unit, r.Date.UTC(), r.Notes, at.UTC()).Scan(&rec.ID, &rec.CreatedAt)
 	})
 	if err != nil || !ok {
 		return overwatch.FreightRecord{}, false, pgErr(err, "create freight rate")

@@ -45,7 +45,7 @@ func serveWebSocket(c *fiber.Ctx, sub *live.Subscription, release func()) error 
 	fctx.Hijack(func(conn net.Conn) {
 		defer release()
 		defer sub.Close()
-		w := &hijackWriter{conn: conn, header: http.Header{}}
+		w := &hijackWriter{conn: conn, header: http.Header{}, frames: &heldWriter{conn: conn, timeout: streamWriteTimeout}}
 		ws, err := websocket.Accept(w, req, &websocket.AcceptOptions{
 			// The key authenticates, not a cookie: any page may open it.
 			InsecureSkipVerify: true,
@@ -55,14 +55,15 @@ func serveWebSocket(c *fiber.Ctx, sub *live.Subscription, release func()) error 
 			w.fail()
 			return
 		}
-		streamWebSocket(ws, sub)
+		streamWebSocket(ws, w.frames, sub)
 	})
 	return nil
 }
 
 // streamWebSocket writes the subscription's events until it ends or the
-// client goes.
-func streamWebSocket(conn *websocket.Conn, sub *live.Subscription) {
+// client goes. Events that are waiting when one is taken are written
+// with it in one write to the connection (frames held).
+func streamWebSocket(conn *websocket.Conn, frames *heldWriter, sub *live.Subscription) {
 	defer conn.CloseNow() //nolint:errcheck
 	ctx := conn.CloseRead(context.Background())
 	write := func(msg []byte) error {
@@ -70,10 +71,36 @@ func streamWebSocket(conn *websocket.Conn, sub *live.Subscription) {
 		defer cancel()
 		return conn.Write(wctx, websocket.MessageText, msg)
 	}
+	// batch writes e and the events waiting behind it (at most
+	// wsBatchMax) with one write to the connection.
+	batch := func(e *live.Event) error {
+		waiting := min(len(sub.C()), wsBatchMax)
+		if waiting == 0 {
+			return write(e.JSON)
+		}
+		frames.hold()
+		err := write(e.JSON)
+		for i := 0; err == nil && i < waiting; i++ {
+			next, ok := <-sub.C() // there: only this goroutine takes from it
+			if !ok {
+				break
+			}
+			err = write(next.JSON)
+		}
+		if rerr := frames.release(); err == nil {
+			err = rerr
+		}
+		return err
+	}
+	frames.hold()
 	for _, e := range sub.Backlog() {
 		if write(e.JSON) != nil {
+			frames.release() //nolint:errcheck // the stream ends either way
 			return
 		}
+	}
+	if frames.release() != nil {
+		return
 	}
 	go pings(ctx, conn)
 	for {
@@ -94,7 +121,7 @@ func streamWebSocket(conn *websocket.Conn, sub *live.Subscription) {
 				conn.Close(code, dropMessage(sub.Reason())) //nolint:errcheck // the stream ends either way
 				return
 			}
-			if write(e.JSON) != nil {
+			if batch(e) != nil {
 				return
 			}
 		}
@@ -128,6 +155,7 @@ func pings(ctx context.Context, conn *websocket.Conn) {
 // writes Accept's status and body.
 type hijackWriter struct {
 	conn   net.Conn
+	frames *heldWriter // under the WebSocket's frames, once hijacked
 	header http.Header
 	status int
 	body   bytes.Buffer
@@ -166,7 +194,7 @@ func (w *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if err := bw.Flush(); err != nil {
 		return nil, nil, err
 	}
-	return w.conn, bufio.NewReadWriter(bufio.NewReader(w.conn), bufio.NewWriter(w.conn)), nil
+	return w.conn, bufio.NewReadWriter(bufio.NewReader(w.conn), bufio.NewWriter(w.frames)), nil
 }
 
 // fail writes Accept's refusal, when it made one.

@@ -80,11 +80,12 @@ func newFreightRecord(r overwatch.FreightRecord) FreightRecord {
 
 // FreightRateStore keeps the accounts' freight-rate records.
 type FreightRateStore interface {
-	// CreateFreightRate stores r for the account and counts it against the
-	// account's submissions of day (a UTC midnight); ok is false, and
-	// nothing is stored, when the account has submitted limit records that
-	// day (deleted ones count too).
-	CreateFreightRate(ctx context.Context, accountID int64, r NewFreightRate, day time.Time, limit int) (rec overwatch.FreightRecord, ok bool, err error)
+	// CreateFreightRate stores r for the account, created at at (the
+	// service's clock: the week a record counts in is its submission's),
+	// and counts it against the account's submissions of at's UTC day; ok
+	// is false, and nothing is stored, when the account has submitted
+	// limit records that day (deleted ones count too).
+	CreateFreightRate(ctx context.Context, accountID int64, r NewFreightRate, at time.Time, limit int) (rec overwatch.FreightRecord, ok bool, err error)
 	// DeleteFreightRate deletes one of the account's records (NotFound
 	// for another account's or an unknown id).
 	DeleteFreightRate(ctx context.Context, accountID, id int64) error
@@ -120,7 +121,7 @@ func CreateFreightRate(store FreightRateStore, now func() time.Time) fiber.Handl
 		if err != nil {
 			return err
 		}
-		rec, ok, err := store.CreateFreightRate(c.UserContext(), overwatch.CallerFrom(c.UserContext()).AccountID, r, today, FreightDailyCap)
+		rec, ok, err := store.CreateFreightRate(c.UserContext(), overwatch.CallerFrom(c.UserContext()).AccountID, r, at, FreightDailyCap)
 		if err != nil {
 			return err
 		}

@@ -28,10 +28,10 @@ type fakeFreightStore struct {
 	counts  map[string]int  // account/day → submissions
 }
 
-func (f *fakeFreightStore) CreateFreightRate(_ context.Context, account int64, r NewFreightRate, day time.Time, limit int) (overwatch.FreightRecord, bool, error) {
+func (f *fakeFreightStore) CreateFreightRate(_ context.Context, account int64, r NewFreightRate, at time.Time, limit int) (overwatch.FreightRecord, bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	k := day.Format(time.DateOnly) + "/" + string(rune('0'+account))
+	k := at.UTC().Format(time.DateOnly) + "/" + string(rune('0'+account))
 	if f.counts[k] >= limit {
 		return overwatch.FreightRecord{}, false, nil
 	}
@@ -39,7 +39,7 @@ func (f *fakeFreightStore) CreateFreightRate(_ context.Context, account int64, r
 	f.next++
 	f.records[f.next] = account
 	return overwatch.FreightRecord{ID: f.next, VesselType: r.VesselType, Origin: r.Origin, Destination: r.Destination,
-		Rate: r.Rate, Unit: r.Unit, Date: r.Date, Notes: r.Notes, CreatedAt: day}, true, nil
+		Rate: r.Rate, Unit: r.Unit, Date: r.Date, Notes: r.Notes, CreatedAt: at}, true, nil
 }
 
 func (f *fakeFreightStore) DeleteFreightRate(_ context.Context, account, id int64) error {
