@@ -25,9 +25,12 @@ func (db *DB) PredictionCalls(ctx context.Context, from, to time.Time) ([]portca
 	return db.Calls(ctx, from, to)
 }
 
-// PredictionTracks implements predict.Source with Tracks.
+// PredictionTracks implements predict.Source: each vessel's fixes in
+// [from, to), one per second (the providers' duplicates of a fix
+// collapsed), with the time, position and speed the predictor reads. See
+// predictionTracks.
 func (db *DB) PredictionTracks(ctx context.Context, from, to time.Time, only []overwatch.IMO, fn func(imo overwatch.IMO, track []vessel.TrackPoint) error) error {
-	return db.Tracks(ctx, from, to.Add(-time.Second), jobs.TrackFilter{Only: only}, fn)
+	return predictionTracks(ctx, db, from, to, only, fn)
 }
 
 // Declarations implements predict.Source: each vessel's newest non-empty
