@@ -126,7 +126,7 @@ func doubledRates() []string {
 func accuracyRun(t *testing.T, st accSetting, seed uint64, vessels, days int) []accRow {
 	began := time.Now()
 	// A database per run: a test binary creates each afresh once.
-	r := apptest.SimulateWithRates(t, fmt.Sprintf("accuracy_%s_%d", st.name, seed), seed, vessels, days, st.flags...)
+	r := sharedFleet(t, fmt.Sprintf("accuracy_%s_%d", st.name, seed), seed, vessels, days, st.flags...)
 	simulated := time.Since(began)
 	for _, job := range []string{"port_calls", "destination_reliability", "risk_events"} {
 		r.Command(t, io.Discard, "jobs", "--job", job)
