@@ -131,9 +131,10 @@ func TestKeyFields(t *testing.T) {
 	check("static", st, staticKey, changes, staticChanges)
 }
 
-// TestPositionKeyIsFNV1a checks that a position key is the 64-bit FNV-1a of
-// the report's fields, a hash that does not change between processes, so a
-// batch replayed after a restart carries the keys it was spooled with.
+// TestPositionKeyIsFNV1a checks that a position key is the MMSI over the
+// 64-bit FNV-1a of the report's fields folded to 32 bits, a hash that does
+// not change between processes, so a batch replayed after a restart
+// carries the keys it was spooled with.
 func TestPositionKeyIsFNV1a(t *testing.T) {
 	t.Parallel()
 	r := classA(244000001, t0)
@@ -146,7 +147,8 @@ func TestPositionKeyIsFNV1a(t *testing.T) {
 		uint64(r.NavStatus), uint64(r.Has)} {
 		u64(v)
 	}
-	if got, want := positionKey(&r), h.Sum64(); got != want {
-		t.Errorf("positionKey = %d, want FNV-1a %d", got, want)
+	sum := h.Sum64()
+	if got, want := positionKey(&r), uint64(r.MMSI)<<32|(sum^sum>>32)&0xffffffff; got != want {
+		t.Errorf("positionKey = %x, want the MMSI over the folded FNV-1a %x", got, want)
 	}
 }
