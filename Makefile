@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools web client test test-go test-chaos-smoke test-fuzz-smoke test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports bench-stream vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-predictions bench-area bench-history bench-sim bench-derive fuzz clean cluster cluster-down chaos soak test-cluster bench-cluster
+.PHONY: all build run services tools web client test test-go test-chaos-smoke test-fuzz-smoke test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports bench-stream vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-predictions bench-area bench-history bench-sim bench-derive fuzz fuzz-http clean cluster cluster-down chaos soak test-cluster bench-cluster
 
 all: build
 
@@ -123,13 +123,23 @@ $(REDOCLY):
 lint-openapi: $(REDOCLY)
 	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true $(REDOCLY) lint client/openapi.json --format=stylish 2>&1 | grep -v '[║╔╚]'; exit $${PIPESTATUS[0]}
 
-## HTTP_FUZZ: the fuzz targets of the HTTP edge, which `make test` also runs
-## for HTTP_FUZZTIME executions each (`make fuzz` runs them, like every
-## target, longer)
-HTTP_FUZZ     := FuzzHTTPRead FuzzHTTPWrite FuzzHTTPHeaders FuzzHTTPRaw
+## FUZZ_SMOKE: the fuzz targets `make test` fuzzes for FUZZ_SMOKE_TIME
+## executions each (package:target): the parsers of what arrives from
+## outside at the edge (an AIS line, an AISHub answer, the client address
+## behind a proxy, the Free plan's array clamp), in packages whose
+## instrumented builds are small. The HTTP edge's fuzz targets through the
+## real server (e2e: FuzzHTTPRead, FuzzHTTPWrite, FuzzHTTPHeaders,
+## FuzzHTTPRaw) run their corpora in test-go; fuzzing them needs an
+## instrumented build of the whole service (about 5 minutes on two cores,
+## 13 under load), so `make fuzz` (every target, FUZZTIME each) and
+## `make fuzz-http` fuzz them
+FUZZ_SMOKE := ./write/ais:FuzzDecodeLine ./write/feed:FuzzParseAISHub ./http:FuzzClientIP ./http:FuzzClampArrays
 ## (an execution count, not a duration: Go 1.26's fuzz coordinator can
 ## report a bare "context deadline exceeded" when a duration ends while a
 ## worker is busy on a loaded machine, golang/go#75804)
+FUZZ_SMOKE_TIME ?= 5000x
+## HTTP_FUZZ: the fuzz targets of the HTTP edge through the real server
+HTTP_FUZZ     := FuzzHTTPRead FuzzHTTPWrite FuzzHTTPHeaders FuzzHTTPRaw
 HTTP_FUZZTIME ?= 5000x
 ## test: a tidy go.mod, vet, import rules and the OpenAPI lint, then the
 ## suites one after the other, each on databases of its own: unit,
@@ -138,7 +148,7 @@ HTTP_FUZZTIME ?= 5000x
 ## and one iteration of every benchmark as a smoke run, in one go test
 ## (test-go, the packages side by side); the Python client (test-python);
 ## cluster mode (test-cluster); the chaos smoke run (test-chaos-smoke); the
-## HTTP edge's fuzz targets for HTTP_FUZZTIME each (test-fuzz-smoke)
+## FUZZ_SMOKE targets fuzzed for FUZZ_SMOKE_TIME each (test-fuzz-smoke)
 test: services tools $(STRIPE_MOCK) tidy vet lint-arch lint-openapi
 	@$(MAKE) --no-print-directory test-go
 	@$(MAKE) --no-print-directory test-python
@@ -155,10 +165,19 @@ test-go: services tools $(STRIPE_MOCK)
 test-chaos-smoke: build
 	OVERWATCH_CHAOS=smoke $(GO) test -count=1 -timeout 10m -run '^TestChaos$$' ./cmd/chaos
 
-## test-fuzz-smoke: the HTTP edge's fuzz targets for HTTP_FUZZTIME each, on
-## databases of their own (prefix fuzz_)
-test-fuzz-smoke: export OVERWATCH_TEST_DB_PREFIX := $(OVERWATCH_TEST_DB_PREFIX)fuzz_
-test-fuzz-smoke: services
+## test-fuzz-smoke: the FUZZ_SMOKE targets fuzzed for FUZZ_SMOKE_TIME each
+test-fuzz-smoke:
+	@for pt in $(FUZZ_SMOKE); do \
+	  pkg=$${pt%%:*}; f=$${pt#*:}; \
+	  echo "== fuzz $$pkg $$f for $(FUZZ_SMOKE_TIME)"; \
+	  $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZ_SMOKE_TIME) $$pkg || exit 1; \
+	done
+
+## fuzz-http: the HTTP edge's fuzz targets through the real server
+## (HTTP_FUZZ) for HTTP_FUZZTIME each, on databases of their own (prefix
+## fuzz_)
+fuzz-http: export OVERWATCH_TEST_DB_PREFIX := $(OVERWATCH_TEST_DB_PREFIX)fuzz_
+fuzz-http: services
 	@for f in $(HTTP_FUZZ); do \
 	  echo "== fuzz $$f for $(HTTP_FUZZTIME)"; \
 	  $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(HTTP_FUZZTIME) ./e2e || exit 1; \
