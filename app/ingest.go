@@ -162,6 +162,8 @@ func replayCommand(ctx context.Context, cfg Config, log *slog.Logger, args []str
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	source := fs.String("source", "", "provider the files come from: aishub, aisstream, satellite or spire")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the replay to this file")
+	memProfile := fs.String("memprofile", "", "write a heap profile (allocations since the start) at the end of the replay to this file")
 	if err := fs.Parse(args); err != nil {
 		return ErrUsage
 	}
@@ -194,12 +196,19 @@ func replayCommand(ctx context.Context, cfg Config, log *slog.Logger, args []str
 		}
 		defer bar.Finish() //nolint:errcheck
 	}
+	stopProfile, err := startProfile(*cpuProfile)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	stats, runErr := files.Run(ctx)
 	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	closeErr := p.Close(closeCtx)
 	elapsed := time.Since(start)
+	if err := stopProfile(*memProfile); err != nil {
+		return err
+	}
 	s := p.Stats()
 	fmt.Fprintf(stdout, "replayed %d lines: %d messages, %d reports, %d written (%d of them spooled while ClickHouse was down, %d replayed from the spool), %d duplicates, %d invalid, %d unattributed, %d MMSIs claimed later, %d still spooled, in %s (%.0f messages/s, peak RSS %.0f MB)\n",
 		stats.Lines, stats.Messages, s.Processed, s.Written, s.Spooled, s.Replayed, s.Duplicates, s.Invalid, s.Unattributed, s.Reattributed, s.SpoolFiles,

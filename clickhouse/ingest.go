@@ -20,6 +20,24 @@ func sourceName(s overwatch.Source) string {
 	return string(s)
 }
 
+// sourceCode is the Enum8 value of a source in the tables' source
+// columns, sent as a number rather than a name the driver looks up per row.
+func sourceCode(s overwatch.Source) (int8, error) {
+	switch s {
+	case overwatch.SourceNone:
+		return 0, nil
+	case overwatch.SourceAISHub:
+		return 1, nil
+	case overwatch.SourceAISStream:
+		return 2, nil
+	case overwatch.SourceSatellite:
+		return 3, nil
+	case overwatch.SourceSpire:
+		return 4, nil
+	}
+	return 0, fmt.Errorf("clickhouse: unknown source %q", s)
+}
+
 // sourceOf is the source of an Enum8 name: sourceName's inverse.
 func sourceOf(name string) overwatch.Source {
 	if name == "none" {
@@ -83,7 +101,8 @@ func (db *DB) columns(ctx context.Context, insert string, cols ...any) error {
 // a batch of 50,000 rows would otherwise allocate 7 MB per write.
 type positionColumns struct {
 	imo, mmsi            []uint32
-	src, dest, station   []string
+	src                  []int8
+	dest, station        []string
 	ts, recv             []time.Time
 	lat, lon             []float64
 	speed, course, draft []*float32
@@ -116,7 +135,11 @@ func (db *DB) writePositions(ctx context.Context, b *ingest.Batch) error {
 	c.key = resize(c.key, n)
 	for i := range b.Positions {
 		p := &b.Positions[i]
-		c.imo[i], c.mmsi[i], c.src[i], c.ts[i], c.recv[i] = uint32(p.IMO), p.MMSI, sourceName(p.Source), p.TS, p.ReceivedAt
+		src, err := sourceCode(p.Source)
+		if err != nil {
+			return err
+		}
+		c.imo[i], c.mmsi[i], c.src[i], c.ts[i], c.recv[i] = uint32(p.IMO), p.MMSI, src, p.TS, p.ReceivedAt
 		c.lat[i], c.lon[i], c.status[i], c.msgType[i], c.dest[i], c.key[i] = p.Lat, p.Lon, p.NavStatus, p.MsgType, p.Destination, p.DedupKey
 		c.station[i] = p.Station
 		if p.Has&ingest.HasSOG != 0 {
@@ -136,29 +159,45 @@ func (db *DB) writePositions(ctx context.Context, b *ingest.Batch) error {
 		c.imo, c.mmsi, c.src, c.ts, c.lat, c.lon, c.speed, c.course, c.heading, c.status, c.draft, c.dest, c.msgType, c.recv, c.station, c.key)
 }
 
+// portColumns are the column buffers of one port_positions insert,
+// pooled like positionColumns.
+type portColumns struct {
+	port         []string
+	ts           []time.Time
+	imo, mmsi    []uint32
+	src          []int8
+	lat, lon     []float64
+	speed, draft []*float32
+	status       []uint8
+	key          []uint64
+}
+
+var portPool = sync.Pool{New: func() any { return &portColumns{} }}
+
 func (db *DB) writePortPositions(ctx context.Context, b *ingest.Batch) error {
 	n := len(b.InPort)
-	port := make([]string, n)
-	ts := make([]time.Time, n)
-	imo, mmsi := make([]uint32, n), make([]uint32, n)
-	src := make([]string, n)
-	lat, lon := make([]float64, n), make([]float64, n)
-	speed, draft := make([]*float32, n), make([]*float32, n)
-	status := make([]uint8, n)
-	key := make([]uint64, n)
+	c := portPool.Get().(*portColumns)
+	defer portPool.Put(c)
+	c.port, c.ts, c.imo, c.mmsi, c.src = resize(c.port, n), resize(c.ts, n), resize(c.imo, n), resize(c.mmsi, n), resize(c.src, n)
+	c.lat, c.lon, c.speed, c.draft = resize(c.lat, n), resize(c.lon, n), resize(c.speed, n), resize(c.draft, n)
+	c.status, c.key = resize(c.status, n), resize(c.key, n)
 	for i, pp := range b.InPort {
 		p := &b.Positions[pp.Position]
-		port[i], ts[i], imo[i], mmsi[i], src[i] = pp.Port, p.TS, uint32(p.IMO), p.MMSI, sourceName(p.Source)
-		lat[i], lon[i], status[i], key[i] = p.Lat, p.Lon, p.NavStatus, p.DedupKey
+		src, err := sourceCode(p.Source)
+		if err != nil {
+			return err
+		}
+		c.port[i], c.ts[i], c.imo[i], c.mmsi[i], c.src[i] = pp.Port, p.TS, uint32(p.IMO), p.MMSI, src
+		c.lat[i], c.lon[i], c.status[i], c.key[i] = p.Lat, p.Lon, p.NavStatus, p.DedupKey
 		if p.Has&ingest.HasSOG != 0 {
-			speed[i] = &p.SpeedKt
+			c.speed[i] = &p.SpeedKt
 		}
 		if p.Has&ingest.HasDraught != 0 {
-			draft[i] = &p.DraftM
+			c.draft[i] = &p.DraftM
 		}
 	}
 	return db.columns(ctx, "INSERT INTO port_positions (port, ts, imo, mmsi, source, lat, lon, speed_kt, nav_status, draft_m, dedup_key)",
-		port, ts, imo, mmsi, src, lat, lon, speed, status, draft, key)
+		c.port, c.ts, c.imo, c.mmsi, c.src, c.lat, c.lon, c.speed, c.status, c.draft, c.key)
 }
 
 func (db *DB) writeStatics(ctx context.Context, b *ingest.Batch) error {

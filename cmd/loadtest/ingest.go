@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,8 +21,9 @@ import (
 
 type ingestOptions struct {
 	bin, chServer, database, sample, dir string
-	messages                             int
-	minMPS, maxRSSMB                     float64
+	profile                              string
+	messages, rounds                     int
+	minRatio, maxRSSMB                   float64
 }
 
 func runIngest(ctx context.Context, args []string, out io.Writer) error {
@@ -33,65 +35,176 @@ func runIngest(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&o.sample, "sample", "write/ais/testdata/ais_aishub_3min_live_sample_gpsd_contrib.log", "the capture to repeat")
 	fs.StringVar(&o.dir, "dir", ".data/bench", "where the generated capture is kept between runs")
 	fs.IntVar(&o.messages, "messages", 10_000_000, "AIS messages to replay")
-	fs.Float64Var(&o.minMPS, "min-mps", 100000, "target: at least this many messages per second")
-	fs.Float64Var(&o.maxRSSMB, "max-rss-mb", 300, "target: peak resident memory of the replay below this")
+	fs.IntVar(&o.rounds, "rounds", 2, "replays, each followed by the anchor: clickhouse-client inserting the replay's position rows as TSV")
+	fs.Float64Var(&o.minRatio, "min-ratio", 0.5, "target: the replay's messages/s over the anchor's rows/s, in the same round")
+	fs.Float64Var(&o.maxRSSMB, "max-rss-mb", 200, "target: peak resident memory of the replay below this")
+	fs.StringVar(&o.profile, "profile", "", "write the last replay's CPU and heap profiles to this prefix (.cpu, .heap)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if _, err := exec.LookPath("clickhouse-client"); err != nil {
+		return fmt.Errorf("clickhouse-client is not installed: %w", err)
 	}
 	path, lines, err := generateCapture(o)
 	if err != nil {
 		return err
 	}
-	admin, err := clickhouse.Open(o.chServer + "/default")
-	if err != nil {
-		return err
+	tsv := filepath.Join(o.dir, filepath.Base(path)+".positions.tsv")
+	fmt.Fprintf(out, "ingest replay of %s (%d lines) into %s, load average %s\n", path, lines, o.database, loadAverage())
+	worst, peak := math.Inf(1), 0.0
+	for round := 1; round <= o.rounds; round++ {
+		var profile string
+		if round == o.rounds {
+			profile = o.profile
+		}
+		r, err := replayOnce(ctx, o, path, profile)
+		if err != nil {
+			return err
+		}
+		if round == 1 {
+			if err := exportTSV(ctx, o, tsv); err != nil {
+				return err
+			}
+		}
+		rows, rowsPerS, err := anchorInsert(ctx, o, tsv)
+		if err != nil {
+			return err
+		}
+		ratio := r.mps / rowsPerS
+		worst, peak = min(worst, ratio), max(peak, r.rss)
+		fmt.Fprintf(out, "round %d (load average %s):\n", round, loadAverage())
+		fmt.Fprintf(out, "  %s", r.summary)
+		fmt.Fprintf(out, "  replay            %.0f messages/s (%s wall with start-up and the final flush), %d positions stored, peak RSS %.0f MB\n",
+			r.mps, r.wall.Round(time.Millisecond), r.stored, r.rss)
+		fmt.Fprintf(out, "  clickhouse-client %.0f rows/s (%d position rows as TSV)\n", rowsPerS, rows)
+		fmt.Fprintf(out, "  ratio             %.2f\n", ratio)
 	}
-	err = admin.Exec(ctx, "DROP DATABASE IF EXISTS "+o.database)
-	admin.Close()
-	if err != nil {
-		return err
+	fmt.Fprintf(out, "worst ratio %.2f (target >= %.2f), peak RSS %.0f MB (target < %.0f MB)\n", worst, o.minRatio, peak, o.maxRSSMB)
+	if worst < o.minRatio || peak >= o.maxRSSMB {
+		return fmt.Errorf("targets missed: ratio %.2f, peak RSS %.0f MB", worst, peak)
+	}
+	fmt.Fprintln(out, "targets met")
+	return nil
+}
+
+// replayResult is one replay's figures.
+type replayResult struct {
+	summary  string
+	mps, rss float64
+	wall     time.Duration
+	stored   uint64
+}
+
+// replayOnce drops the database and replays the capture into it with
+// bin/overwatch replay; with profile set, the replay writes its CPU and
+// heap profiles there.
+func replayOnce(ctx context.Context, o ingestOptions, path, profile string) (replayResult, error) {
+	var r replayResult
+	if err := dropCHDatabase(ctx, o.chServer, o.database); err != nil {
+		return r, err
 	}
 	bin, err := filepath.Abs(o.bin)
 	if err != nil {
-		return err
+		return r, err
 	}
 	spool, err := os.MkdirTemp("", "overwatch-bench-spool-")
 	if err != nil {
-		return err
+		return r, err
 	}
 	defer os.RemoveAll(spool)
-	cmd := exec.CommandContext(ctx, bin, "replay", "--source", "aishub", path)
+	args := []string{"replay", "--source", "aishub"}
+	if profile != "" {
+		args = append(args, "--cpuprofile", profile+".cpu", "--memprofile", profile+".heap")
+	}
+	cmd := exec.CommandContext(ctx, bin, append(args, path)...)
 	cmd.Env = append(os.Environ(), "CLICKHOUSE_URL="+o.chServer+"/"+o.database, "OVERWATCH_SPOOL_DIR="+spool, "OVERWATCH_LOG_LEVEL=warn")
 	start := time.Now()
 	summary, err := cmd.CombinedOutput()
-	elapsed := time.Since(start)
+	r.wall = time.Since(start)
 	if err != nil {
-		return fmt.Errorf("replay: %v\n%s", err, summary)
+		return r, fmt.Errorf("replay: %v\n%s", err, summary)
 	}
-	mps, rss, err := parseReplay(string(summary))
-	if err != nil {
-		return err
+	r.summary = lastLines(string(summary), 1)
+	if r.mps, r.rss, err = parseReplay(r.summary); err != nil {
+		return r, err
 	}
 	db, err := clickhouse.Open(o.chServer + "/" + o.database)
 	if err != nil {
-		return err
+		return r, err
 	}
 	defer db.Close()
-	stored, err := db.Count(ctx, "SELECT count() FROM positions")
+	r.stored, err = db.Count(ctx, "SELECT count() FROM positions")
+	return r, err
+}
+
+// positionColumnsTSV are the positions table's columns the anchor inserts.
+const positionColumnsTSV = "imo, mmsi, source, ts, lat, lon, speed_kt, course_deg, heading_deg, nav_status, draft_m, destination, msg_type, received_at, station, dedup_key"
+
+// exportTSV writes the replayed positions, as the positions table's
+// columns, to a TSV file for the anchor.
+func exportTSV(ctx context.Context, o ingestOptions, path string) error {
+	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "ingest replay of %s (%d lines) into %s:\n", path, lines, o.database)
-	fmt.Fprintf(out, "  %s", summary)
-	fmt.Fprintf(out, "  wall time  %s including start-up and the final flush\n", elapsed.Round(time.Millisecond))
-	fmt.Fprintf(out, "  messages/s %.0f (target >= %.0f)\n", mps, o.minMPS)
-	fmt.Fprintf(out, "  peak RSS   %.0f MB (target < %.0f MB)\n", rss, o.maxRSSMB)
-	fmt.Fprintf(out, "  positions  %d rows in ClickHouse\n", stored)
-	if mps < o.minMPS || rss >= o.maxRSSMB {
-		return fmt.Errorf("targets missed: %.0f messages/s, peak RSS %.0f MB", mps, rss)
+	cmd := exec.CommandContext(ctx, "clickhouse-client", "--database", o.database, "--query",
+		"SELECT "+positionColumnsTSV+" FROM positions FORMAT TabSeparated")
+	var msg strings.Builder
+	cmd.Stdout, cmd.Stderr = f, &msg
+	err = cmd.Run()
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	fmt.Fprintln(out, "  targets met")
+	if err != nil {
+		return fmt.Errorf("export the positions as TSV: %v\n%s", err, msg.String())
+	}
 	return nil
+}
+
+// anchorInsert inserts the TSV file with clickhouse-client into a fresh
+// copy of the positions table (in the database the replay just filled)
+// and returns the rows and the rate.
+func anchorInsert(ctx context.Context, o ingestOptions, path string) (uint64, float64, error) {
+	db, err := clickhouse.Open(o.chServer + "/" + o.database)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer db.Close()
+	if err := db.Exec(ctx, "DROP TABLE IF EXISTS positions_tsv"); err != nil {
+		return 0, 0, err
+	}
+	if err := db.Exec(ctx, "CREATE TABLE positions_tsv AS positions"); err != nil {
+		return 0, 0, err
+	}
+	tsv, err := os.Open(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer tsv.Close()
+	client := exec.CommandContext(ctx, "clickhouse-client", "--database", o.database, "--query",
+		"INSERT INTO positions_tsv ("+positionColumnsTSV+") FORMAT TabSeparated")
+	client.Stdin = tsv
+	began := time.Now()
+	msg, err := client.CombinedOutput()
+	took := time.Since(began)
+	if err != nil {
+		return 0, 0, fmt.Errorf("clickhouse-client: %v\n%s", err, msg)
+	}
+	rows, err := db.Count(ctx, "SELECT count() FROM positions_tsv")
+	if err != nil {
+		return 0, 0, err
+	}
+	return rows, float64(rows) / took.Seconds(), db.Exec(ctx, "DROP TABLE positions_tsv")
+}
+
+// dropCHDatabase drops a benchmark database of ClickHouse.
+func dropCHDatabase(ctx context.Context, server, database string) error {
+	admin, err := clickhouse.Open(server + "/default")
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	return admin.Exec(ctx, "DROP DATABASE IF EXISTS "+database)
 }
 
 var replayRE = regexp.MustCompile(`\(([0-9.]+) messages/s, peak RSS ([0-9.]+) MB\)`)

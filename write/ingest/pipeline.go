@@ -111,8 +111,8 @@ type Pipeline struct {
 	// first seen; the latest-position rows are made from it at flush.
 	latest     map[latestKey]int // index into latestRefs
 	latestRefs []latestRef
-	seen       map[uint64]struct{}
-	prevSeen   map[uint64]struct{}
+	seen       keySet // dedup keys of the current batch
+	prevSeen   keySet // and of the batch before it
 	seq        uint64
 
 	// down is set by the writer goroutine when a write fails and cleared
@@ -157,7 +157,6 @@ func New(store Store, opts Options) (*Pipeline, error) {
 		done:    make(chan struct{}),
 		reg:     newRegistry(opts.AttributionWindow, opts.MaxPending),
 		latest:  map[latestKey]int{},
-		seen:    map[uint64]struct{}{}, prevSeen: map[uint64]struct{}{},
 	}, nil
 }
 
@@ -289,7 +288,6 @@ func (p *Pipeline) take(r *Report) {
 // process turns one report into rows of the current batch.
 func (p *Pipeline) process(r *Report) {
 	p.stats.processed.Add(1)
-	now := p.opts.Now()
 	if r.isStatic() {
 		if r.Has&HasIMO != 0 && !r.IMO.Valid() {
 			p.stats.invalidIMO.Add(1) // stored as reported, never used as the vessel's IMO
@@ -305,10 +303,10 @@ func (p *Pipeline) process(r *Report) {
 				p.cur.Identities = append(p.cur.Identities, *ident)
 			}
 			if newIMO {
-				for _, row := range p.reg.release(r.MMSI) {
+				p.reg.release(r.MMSI, func(row *PositionRow) {
 					row.IMO = v.imo
 					p.addPosition(row, v)
-				}
+				})
 				p.reattribute(v)
 			}
 		}
@@ -323,47 +321,44 @@ func (p *Pipeline) process(r *Report) {
 	}
 	v := p.reg.observe(r.MMSI, r.TS)
 	p.tapPosition(r, v)
-	row := positionRow(r, v, key)
 	switch {
 	case v.imo != 0:
+		row := p.appendPosition(r, v, key)
 		row.IMO = v.imo
-		p.addPosition(row, v)
+		p.noteLatest(row, v)
 	case r.classA() && !v.static:
-		for _, ev := range p.reg.hold(row, now) {
-			p.unattributed(ev)
-		}
+		var row PositionRow
+		fillPositionRow(&row, r, v, key)
+		p.reg.hold(&row, p.opts.Now(), p.unattributed)
 	default:
-		p.appendPosition(row)
+		row := p.appendPosition(r, v, key)
 		if r.classA() {
-			v.orphan(&row)
+			v.orphan(row)
 		}
 	}
 	// Expire waiting positions as report time moves, not only at flushes,
 	// so that a replay does not pile them into one oversized batch.
 	if p.stats.processed.Load()%4096 == 0 {
-		for _, ev := range p.reg.expire(now, false) {
-			p.unattributed(ev)
-		}
+		p.reg.expire(p.opts.Now(), false, p.unattributed)
 	}
 	p.pending.Store(int64(p.reg.nPending))
 }
 
+// dup reports whether the key was seen in this batch or the one before,
+// and notes it.
 func (p *Pipeline) dup(key uint64) bool {
-	if _, ok := p.seen[key]; ok {
+	if p.prevSeen.has(key) {
 		return true
 	}
-	if _, ok := p.prevSeen[key]; ok {
-		return true
-	}
-	p.seen[key] = struct{}{}
-	return false
+	return !p.seen.insert(key)
 }
 
-func (p *Pipeline) unattributed(row PositionRow) {
+// unattributed writes a position that waited for its IMO in vain.
+func (p *Pipeline) unattributed(row *PositionRow) {
 	p.stats.unattributed.Add(1)
-	p.appendPosition(row)
+	p.addRow(row)
 	if v := p.reg.byMMSI[row.MMSI]; v != nil {
-		v.orphan(&row)
+		v.orphan(row)
 	}
 }
 
@@ -377,24 +372,46 @@ func (p *Pipeline) reattribute(v *mmsiState) {
 	}
 	p.stats.reattributed.Add(1)
 	p.cur.Reattributions = append(p.cur.Reattributions, ra)
-	row := *last
+	row := last
 	row.IMO = v.imo
 	p.cur.Latest = append(p.cur.Latest, latestRow(&row, v))
 }
 
-// appendPosition adds a position to the batch, tagged with the port whose
-// area holds it.
-func (p *Pipeline) appendPosition(row PositionRow) {
+// appendPosition adds the position of r to the batch, built in place,
+// tagged with the port whose area holds it, and returns it.
+func (p *Pipeline) appendPosition(r *Report, v *mmsiState, key uint64) *PositionRow {
+	p.cur.Positions = append(p.cur.Positions, PositionRow{})
+	row := &p.cur.Positions[len(p.cur.Positions)-1]
+	fillPositionRow(row, r, v, key)
+	p.tagPort(row)
+	return row
+}
+
+// addRow adds a position row to the batch, tagged with the port whose area
+// holds it.
+func (p *Pipeline) addRow(row *PositionRow) {
+	p.cur.Positions = append(p.cur.Positions, *row)
+	p.tagPort(row)
+}
+
+// tagPort notes the batch's last position as inside a port's area when it
+// is.
+func (p *Pipeline) tagPort(row *PositionRow) {
 	if port := p.opts.Ports.PortAt(row.Lat, row.Lon); port != "" {
-		p.cur.InPort = append(p.cur.InPort, PortPositionRow{Port: port, Position: len(p.cur.Positions)})
+		p.cur.InPort = append(p.cur.InPort, PortPositionRow{Port: port, Position: len(p.cur.Positions) - 1})
 	}
-	p.cur.Positions = append(p.cur.Positions, row)
 }
 
 // addPosition appends an attributed position and notes it when it is the
 // batch's newest of its vessel and source.
-func (p *Pipeline) addPosition(row PositionRow, v *mmsiState) {
-	p.appendPosition(row)
+func (p *Pipeline) addPosition(row *PositionRow, v *mmsiState) {
+	p.addRow(row)
+	p.noteLatest(&p.cur.Positions[len(p.cur.Positions)-1], v)
+}
+
+// noteLatest notes the batch's last position, attributed, when it is the
+// batch's newest of its vessel and source.
+func (p *Pipeline) noteLatest(row *PositionRow, v *mmsiState) {
 	k := latestKey{row.IMO, row.Source}
 	ref := latestRef{pos: len(p.cur.Positions) - 1, v: v}
 	i, ok := p.latest[k]
@@ -426,9 +443,7 @@ func (p *Pipeline) latestRows() {
 // for their IMO go too, unattributed.
 func (p *Pipeline) flush(final bool) {
 	now := p.opts.Now()
-	for _, row := range p.reg.expire(now, final) {
-		p.unattributed(row)
-	}
+	p.reg.expire(now, final, p.unattributed)
 	p.pending.Store(int64(p.reg.nPending))
 	p.cur.Vessels = append(p.cur.Vessels, p.reg.dirtyRows(now)...)
 	if p.cur.Len() == 0 {
@@ -437,7 +452,7 @@ func (p *Pipeline) flush(final bool) {
 	p.seq++
 	p.latestRows()
 	p.prevSeen, p.seen = p.seen, p.prevSeen
-	clear(p.seen)
+	p.seen.reset()
 	// Swap the batch for the spare (waiting while the writer still has
 	// it: back-pressure) and hand it to the writer. The spare's buffers,
 	// written already, are reused for the next batch rather than grown
@@ -472,13 +487,12 @@ func staticRow(r *Report, imo overwatch.IMO, key uint64) StaticRow {
 	return row
 }
 
-func positionRow(r *Report, v *mmsiState, key uint64) PositionRow {
-	row := PositionRow{
-		MMSI: r.MMSI, Source: r.Source, TS: r.TS, Lat: r.Lat, Lon: r.Lon,
-		Has: r.Has & (HasSOG | HasCOG | HasHeading), SpeedKt: float32(r.SOG), CourseDeg: float32(r.COG),
-		HeadingDeg: r.Heading, NavStatus: r.NavStatus, Destination: v.destination,
-		MsgType: r.Type, ReceivedAt: r.ReceivedAt, Station: r.Station, DedupKey: key,
-	}
+// fillPositionRow makes the zero row the position of r (IMO unset).
+func fillPositionRow(row *PositionRow, r *Report, v *mmsiState, key uint64) {
+	row.MMSI, row.Source, row.TS, row.Lat, row.Lon = r.MMSI, r.Source, r.TS, r.Lat, r.Lon
+	row.Has, row.SpeedKt, row.CourseDeg = r.Has&(HasSOG|HasCOG|HasHeading), float32(r.SOG), float32(r.COG)
+	row.HeadingDeg, row.NavStatus, row.Destination = r.Heading, r.NavStatus, v.destination
+	row.MsgType, row.ReceivedAt, row.Station, row.DedupKey = r.Type, r.ReceivedAt, r.Station, key
 	if r.Has&HasNavStatus == 0 {
 		row.NavStatus = 15
 	}
@@ -486,7 +500,6 @@ func positionRow(r *Report, v *mmsiState, key uint64) PositionRow {
 		row.Has |= HasDraught
 		row.DraftM = v.draft
 	}
-	return row
 }
 
 func latestRow(row *PositionRow, v *mmsiState) overwatch.LatestRow {

@@ -28,11 +28,11 @@ type mmsiState struct {
 	// stored without an IMO (the window passed, or the static reports
 	// named none), and the newest of them; a later IMO claims them.
 	orphanFrom, orphanTo time.Time
-	orphanLast           *PositionRow
-	static               bool      // a static report has been seen for this MMSI
-	dirty                bool      // the registry row must be written
-	queued               bool      // the vessel is in registry.dirty
-	written              time.Time // lastSeen when the row was last written
+	orphanLast           PositionRow // set while orphanFrom is
+	static               bool        // a static report has been seen for this MMSI
+	dirty                bool        // the registry row must be written
+	queued               bool        // the vessel is in registry.dirty
+	written              time.Time   // lastSeen when the row was last written
 }
 
 // identity is the part of a vessel whose changes are kept as history.
@@ -59,6 +59,7 @@ type registry struct {
 	dirty      []*mmsiState               // vessels whose row must be written
 	identities map[overwatch.IMO]identity // by IMO: the last identity written
 	pending    map[uint32]*pending
+	spare      []*pending // released, their rows emptied, for the next MMSI that waits
 	nPending   int
 	window     time.Duration
 	maxPerMMSI int
@@ -223,51 +224,65 @@ func (g *registry) applyStatic(r *Report) (v *mmsiState, newIMO bool, ident *Ide
 	return v, v.imo != oldIMO, ident
 }
 
-// hold keeps a class A position of an MMSI without an IMO. It returns rows
-// pushed out by the per-MMSI or global bounds, to be written unattributed.
-func (g *registry) hold(row PositionRow, now time.Time) (evicted []PositionRow) {
+// hold keeps a class A position of an MMSI without an IMO. Rows pushed
+// out by the per-MMSI or global bounds go to evict, to be written
+// unattributed.
+func (g *registry) hold(row *PositionRow, now time.Time, evict func(*PositionRow)) {
 	p := g.pending[row.MMSI]
 	if p == nil {
-		p = &pending{since: row.TS, arrived: now}
+		if n := len(g.spare); n > 0 {
+			p, g.spare = g.spare[n-1], g.spare[:n-1]
+			p.since, p.arrived = row.TS, now
+		} else {
+			p = &pending{since: row.TS, arrived: now}
+		}
 		g.pending[row.MMSI] = p
 	}
 	if len(p.rows) >= g.maxPerMMSI {
-		evicted = append(evicted, p.rows[0])
+		evict(&p.rows[0])
+		p.rows[0] = PositionRow{}
 		p.rows = p.rows[1:]
 		g.nPending--
 	}
-	p.rows = append(p.rows, row)
+	p.rows = append(p.rows, *row)
 	g.nPending++
 	if g.nPending > g.maxPending {
-		evicted = append(evicted, g.expire(now, true)...)
+		g.expire(now, true, evict)
 	}
-	return evicted
 }
 
-// release returns the waiting positions of an MMSI.
-func (g *registry) release(mmsi uint32) []PositionRow {
+// release hands the waiting positions of an MMSI to fn and forgets them.
+func (g *registry) release(mmsi uint32, fn func(*PositionRow)) {
 	p := g.pending[mmsi]
 	if p == nil {
-		return nil
+		return
 	}
 	delete(g.pending, mmsi)
 	g.nPending -= len(p.rows)
-	return p.rows
+	for i := range p.rows {
+		fn(&p.rows[i])
+	}
+	clear(p.rows) // the strings go with the rows
+	p.rows = p.rows[:0]
+	if len(g.spare) < maxSparePending {
+		g.spare = append(g.spare, p)
+	}
 }
 
-// expire returns the positions that waited longer than the window, or with
-// all set, every waiting position. The wait is measured in report time (the
-// time of the latest report, so that a replay of history expires by the
-// data, and an older archive after newer data by its own) and, for a feed
-// that stalls, in wall time.
-func (g *registry) expire(now time.Time, all bool) []PositionRow {
-	var out []PositionRow
+// maxSparePending bounds the released waiting lists kept for reuse.
+const maxSparePending = 4096
+
+// expire hands fn the positions that waited longer than the window, or
+// with all set, every waiting position. The wait is measured in report
+// time (the time of the latest report, so that a replay of history
+// expires by the data, and an older archive after newer data by its own)
+// and, for a feed that stalls, in wall time.
+func (g *registry) expire(now time.Time, all bool, fn func(*PositionRow)) {
 	for mmsi, p := range g.pending {
 		if all || g.feedClock.Sub(p.since) >= g.window || now.Sub(p.arrived) >= g.window {
-			out = append(out, g.release(mmsi)...)
+			g.release(mmsi, fn)
 		}
 	}
-	return out
 }
 
 // orphan notes a class A position of v stored without an IMO.
@@ -277,21 +292,20 @@ func (v *mmsiState) orphan(row *PositionRow) {
 	}
 	if !row.TS.Before(v.orphanTo) {
 		v.orphanTo = row.TS
-		last := *row
-		v.orphanLast = &last
+		v.orphanLast = *row
 	}
 }
 
 // claimOrphans returns the reattribution of v's orphaned positions to its
 // IMO, and the newest of them, and forgets them; ok is false when there
 // are none.
-func (v *mmsiState) claimOrphans() (Reattribution, *PositionRow, bool) {
+func (v *mmsiState) claimOrphans() (Reattribution, PositionRow, bool) {
 	if v.orphanFrom.IsZero() || v.imo == 0 {
-		return Reattribution{}, nil, false
+		return Reattribution{}, PositionRow{}, false
 	}
 	r := Reattribution{MMSI: v.mmsi, IMO: v.imo, From: v.orphanFrom, To: v.orphanTo}
 	last := v.orphanLast
-	v.orphanFrom, v.orphanTo, v.orphanLast = time.Time{}, time.Time{}, nil
+	v.orphanFrom, v.orphanTo, v.orphanLast = time.Time{}, time.Time{}, PositionRow{}
 	return r, last, true
 }
 
