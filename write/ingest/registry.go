@@ -264,13 +264,17 @@ func (g *registry) release(mmsi uint32, fn func(*PositionRow)) {
 	}
 	clear(p.rows) // the strings go with the rows
 	p.rows = p.rows[:0]
-	if len(g.spare) < maxSparePending {
+	if len(g.spare) < maxSparePending && cap(p.rows) <= maxSpareRows {
 		g.spare = append(g.spare, p)
 	}
 }
 
-// maxSparePending bounds the released waiting lists kept for reuse.
-const maxSparePending = 4096
+// maxSparePending and maxSpareRows bound the released waiting lists kept
+// for reuse, and their size (at most 1,024 × 32 rows, about 5 MB).
+const (
+	maxSparePending = 1024
+	maxSpareRows    = 32
+)
 
 // expire hands fn the positions that waited longer than the window, or
 // with all set, every waiting position. The wait is measured in report
