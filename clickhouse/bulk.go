@@ -57,30 +57,9 @@ func bulkWhere(d bulk.Dataset, f read.PositionFilter) *query {
 		return positionFilter(f).add(t.where)
 	}
 	q := (&query{}).add(t.where)
-	if len(f.IMOs) > 0 {
-		imos := make([]any, len(f.IMOs))
-		for i, imo := range f.IMOs {
-			imos[i] = uint32(imo)
-		}
-		q.in("imo", imos)
-	}
-	if f.Category != nil {
-		cond, args := "", []any{}
-		for i, r := range f.Category.Codes {
-			if i > 0 {
-				cond += " OR "
-			}
-			cond += "ship_type BETWEEN ? AND ?"
-			args = append(args, r[0], r[1])
-		}
-		q.add("imo IN (SELECT imo FROM vessels WHERE "+cond+")", args...)
-	}
-	if !f.Start.IsZero() {
-		q.add(t.ts+" >= ?", f.Start.UTC())
-	}
-	if !f.End.IsZero() {
-		q.add(t.ts+" <= ?", f.End.UTC())
-	}
+	imoCondition(q, f.IMOs)
+	categoryCondition(q, f.Category)
+	timeCondition(q, t.ts, f.Start, f.End)
 	if f.HasArea() {
 		switch d {
 		case bulk.RiskEvents:

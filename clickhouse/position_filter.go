@@ -2,8 +2,11 @@ package clickhouse
 
 import (
 	"strings"
+	"time"
 
+	"overwatch"
 	"overwatch/maritime/geo"
+	"overwatch/maritime/vessel"
 	"overwatch/read"
 
 	ch "github.com/ClickHouse/clickhouse-go/v2"
@@ -15,13 +18,7 @@ import (
 // after its bounding box (the cheap filter), both as bound constants.
 func positionFilter(f read.PositionFilter) *query {
 	q := &query{}
-	if len(f.IMOs) > 0 {
-		imos := make([]any, len(f.IMOs))
-		for i, imo := range f.IMOs {
-			imos[i] = uint32(imo)
-		}
-		q.in("imo", imos)
-	}
+	imoCondition(q, f.IMOs)
 	if len(f.MMSIs) > 0 {
 		mmsis := make([]any, len(f.MMSIs))
 		for i, m := range f.MMSIs {
@@ -29,12 +26,7 @@ func positionFilter(f read.PositionFilter) *query {
 		}
 		q.in("mmsi", mmsis)
 	}
-	if !f.Start.IsZero() {
-		q.add("ts >= ?", f.Start.UTC())
-	}
-	if !f.End.IsZero() {
-		q.add("ts <= ?", f.End.UTC())
-	}
+	timeCondition(q, "ts", f.Start, f.End)
 	if len(f.Sources) > 0 {
 		names := make([]any, len(f.Sources))
 		for i, s := range f.Sources {
@@ -42,17 +34,7 @@ func positionFilter(f read.PositionFilter) *query {
 		}
 		q.in("source", names)
 	}
-	if f.Category != nil {
-		cond, args := "", []any{}
-		for i, r := range f.Category.Codes {
-			if i > 0 {
-				cond += " OR "
-			}
-			cond += "ship_type BETWEEN ? AND ?"
-			args = append(args, r[0], r[1])
-		}
-		q.add("imo IN (SELECT imo FROM vessels WHERE "+cond+")", args...)
-	}
+	categoryCondition(q, f.Category)
 	if f.BBox != nil {
 		bboxCondition(q, *f.BBox)
 	}
@@ -67,6 +49,45 @@ func positionFilter(f read.PositionFilter) *query {
 		q.add(cond+")", args...)
 	}
 	return q
+}
+
+// imoCondition adds the vessels, when any are given.
+func imoCondition(q *query, imos []overwatch.IMO) {
+	if len(imos) == 0 {
+		return
+	}
+	values := make([]any, len(imos))
+	for i, imo := range imos {
+		values[i] = uint32(imo)
+	}
+	q.in("imo", values)
+}
+
+// timeCondition adds start <= column <= end, each bound when set.
+func timeCondition(q *query, column string, start, end time.Time) {
+	if !start.IsZero() {
+		q.add(column+" >= ?", start.UTC())
+	}
+	if !end.IsZero() {
+		q.add(column+" <= ?", end.UTC())
+	}
+}
+
+// categoryCondition adds the vessels of a ship type category, read from
+// the registry, when one is given.
+func categoryCondition(q *query, c *vessel.Category) {
+	if c == nil {
+		return
+	}
+	cond, args := "", []any{}
+	for i, r := range c.Codes {
+		if i > 0 {
+			cond += " OR "
+		}
+		cond += "ship_type BETWEEN ? AND ?"
+		args = append(args, r[0], r[1])
+	}
+	q.add("imo IN (SELECT imo FROM vessels WHERE "+cond+")", args...)
 }
 
 // in adds column IN (?, ...) with a placeholder per value (a bound
