@@ -25,10 +25,7 @@ SELECT imo, min(ts) AS first, argMin(lat, ts), argMin(lon, ts)
 		return fmt.Errorf("clickhouse: hourly tracks: %w", err)
 	}
 	defer rows.Close()
-	var (
-		cur   overwatch.IMO
-		track []vessel.TrackPoint
-	)
+	tracks := vesselTracks{fn: fn}
 	for rows.Next() {
 		var (
 			imo overwatch.IMO
@@ -37,20 +34,13 @@ SELECT imo, min(ts) AS first, argMin(lat, ts), argMin(lon, ts)
 		if err := rows.Scan(&imo, &p.TS, &p.Lat, &p.Lon); err != nil {
 			return fmt.Errorf("clickhouse: hourly tracks: %w", err)
 		}
-		if imo != cur && len(track) > 0 {
-			if err := fn(cur, track); err != nil {
-				return err
-			}
-			track = track[:0]
+		p.TS = p.TS.UTC()
+		if err := tracks.add(imo, p); err != nil {
+			return err
 		}
-		cur, p.TS = imo, p.TS.UTC()
-		track = append(track, p)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("clickhouse: hourly tracks: %w", err)
 	}
-	if len(track) > 0 {
-		return fn(cur, track)
-	}
-	return nil
+	return tracks.done()
 }

@@ -54,10 +54,7 @@ SELECT imo, ts, any(lat), any(lon), any(speed_kt), any(nav_status), any(draft_m)
 		return fmt.Errorf("clickhouse: tracks: %w", err)
 	}
 	defer rows.Close()
-	var (
-		cur   overwatch.IMO
-		track []vessel.TrackPoint
-	)
+	tracks := vesselTracks{fn: fn}
 	for rows.Next() {
 		var (
 			imo     overwatch.IMO
@@ -68,13 +65,6 @@ SELECT imo, ts, any(lat), any(lon), any(speed_kt), any(nav_status), any(draft_m)
 		if err := rows.Scan(&imo, &p.TS, &p.Lat, &p.Lon, &sog, &nav, &dr, &p.Destination); err != nil {
 			return fmt.Errorf("clickhouse: tracks: %w", err)
 		}
-		if imo != cur && len(track) > 0 {
-			if err := fn(cur, track); err != nil {
-				return err
-			}
-			track = track[:0]
-		}
-		cur = imo
 		p.TS, p.NavStatus, p.SOG = p.TS.UTC(), nav, math.NaN()
 		if sog != nil {
 			p.SOG = float64(*sog)
@@ -82,15 +72,14 @@ SELECT imo, ts, any(lat), any(lon), any(speed_kt), any(nav_status), any(draft_m)
 		if dr != nil {
 			p.Draft = math.Round(float64(*dr)*10) / 10
 		}
-		track = append(track, p)
+		if err := tracks.add(imo, p); err != nil {
+			return err
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("clickhouse: tracks: %w", err)
 	}
-	if len(track) > 0 {
-		return fn(cur, track)
-	}
-	return nil
+	return tracks.done()
 }
 
 // VesselProfiles reads the registry, with each vessel's range of reported

@@ -38,10 +38,7 @@ SELECT imo, ts, lat, lon, speed_kt
 		return fmt.Errorf("clickhouse: prediction tracks: %w", err)
 	}
 	defer rows.Close()
-	var (
-		cur   overwatch.IMO
-		track []vessel.TrackPoint
-	)
+	tracks := vesselTracks{fn: fn}
 	for rows.Next() {
 		var (
 			imo overwatch.IMO
@@ -51,27 +48,19 @@ SELECT imo, ts, lat, lon, speed_kt
 		if err := rows.Scan(&imo, &p.TS, &p.Lat, &p.Lon, &sog); err != nil {
 			return fmt.Errorf("clickhouse: prediction tracks: %w", err)
 		}
-		if imo != cur && len(track) > 0 {
-			if err := fn(cur, track); err != nil {
-				return err
-			}
-			track = track[:0]
-		}
-		if imo == cur && len(track) > 0 && track[len(track)-1].TS.Equal(p.TS) {
+		if prev, ok := tracks.last(imo); ok && prev.TS.Equal(p.TS) {
 			continue // another provider's copy of the same fix
 		}
-		cur = imo
 		p.TS, p.SOG = p.TS.UTC(), math.NaN()
 		if sog != nil {
 			p.SOG = float64(*sog)
 		}
-		track = append(track, p)
+		if err := tracks.add(imo, p); err != nil {
+			return err
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("clickhouse: prediction tracks: %w", err)
 	}
-	if len(track) > 0 {
-		return fn(cur, track)
-	}
-	return nil
+	return tracks.done()
 }
