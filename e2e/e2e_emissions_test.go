@@ -43,8 +43,8 @@ func simulateRecent(t *testing.T, name string, seed uint64, vessels, days int) *
 	return simulateUntil(t, name, seed, vessels, days, testclock.Today())
 }
 
-// simulateUntil is simulateForEval over the days up to end (a UTC
-// midnight).
+// simulateUntil is simulateForEval over the days up to end (usually a
+// UTC midnight).
 func simulateUntil(t *testing.T, name string, seed uint64, vessels, days int, end time.Time) *apptest.EvalRun {
 	t.Helper()
 	r := &apptest.EvalRun{ChURL: chtest.URL(t, name), PgURL: pgtest.URL(t, name)}
