@@ -14,10 +14,10 @@ import (
 
 // scoreAccuracy scores the events and reliabilities read through the API
 // against the truth of a run over [start, end] (positions up to dataEnd):
-// the single-vessel detectors by the rule of
-// TestRiskSingleAgainstGroundTruth, the transfers, mismatches and identity
-// changes by that of TestRiskPairAgainstGroundTruth, then the gaps by
-// cause, the silences of 6–12 hours, the dark port calls and the
+// the single-vessel detectors by the rule of evaluateRiskSingle
+// (e2e/e2e_risk_single_test.go), the transfers, mismatches and identity
+// changes by that of evaluateRiskPair (e2e/e2e_risk_pair_test.go), then
+// the gaps by cause, the silences of 6–12 hours, the dark port calls and the
 // destination reliabilities (below).
 func scoreAccuracy(truth []sim.Truth, api *accAPI, start, end, dataEnd time.Time, staticEvery time.Duration) []accRow {
 	from, to := start.Add(12*time.Hour), end.Add(-12*time.Hour)

@@ -80,7 +80,7 @@ func (s RiskScore) Precision() float64 {
 }
 
 // ScoreRisk scores one class by the matching rule of
-// TestRiskSingleAgainstGroundTruth.
+// evaluateRiskSingle (e2e/e2e_risk_single_test.go).
 func ScoreRisk(name string, truth []sim.Truth, events []risk.Event, from, to, dataEnd time.Time, c riskClass) RiskScore {
 	s := RiskScore{Name: name}
 	type span struct {

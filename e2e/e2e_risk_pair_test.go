@@ -3,24 +3,19 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"overwatch"
-	"overwatch/app"
 	"overwatch/apptest"
 	"overwatch/clickhouse"
-	"overwatch/clickhouse/chtest"
-	"overwatch/postgres/pgtest"
-	"path/filepath"
-	"strconv"
+	"overwatch/maritime/risk"
 	"strings"
 	"testing"
 	"time"
 )
 
-// The ship-to-ship transfer, draught-mismatch and identity-change
-// detectors against the ground truth of a seeded simulation with raised
-// rates of those behaviours, through the real pipeline and ClickHouse.
+// evaluateRiskPair scores the ship-to-ship transfer, draught-mismatch and
+// identity-change detectors against the ground truth of a seeded
+// simulation with raised rates of those behaviours, through the real
+// pipeline and ClickHouse.
 //
 // Matching (one truth event to at most one detection and back):
 //   - transfers: the same two vessels, the detected encounter overlapping
@@ -61,24 +56,7 @@ import (
 // reached with a wrong draught left by a misreport made before the window
 // (the truth has it at that earlier call, whose stale draught this call's
 // report merely put right) is excused: counted neither way, and shown.
-func TestRiskPairAgainstGroundTruth(t *testing.T) {
-	t.Parallel() // its own databases
-	vessels, days, seed := 300, 21, uint64(11)
-	if v, err := strconv.ParseUint(os.Getenv("OVERWATCH_EVAL_SEED"), 10, 64); err == nil {
-		seed = v
-	}
-	rates := []string{"--sts-rate", "0.9", "--mismatch-rate", "0.3", "--identity-rate", "0.3"}
-	if os.Getenv("OVERWATCH_EVAL_FULL") == "1" { // the default fleet and span
-		vessels, days = 800, 30
-	}
-	if os.Getenv("OVERWATCH_EVAL_DEFAULT_RATES") == "1" { // the simulator's default event rates
-		rates = nil
-	}
-	r := simulatePairRates(t, "risk_pair", seed, vessels, days, rates...)
-	began := time.Now()
-	detected := r.StoredRiskEvents(t)
-	t.Logf("%d vessels over %d days: port_calls and risk_events jobs in %s, %d events stored",
-		vessels, days, time.Since(began).Round(time.Millisecond), len(detected))
+func evaluateRiskPair(t *testing.T, r *apptest.EvalRun, detected []risk.Event, seed uint64) {
 	ctx := context.Background()
 	db, err := clickhouse.Open(r.ChURL)
 	if err != nil {
@@ -115,24 +93,4 @@ func TestRiskPairAgainstGroundTruth(t *testing.T) {
 			t.Errorf("%s: precision %.3f, recall %.3f: want both ≥ 0.9", s.Name, s.Precision(), s.Recall())
 		}
 	}
-}
-
-// simulatePairRates is simulateForEval with extra flags of `overwatch
-// simulate` (the behaviours' rates).
-func simulatePairRates(t *testing.T, name string, seed uint64, vessels, days int, flags ...string) *apptest.EvalRun {
-	t.Helper()
-	r := &apptest.EvalRun{ChURL: chtest.URL(t, name), PgURL: pgtest.URL(t, name)}
-	r.Start = time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
-	r.End = r.Start.Add(time.Duration(days) * 24 * time.Hour)
-	r.TruthPath = filepath.Join(t.TempDir(), "truth.jsonl")
-	if dir := os.Getenv("EVAL_KEEP"); dir != "" {
-		r.TruthPath = filepath.Join(dir, name+"_truth.jsonl")
-	}
-	r.Env = map[string]string{"CLICKHOUSE_URL": r.ChURL, "DATABASE_URL": r.PgURL, "OVERWATCH_SPOOL_DIR": t.TempDir(), "OVERWATCH_LOG_LEVEL": "warn"}
-	args := append([]string{"overwatch", "simulate", "--seed", strconv.FormatUint(seed, 10), "--vessels", strconv.Itoa(vessels),
-		"--days", strconv.Itoa(days), "--start", r.Start.Format(time.RFC3339), "--truth", r.TruthPath}, flags...)
-	if err := app.Run(context.Background(), args, r.Getenv, io.Discard, os.Stderr); err != nil {
-		t.Fatal(err)
-	}
-	return r
 }

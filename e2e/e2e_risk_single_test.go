@@ -29,9 +29,9 @@ import (
 // of events; the dark fleet keeps its default size.
 var riskSingleRates = []string{"--gap-rate", "0.25", "--loiter-rate", "0.3", "--spoof-rate", "0.15"}
 
-// The single-vessel risk detectors (AIS gaps, loitering, spoofing) run on
-// the tracks a seeded simulation stored through the real pipeline, against
-// the simulation's ground truth.
+// evaluateRiskSingle scores the single-vessel risk detectors (AIS gaps,
+// loitering, spoofing) run on the tracks a seeded simulation stored
+// through the real pipeline, against the simulation's ground truth.
 //
 // Matching rule: a detected event matches a true event of the same class
 // (and subtype, for the subtype rows) when both concern the same vessel
@@ -49,22 +49,8 @@ var riskSingleRates = []string{"--gap-rate", "0.25", "--loiter-rate", "0.3", "--
 // but less than LoiterMinimum (inside true AIS gaps) is not expected to be
 // found (column dark), nor counted. Open gaps are matched on vessel and
 // start.
-func TestRiskSingleAgainstGroundTruth(t *testing.T) {
-	t.Parallel() // its own databases
-	vessels, days, rates := 300, 14, riskSingleRates
-	if os.Getenv("OVERWATCH_EVAL_FULL") == "1" { // the default fleet and span
-		vessels, days = 800, 30
-	}
-	if os.Getenv("OVERWATCH_EVAL_DEFAULT_RATES") == "1" { // the simulator's default event rates
-		rates = nil
-	}
-	r := apptest.SimulateWithRates(t, "risk_single", 11, vessels, days, rates...)
+func evaluateRiskSingle(t *testing.T, r *apptest.EvalRun, events []risk.Event) {
 	truth := apptest.ReadTruth(t, r.TruthPath)
-	began := time.Now()
-	events := r.StoredRiskEvents(t)
-	t.Logf("%d vessels over %d days: port_calls and risk_events jobs in %s, %d events stored",
-		vessels, days, time.Since(began).Round(time.Millisecond), len(events))
-
 	from, to := r.Start.Add(12*time.Hour), r.End.Add(-12*time.Hour)
 	rows := []apptest.RiskScore{
 		apptest.ScoreRisk("gaps", truth, events, from, to, r.End, apptest.IsType("ais_gap", risk.EventGap, "*")),
