@@ -12,10 +12,15 @@ var _ read.AreaStore = (*DB)(nil)
 // AreaPresence implements read.AreaStore: per vessel, its fixes the
 // filter selects, counted once per stored report (a retried write is not
 // counted twice before the merge), and the first and the last of them.
+// A report is told by a 64-bit hash of its time and dedup key: a set of
+// UInt64 is several times cheaper than one of (ts, dedup_key) pairs,
+// which ClickHouse keys by a 128-bit hash (a world's day of a 20,000-vessel
+// fleet, 3.4 million fixes: 2.8 s → 0.6 s), and two of a vessel's
+// 100,000 fixes in a year share a hash with a chance of about 3·10⁻¹⁰.
 func (db *DB) AreaPresence(ctx context.Context, f read.PositionFilter) ([]read.AreaPresence, error) {
 	q := positionFilter(f)
 	q.add("imo != 0")
-	rows, err := db.conn.Query(ctx, `SELECT imo, uniqExact(ts, dedup_key),
+	rows, err := db.conn.Query(ctx, `SELECT imo, uniqExact(cityHash64(ts, dedup_key)),
 	       min(ts), argMin(lat, ts), argMin(lon, ts), max(ts), argMax(lat, ts), argMax(lon, ts)
 	  FROM positions WHERE `+q.String()+` GROUP BY imo ORDER BY imo`, q.args...)
 	if err != nil {
