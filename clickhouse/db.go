@@ -18,6 +18,7 @@ type DB struct {
 	database string
 	cluster  string       // the cluster's name in cluster mode, else ""
 	shards   *shardWriter // cluster mode: the direct writer of the sharded tables
+	newest   newestPredictions
 }
 
 var databaseName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

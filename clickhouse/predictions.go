@@ -77,6 +77,7 @@ func (db *DB) WritePredictions(ctx context.Context, computedAt time.Time, preds 
 	if len(preds) == 0 {
 		return nil
 	}
+	defer db.newest.recheck()
 	return db.sendRetrying(ctx, `INSERT INTO predictions (imo, computed_at, as_of, category, lat, lon, port, eta, next_ports, evidence)`,
 		func(b sendBatch) error {
 			for _, p := range preds {
@@ -102,6 +103,18 @@ func (db *DB) WritePredictions(ctx context.Context, computedAt time.Time, preds 
 // the predictions of the newest refresh (of the newest before f.Before
 // when it is set) that pass the filter, in IMO order.
 func (db *DB) Predictions(ctx context.Context, f read.PredictionFilter) ([]predict.Prediction, error) {
+	if f.IMO != 0 && f.Limit <= 1 && f == (read.PredictionFilter{IMO: f.IMO, Limit: f.Limit}) { // one vessel's newest: a lookup
+		p, ok, err := db.newest.lookup(ctx, db, f.IMO)
+		if err != nil || !ok {
+			return nil, err
+		}
+		return []predict.Prediction{p}, nil
+	}
+	return db.predictions(ctx, f)
+}
+
+// predictions is Predictions read from the store.
+func (db *DB) predictions(ctx context.Context, f read.PredictionFilter) ([]predict.Prediction, error) {
 	batch := `(SELECT max(computed_at) FROM predictions)`
 	var args []any
 	if !f.Before.IsZero() {
@@ -201,6 +214,7 @@ func (db *DB) PurgePredictions(ctx context.Context, before time.Time) error {
 	if newest.Before(before) {
 		before = newest
 	}
+	defer db.newest.recheck()
 	if err := db.conn.Exec(ctx, `ALTER TABLE predictions DELETE WHERE computed_at < ?`, before.UTC()); err != nil {
 		return fmt.Errorf("clickhouse: purge predictions: %w", err)
 	}
