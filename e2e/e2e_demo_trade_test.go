@@ -17,17 +17,17 @@ import (
 // earnings) and every external signal (crop health from the bundled USDA
 // files, radar coverage from the bundled catalogue answers, chokepoint
 // transits from the demo's own AIS) answers with rows (each response validated against the OpenAPI
-// document by s.do). A small fleet (80 vessels; route shifts and anomalies,
-// gated on significance, have rows from about 150, and their rows are
-// checked in TestTradeRoutesEndToEnd and TestForecastsEndToEnd) over the
-// default span keeps it under a minute; OVERWATCH_DEMO_TRADE_VESSELS
-// changes the fleet.
+// document by s.do). A small fleet (50 vessels: every endpoint has rows
+// but the route shifts; shifts and anomalies pass significance gates and
+// may have none at this size, and their rows are checked in
+// TestTradeRoutesEndToEnd and TestForecastsEndToEnd) over the default span
+// keeps it under a minute; OVERWATCH_DEMO_TRADE_VESSELS changes the fleet.
 func TestRunDemoTradeEndpoints(t *testing.T) {
 	t.Parallel() // its own ClickHouse database; parallel tests keep to their own PostgreSQL accounts
 	if testing.Short() {
 		t.Skip("a demo backfill of over a year")
 	}
-	vessels := "80"
+	vessels := "50"
 	if v := os.Getenv("OVERWATCH_DEMO_TRADE_VESSELS"); v != "" {
 		vessels = v
 	}
