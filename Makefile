@@ -42,8 +42,9 @@ CLUSTER_E2E = ^(TestReplayBalancesTheShards|TestPublicLatestPosition|TestPublicE
 test-cluster: export OVERWATCH_TEST_DB_PREFIX := $(OVERWATCH_TEST_DB_PREFIX)cluster_
 test-cluster: cluster
 	clickhouse/local/cluster.sh drop-tests
-	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test -count=1 -timeout 10m ./clickhouse/...
-	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test -count=1 -timeout 10m -run '$(CLUSTER_E2E)' ./e2e
+	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test $(TEST_GO_FLAGS) -count=1 -timeout 10m ./clickhouse/... & ch=$$!; \
+	OVERWATCH_CLICKHOUSE_CLUSTER=overwatch CLICKHOUSE_TEST_SERVER=$(CLUSTER_URL) $(GO) test $(TEST_GO_FLAGS) -count=1 -timeout 10m -run '$(CLUSTER_E2E)' ./e2e; e2e=$$?; \
+	wait $$ch; ch=$$?; exit $$((ch | e2e))
 
 ## chaos: the chaos test of cluster mode (cmd/chaos): a private cluster
 ## (ports +300; the smoke run +400) and PostgreSQL, two ingest, two serve and two jobs
@@ -142,24 +143,31 @@ FUZZ_SMOKE_TIME ?= 5000x
 HTTP_FUZZ     := FuzzHTTPRead FuzzHTTPWrite FuzzHTTPHeaders FuzzHTTPRaw
 HTTP_FUZZTIME ?= 5000x
 ## test: a tidy go.mod, vet, import rules and the OpenAPI lint, then the
-## suites one after the other, each on databases of its own: unit,
-## integration and end-to-end tests (which run every fuzz target's corpus
-## and a short load test) with the accuracy suite's smoke runs among them
-## and one iteration of every benchmark as a smoke run, in one go test
-## (test-go, the packages side by side); the Python client (test-python);
-## cluster mode (test-cluster); the chaos smoke run (test-chaos-smoke); the
-## FUZZ_SMOKE targets fuzzed for FUZZ_SMOKE_TIME each (test-fuzz-smoke)
+## suites, each on databases of its own, in three steps that keep both
+## cores busy: unit, integration and end-to-end tests (which run every
+## fuzz target's corpus and a short load test) with the accuracy suite's
+## smoke runs among them and one iteration of every benchmark as a smoke
+## run, in one go test (test-go, the packages side by side), beside the
+## Python client (test-python, mostly waiting out a rate-limit window);
+## then cluster mode (test-cluster; the cluster stopped after it: its four
+## idle nodes take a third of the machine); then the chaos smoke run
+## (test-chaos-smoke, mostly waiting out its faults) beside the FUZZ_SMOKE
+## targets fuzzed for FUZZ_SMOKE_TIME each (test-fuzz-smoke)
 test: services tools $(STRIPE_MOCK) tidy vet lint-arch lint-openapi
-	@$(MAKE) --no-print-directory test-go
-	@$(MAKE) --no-print-directory test-python
-	@$(MAKE) --no-print-directory test-cluster
-	@$(MAKE) --no-print-directory test-chaos-smoke
-	@$(MAKE) --no-print-directory test-fuzz-smoke
+	@$(MAKE) --no-print-directory -j2 test-go test-python TEST_GO_FLAGS=-vet=off
+	@$(MAKE) --no-print-directory test-cluster TEST_GO_FLAGS=-vet=off; rc=$$?; $(MAKE) --no-print-directory cluster-down; exit $$rc
+	@$(MAKE) --no-print-directory -j2 test-chaos-smoke test-fuzz-smoke
 
 ## test-go: every package's tests, the smoke runs of the accuracy suites
-## and one iteration of every benchmark, in one go test
+## and one iteration of every benchmark, in one go test. The end-to-end
+## and accuracy suites, the longest packages, are named first: go test
+## builds and starts packages in the order they are named, so the others
+## fill the cores while the end-to-end suite runs its serial tests.
+## TEST_GO_FLAGS: more go test flags (`make test` passes -vet=off: its
+## vet step has just run every analyzer on every package)
+TEST_GO_FLAGS ?=
 test-go: services tools $(STRIPE_MOCK)
-	OVERWATCH_ACCURACY=smoke OVERWATCH_ACCURACY_TRADE=smoke OVERWATCH_ACCURACY_TRADE_SEEDS=41 OVERWATCH_ACCURACY_PREDICTIONS=smoke $(GO) test -count=1 -timeout 30m -bench . -benchtime 1x ./...
+	OVERWATCH_ACCURACY=smoke OVERWATCH_ACCURACY_TRADE=smoke OVERWATCH_ACCURACY_TRADE_SEEDS=41 OVERWATCH_ACCURACY_PREDICTIONS=smoke $(GO) test $(TEST_GO_FLAGS) -count=1 -timeout 30m -bench . -benchtime 1x ./e2e ./accuracy ./...
 
 ## test-chaos-smoke: the chaos test's smoke run (see chaos)
 test-chaos-smoke: build

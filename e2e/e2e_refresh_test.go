@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"overwatch"
 	"overwatch/apptest"
+	"overwatch/clickhouse/chtest"
 	"overwatch/testclock"
 	"overwatch/write"
 	"strconv"
@@ -39,9 +40,11 @@ type refreshAnswer struct {
 func TestCongestionRefreshJoinsAndIsIncremental(t *testing.T) {
 	t.Parallel() // its own databases
 	r := simulateRecent(t, "refresh_e2e", 5, 100, 12)
-	// The change log counts whole minutes: the derivations start in the
-	// minute after the positions were stored, as they would an hour on.
-	time.Sleep(time.Until(time.Now().Truncate(time.Minute).Add(time.Minute)))
+	// The change log counts whole minutes, and a derivation started in the
+	// minute of a write takes that write as new: the positions are moved a
+	// minute back, as if the derivations started a minute after they were
+	// stored (as they would an hour on).
+	ageChangeLog(t, r.ChURL, time.Minute)
 	var out apptest.SyncWriter
 	began := time.Now()
 	r.Command(t, &out, "jobs", "--job", "port_calls")
@@ -69,10 +72,8 @@ func TestCongestionRefreshJoinsAndIsIncremental(t *testing.T) {
 	}
 	// New positions stored since the derivations ran (as the ingest
 	// records them, under the real minute they were written, like every
-	// stamp of when something was stored or computed; the refresh comes a
-	// minute on).
+	// stamp of when something was stored or computed).
 	s.Fx.Insert(t, "position_days", []string{"ingested_at", "day", "rows"}, []any{time.Now().UTC(), testclock.Today(), uint64(1)})
-	time.Sleep(time.Until(time.Now().Truncate(time.Minute).Add(time.Minute)))
 
 	free, pro := key(overwatch.PlanFree), key(overwatch.PlanPro)
 	var wg sync.WaitGroup
@@ -103,7 +104,9 @@ func TestCongestionRefreshJoinsAndIsIncremental(t *testing.T) {
 	}
 	t.Logf("two callers, one incremental refresh: %s (%s)", took.Round(time.Millisecond), answers[0].Body)
 
-	// Nothing new since: the last runs are the answer.
+	// Nothing new since: the last runs are the answer (the new positions
+	// moved a minute back, as if the refresh had come a minute after them).
+	ageChangeLog(t, r.ChURL, time.Minute)
 	began = time.Now()
 	resp, again := refresh(key(overwatch.PlanStarter))
 	if resp.StatusCode != 200 || len(again.Result.Recomputed) != 2 || !again.Result.Recomputed[0].Reused || !again.Result.Recomputed[1].Reused ||
@@ -140,4 +143,30 @@ func TestCongestionRefreshJoinsAndIsIncremental(t *testing.T) {
 	if resp, _ := refresh(key(overwatch.PlanPro)); resp.StatusCode != 200 || time.Since(began) < 900*time.Millisecond {
 		t.Errorf("while another instance refreshes: %d after %s: %s", resp.StatusCode, time.Since(began), resp.Body)
 	}
+}
+
+// ageChangeLog moves every stamp of the positions' change log
+// (position_days) back by d, as if the positions had been stored d earlier:
+// the log counts whole minutes, so a test that needs its derivations to
+// start in a later minute than a write moves the write back rather than
+// wait for the clock.
+func ageChangeLog(t *testing.T, chURL string, d time.Duration) {
+	t.Helper()
+	fx := chtest.Open(t, chURL)
+	rows := fx.Query(t, "SELECT ingested_at, day, rows FROM position_days")
+	var aged [][]any
+	for rows.Next() {
+		var at, day time.Time
+		var n uint64
+		if err := rows.Scan(&at, &day, &n); err != nil {
+			t.Fatal(err)
+		}
+		aged = append(aged, []any{at.Add(-d), day, n})
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	rows.Close()
+	fx.Exec(t, "TRUNCATE TABLE position_days")
+	fx.Insert(t, "position_days", []string{"ingested_at", "day", "rows"}, aged...)
 }

@@ -187,3 +187,12 @@ func (f *Fixtures) Query(t testing.TB, query string, args ...any) driver.Rows {
 	t.Cleanup(func() { rows.Close() })
 	return rows
 }
+
+// Exec runs a statement without rows (TRUNCATE, a DDL), its arguments
+// bound as the service binds them.
+func (f *Fixtures) Exec(t testing.TB, query string, args ...any) {
+	t.Helper()
+	if err := f.conn.Exec(context.Background(), query, bindable(args)...); err != nil {
+		t.Fatalf("chtest: %v", err)
+	}
+}
