@@ -5,6 +5,7 @@ package chtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -125,4 +126,72 @@ func prefix() string {
 		return p
 	}
 	return ""
+}
+
+// Prepare creates and migrates the databases of URL(t, name) for each of
+// names before the tests ask for them, a few at a time: on a cluster every
+// table of a migration is DDL ON CLUSTER, which waits on ZooKeeper
+// statement by statement, and databases migrated side by side take a
+// fraction of the time one after the other does. A package's TestMain calls
+// it with the names its tests use; a test that later asks for one of them
+// finds it created and migrated (each once per test binary, as URL does). A
+// database that fails here is left to the test that asks for it, which
+// skips or fails as URL does; the error is returned for the log.
+func Prepare(names ...string) error {
+	sem := make(chan struct{}, 6)
+	errs := make(chan error, len(names))
+	var wg sync.WaitGroup
+	for _, name := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			errs <- prepare(name)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	var all []error
+	for err := range errs {
+		if err != nil {
+			all = append(all, err)
+		}
+	}
+	return errors.Join(all...)
+}
+
+// prepare is Prepare for one name.
+func prepare(name string) error {
+	if !valid.MatchString(name) {
+		return fmt.Errorf("chtest: bad name %q", name)
+	}
+	db := "ow_test_" + prefix() + name
+	mu.Lock()
+	done := created[db]
+	mu.Unlock()
+	if done {
+		return nil
+	}
+	if err := recreate(db); err != nil {
+		return err
+	}
+	url := Server() + "/" + db
+	if c := Cluster(); c != "" {
+		url += "?cluster=" + c
+	}
+	store, err := clickhouse.Open(url)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := store.Migrate(ctx); err != nil {
+		return fmt.Errorf("migrate %s: %w", db, err)
+	}
+	mu.Lock()
+	created[db] = true
+	mu.Unlock()
+	return nil
 }
