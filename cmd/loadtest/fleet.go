@@ -165,20 +165,22 @@ func runFleet(ctx context.Context, args []string, out io.Writer) error {
 		predictionURLs[i] = base + "/v1/vessels/" + imo + "/prediction"
 	}
 	day := "&start=" + last.Add(-24*time.Hour).Format(time.RFC3339) + "&end=" + last.Format(time.RFC3339)
-	endpoints := []struct {
+	type endpoint struct {
 		name string
 		urls []string
 		max  time.Duration
-	}{
-		{"/v1/vessels/{imo}/prediction (" + strconv.Itoa(len(imos)) + " vessels)", predictionURLs, *maxPrediction},
-		{"/v1/area/vessels?bbox=-10,35,30,65 (Europe, a day)", []string{base + "/v1/area/vessels?bbox=-10,35,30,65&limit=500" + day}, *maxArea},
-		{"/v1/area/vessels?bbox=-180,-90,180,90 (the world, a day)", []string{base + "/v1/area/vessels?bbox=-180,-90,180,90&limit=500" + day}, *maxArea},
 	}
-	if len(imos) == 0 { // no refresh stored (-refreshes 0 on a fresh store)
-		endpoints = endpoints[1:]
+	var endpoints []endpoint
+	if len(imos) > 0 { // none when no refresh is stored (-refreshes 0 on a fresh store)
+		endpoints = append(endpoints, endpoint{"/v1/vessels/{imo}/prediction (" + strconv.Itoa(len(imos)) + " vessels)", predictionURLs, *maxPrediction})
 	}
-	if !*area {
-		endpoints = endpoints[:1]
+	if *area {
+		endpoints = append(endpoints,
+			endpoint{"/v1/area/vessels?bbox=-10,35,30,65 (Europe, a day)", []string{base + "/v1/area/vessels?bbox=-10,35,30,65&limit=500" + day}, *maxArea},
+			endpoint{"/v1/area/vessels?bbox=-180,-90,180,90 (the world, a day)", []string{base + "/v1/area/vessels?bbox=-180,-90,180,90&limit=500" + day}, *maxArea})
+	}
+	if len(endpoints) == 0 {
+		return fmt.Errorf("nothing to measure: no predictions refresh is stored and -area=false")
 	}
 	fmt.Fprintf(out, "endpoints, %d requests each from 8 concurrent clients, a Pro key each, on loopback (load average %s):\n", *requests, loadAverage())
 	for _, ep := range endpoints {
