@@ -9,8 +9,8 @@ import (
 )
 
 // testDatabases are the databases this package's tests ask chtest for,
-// created and migrated side by side before the tests run (chtest.Prepare:
-// on a cluster, a migration one database after the other is most of the
+// created and migrated side by side before the tests run (chtest.Prepare;
+// in cluster mode the migrations, DDL ON CLUSTER, are most of the
 // package's time). A name missing here is created by the first test that
 // asks for it, as before.
 var testDatabases = []string{
