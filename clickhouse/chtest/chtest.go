@@ -53,6 +53,12 @@ func URL(t testing.TB, name string) string {
 		}
 		created[db] = true
 	}
+	return dbURL(db)
+}
+
+// dbURL is the URL of database db on the test server, in cluster mode
+// when Cluster is set.
+func dbURL(db string) string {
 	if c := Cluster(); c != "" {
 		return Server() + "/" + db + "?cluster=" + c
 	}
@@ -177,11 +183,7 @@ func prepare(name string) error {
 	if err := recreate(db); err != nil {
 		return err
 	}
-	url := Server() + "/" + db
-	if c := Cluster(); c != "" {
-		url += "?cluster=" + c
-	}
-	store, err := clickhouse.Open(url)
+	store, err := clickhouse.Open(dbURL(db))
 	if err != nil {
 		return err
 	}
