@@ -65,8 +65,11 @@ func importHistory(ctx context.Context, cfg Config, log *slog.Logger, args []str
 	if os.Getenv("GOMEMLIMIT") == "" {
 		// A soft limit: the collector works harder near it rather than
 		// letting the heap double, so that a long import stays within
-		// its memory budget whatever the file size.
-		debug.SetMemoryLimit(200 << 20)
+		// its memory budget whatever the file size. The command puts
+		// the process's limit back when it returns: run in process (the
+		// test suites run commands as functions), it would otherwise
+		// hold every later test to 200 MB and keep the collector busy.
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(200 << 20))
 	}
 	ch, err := clickhouse.Open(cfg.ClickHouseURL)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"overwatch/write/history"
 	"overwatch/write/ingest"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -91,8 +92,14 @@ func TestImportHistory(t *testing.T) {
 	importFiles := func(args ...string) string {
 		t.Helper()
 		var out, errs strings.Builder
+		limit := debug.SetMemoryLimit(-1) // -1 reads it
 		if err := app.Run(context.Background(), append([]string{"overwatch", "import", "history"}, args...), apptest.ClockEnv(func(k string) string { return env[k] }), &out, &errs); err != nil {
 			t.Fatalf("import: %v\n%s%s", err, out.String(), errs.String())
+		}
+		// The import's soft memory limit is its own: run in process, it
+		// leaves the process's limit as it found it.
+		if after := debug.SetMemoryLimit(-1); after != limit {
+			t.Errorf("the process's memory limit after the import: %d, before %d", after, limit)
 		}
 		return out.String()
 	}
