@@ -108,6 +108,7 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_STREAM_BUFFER", "4096", "GET /v1/stream: events waiting for one subscriber; a subscriber that lets its buffer fill is dropped as a slow consumer"},
 	{"OVERWATCH_STREAM_RESUME_EVENTS", "100000", "GET /v1/stream: the recent events kept for resumption by last_event_id (at most)"},
 	{"OVERWATCH_STREAM_RESUME_WINDOW", "5m", "GET /v1/stream: how long an event is kept for resumption (at most)"},
+	{"OVERWATCH_STREAM_HEARTBEAT", "15s", "GET /v1/stream: how often an idle stream proves it is alive (an SSE comment line, a WebSocket ping); the server learns at a heartbeat that a client has gone"},
 	{"OVERWATCH_STREAM_MAX_AGE", "1h", "GET /v1/stream: reports whose report time is older than this when ingested (a backfill) are not streamed"},
 	{"OVERWATCH_METRICS_ADDR", "127.0.0.1:9464", "listen address of /metrics for run, serve and ingest (its own address, loopback by default; give each process on a host its own)"},
 	{"OVERWATCH_METRICS_TOKEN", "", "when set, /metrics is also served on the API address, to `Authorization: Bearer <token>` only (use a long random token); empty: not on the API address"},
@@ -221,6 +222,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		Stream: StreamConfig{
 			Buffer: positive("OVERWATCH_STREAM_BUFFER"), ResumeEvents: positive("OVERWATCH_STREAM_RESUME_EVENTS"),
 			ResumeWindow: duration("OVERWATCH_STREAM_RESUME_WINDOW"), MaxAge: duration("OVERWATCH_STREAM_MAX_AGE"),
+			Heartbeat: duration("OVERWATCH_STREAM_HEARTBEAT"),
 		},
 		MetricsAddr:             get("OVERWATCH_METRICS_ADDR"),
 		Simulate:                get("OVERWATCH_SIMULATE"),

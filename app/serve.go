@@ -177,6 +177,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, withIngest bool, s
 		ReadTimeout:  cfg.ReadTimeout,
 		Live:         liveHub,
 
+		StreamHeartbeat:        cfg.Stream.Heartbeat,
 		FreightMinContributors: cfg.FreightMinContributors,
 	})
 	// /metrics on its own address, before the API listens.

@@ -24,6 +24,7 @@ type StreamConfig struct {
 	ResumeEvents int           // events kept for resumption
 	ResumeWindow time.Duration // how long they are kept
 	MaxAge       time.Duration // older reports (report time) are not streamed
+	Heartbeat    time.Duration // how often an idle stream proves it is alive
 }
 
 // startStream starts the live stream's hub, which runs until ctx ends,

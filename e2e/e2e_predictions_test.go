@@ -54,6 +54,7 @@ func trueNext(truth []sim.Truth, imo overwatch.IMO, asOf time.Time) (next *sim.P
 // data); the port's expected arrivals; an eta_changed alert for a watched
 // vessel whose ETA moves, delivered as a signed webhook.
 func TestPredictionsEndToEnd(t *testing.T) {
+	t.Parallel() // its own databases
 	r := apptest.SimulateWithRates(t, "e2e_predictions", 11, 60, 16)
 	r.Command(t, io.Discard, "jobs", "--job", "port_calls")
 	r.Command(t, io.Discard, "jobs", "--job", "predictions")

@@ -158,6 +158,7 @@ func metricValue(t *testing.T, s *apptest.TestServer, series string) float64 {
 // reading subscriber gets all of its fixes; the plan's connections are
 // enforced; bad parameters are 400s naming them, before any upgrade.
 func TestStreamDeliversIngestedFixesByFilter(t *testing.T) {
+	t.Parallel() // its own ClickHouse database and server
 	f := newPushFeed(t)
 	s := apptest.StartCommand(t, "run", map[string]string{
 		"CLICKHOUSE_URL":                   chtest.URL(t, "e2e_stream"),
@@ -167,6 +168,9 @@ func TestStreamDeliversIngestedFixesByFilter(t *testing.T) {
 		// Room for the bursts of this test on a loaded machine; the slow
 		// consumer below lets far more than this pile up.
 		"OVERWATCH_STREAM_BUFFER": "20000",
+		// The server learns that a client has gone at its next write: a
+		// heartbeat, when the stream is idle.
+		"OVERWATCH_STREAM_HEARTBEAT": "1s",
 	})
 	// push sends lines to the feed 5,000 at a time, each batch once the
 	// stream has taken the one before (its event count has grown and
@@ -314,12 +318,16 @@ func TestStreamDeliversIngestedFixesByFilter(t *testing.T) {
 	// The plan's connections: Pro allows 10; 7 are open (4 + 2 resumed +
 	// the one below).
 	extraCtx, closeExtra := context.WithCancel(ctx)
+	var idle *collector
 	for i := 0; i < 4; i++ {
 		c, resp := openSSE(t, extraCtx, s.Base, key, "?mmsi=1", nil)
 		if c == nil {
 			t.Fatalf("connection %d refused: %d", 7+i, resp.StatusCode)
 		}
+		idle = c
 	}
+	// An idle stream proves it is alive every OVERWATCH_STREAM_HEARTBEAT.
+	apptest.Eventually(t, 10*time.Second, "two heartbeats on an idle stream", func() bool { return idle.heartbeats() >= 2 })
 	if c, resp := openSSE(t, ctx, s.Base, key, "?mmsi=1", nil); c != nil || resp.StatusCode != 429 {
 		t.Errorf("an 11th connection: want 429")
 	} else {
@@ -329,7 +337,7 @@ func TestStreamDeliversIngestedFixesByFilter(t *testing.T) {
 		}
 	}
 	closeExtra() // the server sees them go at its next write: the heartbeat
-	apptest.Eventually(t, 40*time.Second, "the closed connections released", func() bool {
+	apptest.Eventually(t, 30*time.Second, "the closed connections released", func() bool {
 		return metricValue(t, s, `overwatch_stream_subscribers{transport="sse"}`) == 5
 	})
 

@@ -93,6 +93,7 @@ type collector struct {
 	mu     sync.Mutex
 	msgs   []streamMsg
 	errEvt string // SSE: the data of a final `event: error`
+	beats  int    // SSE: the heartbeats (comment lines) read
 	closed error  // why reading stopped
 	done   chan struct{}
 }
@@ -101,6 +102,13 @@ func (c *collector) add(m streamMsg) {
 	c.mu.Lock()
 	c.msgs = append(c.msgs, m)
 	c.mu.Unlock()
+}
+
+// heartbeats is how many heartbeats an SSE stream has read so far.
+func (c *collector) heartbeats() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.beats
 }
 
 func (c *collector) snapshot() []streamMsg {
@@ -178,6 +186,10 @@ func openSSE(t *testing.T, ctx context.Context, base, key, query string, header 
 				event = line[7:]
 			case strings.HasPrefix(line, "data: "):
 				data = line[6:]
+			case strings.HasPrefix(line, ": keep-alive"):
+				c.mu.Lock()
+				c.beats++
+				c.mu.Unlock()
 			}
 		}
 		c.mu.Lock()

@@ -43,7 +43,7 @@ func routes(app *fiber.App, d *Deps, bounds *bodyBounds) {
 	read.Routes(e, read.Deps{
 		Analytics: d.Analytics, Accounts: d.Accounts, Latest: d.Latest, Fleet: d.Latest, Publisher: d.Publisher,
 		Cache: d.Cache, Now: d.Now, Log: d.Log, SAR: d.SAR, FreightMinContributors: d.FreightMinContributors,
-		Live: d.Live,
+		Live: d.Live, StreamHeartbeat: d.StreamHeartbeat,
 	})
 	write.Routes(e, write.Deps{
 		Accounts: d.Accounts, Billing: d.Billing, Refresher: d.Refresh, Outbound: d.Outbound,

@@ -44,6 +44,9 @@ type Deps struct {
 	// Live is the live stream's hub (nil: this process runs no ingest, and
 	// GET /v1/stream answers 503).
 	Live read.LiveHub
+	// StreamHeartbeat is how often an idle live stream proves it is alive
+	// (0: read.StreamHeartbeat).
+	StreamHeartbeat time.Duration
 	// FreightMinContributors is k of the freight-rate aggregates (0: the default).
 	FreightMinContributors int
 	// Exports are the bulk feed's stores and worker pool (a nil Pool: no

@@ -69,6 +69,9 @@ type Deps struct {
 	// Live is the live stream's hub; nil in a process that runs no ingest
 	// (GET /v1/stream answers 503 there).
 	Live LiveHub
+	// StreamHeartbeat is how often an idle stream proves it is alive (0:
+	// StreamHeartbeat).
+	StreamHeartbeat time.Duration
 	// FreightMinContributors is k of the contributed freight rates'
 	// aggregates (0: FreightMinContributors).
 	FreightMinContributors int
@@ -81,7 +84,7 @@ func Routes(r route.Router, d Deps) {
 	portRoutes(r, d.Analytics, d.Accounts, d.Log, d.Now)
 	vesselRoutes(r, d.Analytics, d.Now)
 	trackRoutes(r, d.Analytics, d.Now)
-	streamRoutes(r, d.Live)
+	streamRoutes(r, d.Live, d.StreamHeartbeat)
 	registry := Cached(d.Cache, "fleet_registry", []string{"vessels"}, d.Analytics.Vessels)
 	areaRoutes(r, d.Analytics, registry, d.Now)
 	searchRoutes(r, d.Analytics, registry, d.Cache, d.Now)

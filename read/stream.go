@@ -31,8 +31,9 @@ const (
 	TransportSSE       = "sse"
 )
 
-// StreamHeartbeat is how often an idle stream proves it is alive: an SSE
-// comment line, a WebSocket ping.
+// StreamHeartbeat is how often an idle stream proves it is alive (an SSE
+// comment line, a WebSocket ping) unless configured otherwise: the
+// server also learns at a heartbeat that a silent client has gone.
 const StreamHeartbeat = 15 * time.Second
 
 // streamWriteTimeout bounds one write to a stream's client: a client that
@@ -41,8 +42,13 @@ const streamWriteTimeout = 30 * time.Second
 
 // streamRoutes mounts the live stream; with hub nil (a process that does
 // not run ingest) it answers 503 naming the process that serves it.
-func streamRoutes(r route.Router, hub LiveHub) {
-	r.Handle(fiber.MethodGet, "/stream", overwatch.AccessKey, Stream(hub, NewStreamLimiter()))
+// heartbeat is how often an idle stream proves it is alive (0:
+// StreamHeartbeat).
+func streamRoutes(r route.Router, hub LiveHub, heartbeat time.Duration) {
+	if heartbeat <= 0 {
+		heartbeat = StreamHeartbeat
+	}
+	r.Handle(fiber.MethodGet, "/stream", overwatch.AccessKey, Stream(hub, NewStreamLimiter(), heartbeat))
 }
 
 // StreamLimiter counts the stream connections of each account against its
@@ -172,8 +178,8 @@ func inCategory(codes [][2]uint8, code uint8) bool {
 // (403), the parameters (400 naming one), the plan's connections (429),
 // the resumption (410 when the events after last_event_id are no longer
 // kept). Then a WebSocket handshake gets WebSocket, any other GET
-// Server-Sent Events.
-func Stream(hub LiveHub, limiter *StreamLimiter) fiber.Handler {
+// Server-Sent Events. An idle stream proves it is alive every heartbeat.
+func Stream(hub LiveHub, limiter *StreamLimiter, heartbeat time.Duration) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		caller := overwatch.CallerFrom(c.UserContext())
 		if err := caller.Require(overwatch.FeatureLiveStream); err != nil {
@@ -206,9 +212,9 @@ func Stream(hub LiveHub, limiter *StreamLimiter) fiber.Handler {
 			return overwatch.Wrap(overwatch.Unavailable, err, "the live stream is stopping")
 		}
 		if transport == TransportWebSocket {
-			return serveWebSocket(c, sub, release)
+			return serveWebSocket(c, sub, release, heartbeat)
 		}
-		serveSSE(c, sub, release)
+		serveSSE(c, sub, release, heartbeat)
 		return nil
 	}
 }

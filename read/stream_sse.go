@@ -14,11 +14,11 @@ import (
 // serveSSE streams the subscription as Server-Sent Events: each event an
 // `id:` line (its id, which a reconnecting EventSource sends back as
 // Last-Event-ID) and a `data:` line (its JSON message); a comment line
-// every StreamHeartbeat while idle; and, when the hub drops the
+// every heartbeat while idle; and, when the hub drops the
 // subscriber, a last `event: error` whose data is {"error", "reason"}.
 // The stream ends when the client stops taking bytes (a failed write, or
 // none taken for streamWriteTimeout).
-func serveSSE(c *fiber.Ctx, sub *live.Subscription, release func()) {
+func serveSSE(c *fiber.Ctx, sub *live.Subscription, release func(), heartbeat time.Duration) {
 	c.Set(fiber.HeaderContentType, "text/event-stream")
 	c.Set("X-Accel-Buffering", "no") // proxies: do not buffer the stream
 	fctx := c.Context()              // outlives c, which Fiber reuses once the handler returns
@@ -36,7 +36,7 @@ func serveSSE(c *fiber.Ctx, sub *live.Subscription, release func()) {
 		if err := flush(); err != nil {
 			return err
 		}
-		beat := time.NewTicker(StreamHeartbeat)
+		beat := time.NewTicker(heartbeat)
 		defer beat.Stop()
 		for {
 			select {

@@ -24,12 +24,12 @@ import (
 // websocket.Accept through hijackWriter, which writes Accept's 101
 // answer on the connection itself. (Fiber's net/http adaptor does not
 // do: it hijacks without writing the handler's status line.) The server
-// pings every StreamHeartbeat; messages from the client are not expected
+// pings every heartbeat; messages from the client are not expected
 // (a data message closes the stream). When the hub drops the subscriber,
 // the close frame says why: 1008 (policy) for a slow consumer, 1013 (try
 // again later) when the server fell behind, 1001 (going away) at
 // shutdown.
-func serveWebSocket(c *fiber.Ctx, sub *live.Subscription, release func()) error {
+func serveWebSocket(c *fiber.Ctx, sub *live.Subscription, release func(), heartbeat time.Duration) error {
 	if c.Get("Sec-WebSocket-Version") != "13" || c.Get("Sec-WebSocket-Key") == "" {
 		sub.Close()
 		release()
@@ -55,15 +55,16 @@ func serveWebSocket(c *fiber.Ctx, sub *live.Subscription, release func()) error 
 			w.fail()
 			return
 		}
-		streamWebSocket(ws, w.frames, sub)
+		streamWebSocket(ws, w.frames, sub, heartbeat)
 	})
 	return nil
 }
 
 // streamWebSocket writes the subscription's events until it ends or the
-// client goes. Events that are waiting when one is taken are written
-// with it in one write to the connection (frames held).
-func streamWebSocket(conn *websocket.Conn, frames *heldWriter, sub *live.Subscription) {
+// client goes, pinging it every heartbeat. Events that are waiting when
+// one is taken are written with it in one write to the connection
+// (frames held).
+func streamWebSocket(conn *websocket.Conn, frames *heldWriter, sub *live.Subscription, heartbeat time.Duration) {
 	defer conn.CloseNow() //nolint:errcheck
 	ctx := conn.CloseRead(context.Background())
 	write := func(msg []byte) error {
@@ -102,7 +103,7 @@ func streamWebSocket(conn *websocket.Conn, frames *heldWriter, sub *live.Subscri
 	if frames.release() != nil {
 		return
 	}
-	go pings(ctx, conn)
+	go pings(ctx, conn, heartbeat)
 	for {
 		select {
 		case <-ctx.Done():
@@ -128,10 +129,10 @@ func streamWebSocket(conn *websocket.Conn, frames *heldWriter, sub *live.Subscri
 	}
 }
 
-// pings the client every StreamHeartbeat, closing the connection when a
-// pong does not come within a write timeout.
-func pings(ctx context.Context, conn *websocket.Conn) {
-	t := time.NewTicker(StreamHeartbeat)
+// pings the client every heartbeat, closing the connection when a pong
+// does not come within a write timeout.
+func pings(ctx context.Context, conn *websocket.Conn, heartbeat time.Duration) {
+	t := time.NewTicker(heartbeat)
 	defer t.Stop()
 	for {
 		select {
