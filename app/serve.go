@@ -65,7 +65,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, withIngest bool, s
 	}
 	defer ch.Close()
 	defer pg.Close()
-	_, openapi, err := http.LoadOpenAPI()
+	openapi, err := http.OpenAPIJSON()
 	if err != nil {
 		return err
 	}

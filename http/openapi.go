@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path"
 	"sort"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gofiber/fiber/v2"
@@ -23,8 +24,21 @@ import (
 //go:embed openapi/*.yaml
 var openapiFiles embed.FS
 
+// OpenAPIJSON is the merged and validated document as JSON, as GET
+// /v1/openapi.json serves it. The fragments are embedded, so it is built
+// once per process (a few hundred milliseconds of YAML and validation);
+// callers share the bytes and must not change them.
+func OpenAPIJSON() ([]byte, error) { return servedOpenAPI() }
+
+// servedOpenAPI builds OpenAPIJSON's bytes at its first call.
+var servedOpenAPI = sync.OnceValues(func() ([]byte, error) {
+	_, body, err := LoadOpenAPI()
+	return body, err
+})
+
 // LoadOpenAPI merges the fragments, parses and validates the document, and
-// returns it as JSON.
+// returns it as JSON. Each call builds a document of its own, which the
+// caller may change.
 func LoadOpenAPI() (*openapi3.T, []byte, error) {
 	merged, err := mergeOpenAPI(openapiFiles)
 	if err != nil {
