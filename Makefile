@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools web client test test-go test-chaos-smoke test-fuzz-smoke test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports bench-stream vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-predictions bench-area bench-history bench-sim bench-derive fuzz fuzz-http clean cluster cluster-down chaos soak test-cluster bench-cluster
+.PHONY: all build run services tools web client test test-go test-bench-smoke test-chaos-smoke test-fuzz-smoke test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports bench-stream vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-predictions bench-area bench-history bench-sim bench-derive fuzz fuzz-http clean cluster cluster-down chaos soak test-cluster bench-cluster
 
 all: build
 
@@ -143,31 +143,41 @@ FUZZ_SMOKE_TIME ?= 5000x
 HTTP_FUZZ     := FuzzHTTPRead FuzzHTTPWrite FuzzHTTPHeaders FuzzHTTPRaw
 HTTP_FUZZTIME ?= 5000x
 ## test: a tidy go.mod, vet, import rules and the OpenAPI lint, then the
-## suites, each on databases of its own, in three steps that keep both
+## suites, each on databases of its own, in two steps that keep both
 ## cores busy: unit, integration and end-to-end tests (which run every
 ## fuzz target's corpus and a short load test) with the accuracy suite's
-## smoke runs among them and one iteration of every benchmark as a smoke
-## run, in one go test (test-go, the packages side by side), beside the
-## Python client (test-python, mostly waiting out a rate-limit window);
-## then cluster mode (test-cluster; the cluster stopped after it: its four
-## idle nodes take a third of the machine); then the chaos smoke run
-## (test-chaos-smoke, mostly waiting out its faults) beside the FUZZ_SMOKE
-## targets fuzzed for FUZZ_SMOKE_TIME each (test-fuzz-smoke)
-test: services tools $(STRIPE_MOCK) tidy vet lint-arch lint-openapi
-	@$(MAKE) --no-print-directory -j2 test-go test-python TEST_GO_FLAGS=-vet=off
-	@$(MAKE) --no-print-directory test-cluster TEST_GO_FLAGS=-vet=off; rc=$$?; $(MAKE) --no-print-directory cluster-down; exit $$rc
-	@$(MAKE) --no-print-directory -j2 test-chaos-smoke test-fuzz-smoke
+## smoke runs among them, in one go test (test-go, the packages side by
+## side), beside one iteration of every benchmark (test-bench-smoke), the
+## Python client (test-python, mostly waiting out a rate-limit window) and
+## the chaos smoke run on its private cluster (test-chaos-smoke, mostly
+## waiting out its faults); then cluster mode (test-cluster; its test
+## databases dropped and the cluster stopped after it: its four idle nodes
+## take a third of the machine, and a node restarted over dozens of test
+## databases does not come up) beside the FUZZ_SMOKE targets fuzzed for
+## FUZZ_SMOKE_TIME each (test-fuzz-smoke)
+test: services tools $(STRIPE_MOCK) tidy vet lint-arch lint-openapi build
+	@$(MAKE) --no-print-directory -j4 test-go test-bench-smoke test-python test-chaos-smoke TEST_GO_FLAGS=-vet=off
+	@$(MAKE) --no-print-directory -j2 test-cluster test-fuzz-smoke TEST_GO_FLAGS=-vet=off; rc=$$?; \
+	  clickhouse/local/cluster.sh drop-tests || rc=1; $(MAKE) --no-print-directory cluster-down; exit $$rc
 
-## test-go: every package's tests, the smoke runs of the accuracy suites
-## and one iteration of every benchmark, in one go test. The end-to-end
-## and accuracy suites, the longest packages, are named first: go test
-## builds and starts packages in the order they are named, so the others
-## fill the cores while the end-to-end suite runs its serial tests.
+## test-go: every package's tests and the smoke runs of the accuracy
+## suites, in one go test, the packages side by side. The end-to-end and
+## accuracy suites, the longest packages, are named first: go test builds
+## and starts packages in the order they are named, so the others fill the
+## cores while the end-to-end suite runs its serial tests. Benchmarks run
+## in test-bench-smoke: with -bench, go test runs its packages one after
+## the other (cmd/go serialises test binaries when benchmarking).
 ## TEST_GO_FLAGS: more go test flags (`make test` passes -vet=off: its
 ## vet step has just run every analyzer on every package)
 TEST_GO_FLAGS ?=
 test-go: services tools $(STRIPE_MOCK)
-	OVERWATCH_ACCURACY=smoke OVERWATCH_ACCURACY_TRADE=smoke OVERWATCH_ACCURACY_TRADE_SEEDS=41 OVERWATCH_ACCURACY_PREDICTIONS=smoke $(GO) test $(TEST_GO_FLAGS) -count=1 -timeout 30m -bench . -benchtime 1x ./e2e ./accuracy ./...
+	OVERWATCH_ACCURACY=smoke OVERWATCH_ACCURACY_TRADE=smoke OVERWATCH_ACCURACY_TRADE_SEEDS=41 OVERWATCH_ACCURACY_PREDICTIONS=smoke $(GO) test $(TEST_GO_FLAGS) -count=1 -timeout 30m ./e2e ./accuracy ./...
+
+## test-bench-smoke: one iteration of every benchmark (no tests), on test
+## databases of its own (prefix bench_), so that it can run beside test-go
+test-bench-smoke: export OVERWATCH_TEST_DB_PREFIX := $(OVERWATCH_TEST_DB_PREFIX)bench_
+test-bench-smoke: services
+	$(GO) test $(TEST_GO_FLAGS) -count=1 -timeout 15m -run '^$$' -bench . -benchtime 1x ./...
 
 ## test-chaos-smoke: the chaos test's smoke run (see chaos)
 test-chaos-smoke: build
