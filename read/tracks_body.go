@@ -89,6 +89,11 @@ func appendRounded(buf []byte, v float64, digits int) []byte {
 // characters escaped, invalid UTF-8 replaced.
 func appendString(buf []byte, s string) []byte {
 	const hex = "0123456789abcdef"
+	if plainASCII(s) { // the usual text: a provider, a station, a status
+		buf = append(buf, '"')
+		buf = append(buf, s...)
+		return append(buf, '"')
+	}
 	buf = append(buf, '"')
 	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
 		switch {
@@ -101,6 +106,17 @@ func appendString(buf []byte, s string) []byte {
 		}
 	}
 	return append(buf, '"')
+}
+
+// plainASCII says whether s is printable ASCII with no quote or backslash:
+// its JSON string is s between quotes.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // appendHeaderStart writes a track's opening members but its segments,

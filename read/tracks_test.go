@@ -127,6 +127,35 @@ func TestAppendRFC3339(t *testing.T) {
 	}
 }
 
+// TestAppendString: every string, plain ASCII (written as is) or not
+// (escaped rune by rune), is the JSON string of its valid UTF-8 form, and
+// plain ASCII is exactly what encoding/json writes without HTML escaping
+// (the tracks' bodies have always left <, > and & as they are).
+func TestAppendString(t *testing.T) {
+	for _, s := range []string{"", "aisstream", "rSTATION1", "Under way using engine", "a\"b", `back\slash`,
+		"tab\there", "\x7f", "Bodø", "日本", "bad\xffbyte", "\x00", "</script>"} {
+		got := appendString(nil, s)
+		var back string
+		if err := json.Unmarshal(got, &back); err != nil {
+			t.Fatalf("%q: %s is not a JSON string: %v", s, got, err)
+		}
+		if want := strings.ToValidUTF8(s, "\uFFFD"); back != want {
+			t.Errorf("%q: %s reads back as %q, want %q", s, got, back, want)
+		}
+		if plainASCII(s) {
+			var enc strings.Builder
+			e := json.NewEncoder(&enc)
+			e.SetEscapeHTML(false)
+			if err := e.Encode(s); err != nil {
+				t.Fatal(err)
+			}
+			if want := strings.TrimSuffix(enc.String(), "\n"); string(got) != want {
+				t.Errorf("%q: %s, encoding/json writes %s", s, got, want)
+			}
+		}
+	}
+}
+
 func TestAppendRounded(t *testing.T) {
 	vals := []float64{0, -0.0, 1e-9, -1e-9, -0.000004, 0.5, -0.5, 1.05, 2.675, 179.999995, -179.999995, 89.123456, 1e14, -1e14 - 0.5, 1e16, math.Inf(1),
 		math.Inf(-1), 12.3, 87.6, 0.1, 0.7, 360}
