@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -40,12 +41,13 @@ func runFleet(ctx context.Context, args []string, out io.Writer) error {
 	downsample := fs.Int("downsample", 60, "the simulator's report intervals over the ITU cadence (60: a position every 10 min under way, every 30 min stopped)")
 	seed := fs.Uint64("seed", 11, "simulator seed")
 	addr := fs.String("addr", "127.0.0.1:18601", "address for the server under test")
-	requests := fs.Int("requests", 2000, "requests per endpoint")
+	requests := fs.Int("requests", 2000, "requests per endpoint (0: the refreshes only)")
 	refreshes := fs.Int("refreshes", 2, "predictions refreshes timed (0: the endpoints read the stored newest refresh)")
 	maxRefresh := fs.Duration("max-refresh", 30*time.Second, "target: a scheduled predictions refresh (calibration kept)")
 	maxPrediction := fs.Duration("max-prediction-p99", 20*time.Millisecond, "target: p99 of /v1/vessels/{imo}/prediction")
 	maxArea := fs.Duration("max-area-p99", 300*time.Millisecond, "target: p99 of /v1/area/vessels over a day")
 	area := fs.Bool("area", true, "measure /v1/area/vessels too (false: the prediction lookup only)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed refreshes (this process: the refresh's Go side) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -120,6 +122,18 @@ func runFleet(ctx context.Context, args []string, out io.Writer) error {
 
 	// the refresh as the scheduler runs it: one Run, called every 10 minutes
 	refresh := jobs.Predictions(db, now)
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return err
+		}
+		stopProfile := func() { pprof.StopCPUProfile(); f.Close() }
+		defer stopProfile()
+	}
 	failed := false
 	var predicted int
 	for i := range *refreshes {
@@ -144,6 +158,12 @@ func runFleet(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if predicted == 0 && *refreshes > 0 {
 		return fmt.Errorf("no vessel predicted: the store has no vessel under way")
+	}
+	if *requests <= 0 {
+		if failed {
+			return fmt.Errorf("targets missed")
+		}
+		return nil
 	}
 	preds, err := db.Predictions(ctx, read.PredictionFilter{})
 	if err != nil {
