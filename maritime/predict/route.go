@@ -51,6 +51,7 @@ func laneBands(pts [][2]float64) [][]int32 {
 	}
 	return bands
 }
+
 // cellRows are the rows of 1° cells a lane's bit set covers: latitudes
 // -90 to 90 and the row on each side of them.
 const cellRows = 183
