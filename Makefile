@@ -309,14 +309,19 @@ bench-tracks:
 	OVERWATCH_TRACK_BENCH_FIXES=100000 $(GO) test -count=1 -timeout 15m -run '^TestFixesReadRate$$' -v ./clickhouse
 	OVERWATCH_TRACK_BENCH_FIXES=100000 $(GO) test -count=1 -timeout 15m -run '^TestTrackBench$$' -v ./e2e
 
-## bench-predictions (also bench-area): a fleet of 20,000 vessels (1,000
-## simulated over 12 days, copied 20 times under other IMOs, filled once into
+## bench-predictions: a fleet of 20,000 vessels (1,000 simulated over 12
+## days, copied 20 times under other IMOs, filled once into
 ## overwatch_bench_fleet): the predictions refresh as the scheduler runs it
 ## (target < 30 s), then the p99 of /v1/vessels/{imo}/prediction (< 20 ms)
-## and of /v1/area/vessels over the last day (< 300 ms); cmd/loadtest's
-## TestFleetSmoke runs it on 180 vessels in make test
-bench-predictions bench-area: build
+## and of /v1/area/vessels over the last day (< 300 ms), 8 clients;
+## bench-area: the same store, the area presence summary derived, the
+## endpoints from 1 client, then 8; cmd/loadtest's TestFleetSmoke runs it
+## on 180 vessels in make test
+bench-predictions: build
 	$(GO) run ./cmd/loadtest fleet -bin $(BIN)
+
+bench-area: build
+	$(GO) run ./cmd/loadtest fleet -bin $(BIN) -refreshes 0 -clients 1,8
 
 ## bench-exports: a bulk CSV.gz export of 10 million positions through the
 ## real server against clickhouse-client writing the same rows (CSVWithNames

@@ -57,6 +57,7 @@ func newScheduler(cfg Config, ch *clickhouse.DB, pg *postgres.DB, log *slog.Logg
 		Earnings:      ch,
 		Chokepoints:   ch,
 		Predictions:   ch,
+		Presence:      ch,
 
 		// The contributed freight rates' weekly aggregates.
 		Freight:                pg,

@@ -12,7 +12,12 @@ import (
 var derivedTables = []string{"port_calls", "congestion_daily", "berth_weekly", "fleet_age_weekly", "estimates_weekly", "destination_reliability",
 	"risk_events", "vessel_risk", "risk_hotspots", "risk_baselines",
 	"voyage_emissions", "route_flows_weekly", "route_shifts", "route_deceptions",
-	"forecasts", "forecast_accuracy", "anomalies", "forecast_maturity", "voyage_earnings", "port_revenue_weekly"}
+	"forecasts", "forecast_accuracy", "anomalies", "forecast_maturity", "voyage_earnings", "port_revenue_weekly",
+	"presence_hourly"}
+
+// recordedAs are the tables written with the generations of another:
+// their rows go with the other's.
+var recordedAs = map[string]string{"presence_days": "presence_hourly"}
 
 // derivedBatch writes rows to a derived table in one batch; fill appends
 // them through add.
@@ -162,9 +167,20 @@ func (db *DB) CleanDerived(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	cutoff := uint64(time.Now().Add(-time.Hour).UnixNano())
+	clean := func(table, name string) error {
+		if err := db.conn.Exec(ctx, "ALTER TABLE "+table+" DELETE WHERE gen < ? AND NOT "+current(name), cutoff); err != nil {
+			return fmt.Errorf("clickhouse: clean %s: %w", table, err)
+		}
+		return nil
+	}
 	for _, t := range derivedTables {
-		if err := db.conn.Exec(ctx, "ALTER TABLE "+t+" DELETE WHERE gen < ? AND NOT "+current(t), cutoff); err != nil {
-			return 0, fmt.Errorf("clickhouse: clean %s: %w", t, err)
+		if err := clean(t, t); err != nil {
+			return 0, err
+		}
+	}
+	for t, name := range recordedAs {
+		if err := clean(t, name); err != nil {
+			return 0, err
 		}
 	}
 	err = db.conn.Exec(ctx, `ALTER TABLE derivation_days DELETE

@@ -61,6 +61,9 @@ type Deps struct {
 	// Predictions is the store of the predictions job (the same analytics
 	// store).
 	Predictions PredictionStore
+	// Presence is the store of the area presence summary job (the same
+	// analytics store).
+	Presence PresenceStore
 
 	// Sources are the external sources of the refresh jobs.
 	Sources Sources
@@ -135,6 +138,7 @@ type Sources struct {
 //	anomalies                every port's weekly anomalies and history maturity, whole history
 //	destination_reliability  the whole history
 //	predictions              every vessel under way, as of the newest position (next ports and ETAs)
+//	presence                 whole days from the day before the watermark to the newest position (area presence by hour, cell and vessel)
 //	trade_routes             weeks of departure from 77 days, of arrival from 21 days before the watermark; the shifts whole
 //	earnings                 weeks of departure from 77 days before the watermark (voyage TCE, port revenue)
 //	risk_events              whole days from 3 days before the watermark
@@ -199,9 +203,11 @@ func All(d Deps) []Job {
 	// port calls read the positions, the congestion the port calls.
 	portCalls := derive("port_calls", 10*time.Minute, PortCalls(d.Store, d.Ports), "port_calls")
 	congestion := derive("congestion", 15*time.Minute, Congestion(d.Store), "congestion_daily")
+	presence := derive("presence", 10*time.Minute, Presence(d.Presence), "presence_hourly")
 	if d.Store != nil {
 		portCalls.Fresh = unchanged(positionsChanged(d.Store))
 		congestion.Fresh = after("port_calls")
+		presence.Fresh = unchanged(positionsChanged(d.Store))
 	}
 	return []Job{
 		portCalls,
@@ -214,6 +220,7 @@ func All(d Deps) []Job {
 		derive("anomalies", time.Hour, Anomalies(d.Anomalies, d.Now), "anomalies", "forecast_maturity"),
 		derive("destination_reliability", time.Hour, DestinationReliability(d.Store), "destination_reliability"),
 		derive("predictions", 10*time.Minute, Predictions(d.Predictions, d.Now), "predictions"),
+		presence,
 		derive("trade_routes", time.Hour, TradeRoutes(d.Trade), "route_flows_weekly", "route_deceptions", "route_shifts"),
 		derive("earnings", time.Hour, Earnings(d.Earnings), "voyage_earnings", "port_revenue_weekly"),
 		derive("risk_events", 30*time.Minute, RiskEvents(d.Risk, d.Ports), "risk_events"),

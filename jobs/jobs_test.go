@@ -40,7 +40,7 @@ func TestJobTable(t *testing.T) {
 		byName[j.Name] = j
 	}
 	want := []string{"port_calls", "emissions", "congestion", "berth_utilization", "fleet_age", "export_estimates", "forecasts", "anomalies",
-		"destination_reliability", "predictions", "trade_routes", "earnings", "risk_events", "risk_scores", "risk_baselines", "chokepoints", "calibration"}
+		"destination_reliability", "predictions", "presence", "trade_routes", "earnings", "risk_events", "risk_scores", "risk_baselines", "chokepoints", "calibration"}
 	if got := Derivations(all); !slices.Equal(got, want) {
 		t.Errorf("derivations %v, want %v", got, want)
 	}

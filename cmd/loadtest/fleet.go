@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,6 +48,7 @@ func runFleet(ctx context.Context, args []string, out io.Writer) error {
 	maxPrediction := fs.Duration("max-prediction-p99", 20*time.Millisecond, "target: p99 of /v1/vessels/{imo}/prediction")
 	maxArea := fs.Duration("max-area-p99", 300*time.Millisecond, "target: p99 of /v1/area/vessels over a day")
 	area := fs.Bool("area", true, "measure /v1/area/vessels too (false: the prediction lookup only)")
+	clientCounts := fs.String("clients", "8", "concurrent clients of each endpoint; a comma list measures each count in turn")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed refreshes (this process: the refresh's Go side) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -119,6 +121,11 @@ func runFleet(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(out, "store %s: positions from %s to %s, %d port calls\n", *database, first.Format(time.RFC3339), last.Format(time.RFC3339), calls)
+	if *area {
+		if err := derivePresence(ctx, db, out); err != nil {
+			return err
+		}
+	}
 
 	// the refresh as the scheduler runs it: one Run, called every 10 minutes
 	refresh := jobs.Predictions(db, now)
@@ -197,34 +204,45 @@ func runFleet(ctx context.Context, args []string, out io.Writer) error {
 	if *area {
 		endpoints = append(endpoints,
 			endpoint{"/v1/area/vessels?bbox=-10,35,30,65 (Europe, a day)", []string{base + "/v1/area/vessels?bbox=-10,35,30,65&limit=500" + day}, *maxArea},
-			endpoint{"/v1/area/vessels?bbox=-180,-90,180,90 (the world, a day)", []string{base + "/v1/area/vessels?bbox=-180,-90,180,90&limit=500" + day}, *maxArea})
+			endpoint{"/v1/area/vessels?bbox=-180,-90,180,90 (the world, a day)", []string{base + "/v1/area/vessels?bbox=-180,-90,180,90&limit=500" + day}, *maxArea},
+			endpoint{"/v1/area/vessels, 1,000 boxes of 2-20 degrees with fractional edges, each over a day ending up to 6 h before the data's end", areaURLs(base, last, 1000), *maxArea})
 	}
 	if len(endpoints) == 0 {
 		return fmt.Errorf("nothing to measure: no predictions refresh is stored and -area=false")
 	}
-	fmt.Fprintf(out, "endpoints, %d requests each from 8 concurrent clients, a Pro key each, on loopback (load average %s):\n", *requests, loadAverage())
-	for _, ep := range endpoints {
-		key, _, err := command("keys", "create", "--email", fmt.Sprintf("bench-%d@example.com", time.Now().UnixNano()), "--plan", "pro")
-		if err != nil {
-			return err
+	var counts []int
+	for _, c := range strings.Split(*clientCounts, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(c))
+		if err != nil || n < 1 {
+			return fmt.Errorf("-clients: %q is not a count of clients", c)
 		}
-		// One request first, not timed: the server reads the newest
-		// predictions refresh into memory at its first lookup (then once
-		// per refresh, in the background), a cost of starting, not of the
-		// steady state the targets are about.
-		if _, err := hammerURLs(ctx, ep.urls[:1], strings.TrimSpace(key), 1, 1); err != nil {
-			return err
+		counts = append(counts, n)
+	}
+	for _, clients := range counts {
+		fmt.Fprintf(out, "endpoints, %d requests each from %d concurrent clients, a Pro key each, on loopback (load average %s):\n", *requests, clients, loadAverage())
+		for _, ep := range endpoints {
+			key, _, err := command("keys", "create", "--email", fmt.Sprintf("bench-%d@example.com", time.Now().UnixNano()), "--plan", "pro")
+			if err != nil {
+				return err
+			}
+			// One request first, not timed: the server reads the newest
+			// predictions refresh into memory at its first lookup (then once
+			// per refresh, in the background), a cost of starting, not of the
+			// steady state the targets are about.
+			if _, err := hammerURLs(ctx, ep.urls[:1], strings.TrimSpace(key), 1, 1); err != nil {
+				return err
+			}
+			res, err := hammerURLs(ctx, ep.urls, strings.TrimSpace(key), *requests, clients)
+			if err != nil {
+				return err
+			}
+			mark := ""
+			if res.p99 >= ep.max || res.non2xx > 0 {
+				mark, failed = "  MISSED", true
+			}
+			fmt.Fprintf(out, "  %-62s %7.0f req/s  p50 %-9s p99 %-9s (target < %s)  %d errors%s\n", ep.name, res.rps, res.p50.Round(10*time.Microsecond),
+				res.p99.Round(10*time.Microsecond), ep.max, res.non2xx, mark)
 		}
-		res, err := hammerURLs(ctx, ep.urls, strings.TrimSpace(key), *requests, 8)
-		if err != nil {
-			return err
-		}
-		mark := ""
-		if res.p99 >= ep.max || res.non2xx > 0 {
-			mark, failed = "  MISSED", true
-		}
-		fmt.Fprintf(out, "  %-62s %7.0f req/s  p50 %-9s p99 %-9s (target < %s)  %d errors%s\n", ep.name, res.rps, res.p50.Round(10*time.Microsecond),
-			res.p99.Round(10*time.Microsecond), ep.max, res.non2xx, mark)
 	}
 	fmt.Fprintf(out, "  load average after: %s\n", loadAverage())
 	if failed {
@@ -232,4 +250,41 @@ func runFleet(ctx context.Context, args []string, out io.Writer) error {
 	}
 	fmt.Fprintln(out, "  targets met")
 	return nil
+}
+
+// derivePresence runs the area presence summary's job as the scheduler
+// does: a first run over the whole history, then a run as the next tick
+// makes it (the day before the newest position's and that day).
+func derivePresence(ctx context.Context, db *clickhouse.DB, out io.Writer) error {
+	run := jobs.Presence(db)
+	start := time.Now()
+	res, err := run(ctx, jobs.State{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "area presence summary, first run: %d days in %s (load average %s)\n", res.Rows, time.Since(start).Round(time.Millisecond), loadAverage())
+	start = time.Now()
+	next, err := run(ctx, jobs.State{Watermark: res.Watermark, LastSuccess: start})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "area presence summary, next run: %d days in %s\n", next.Rows, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// areaURLs are n presence queries, each its own box (2 to 20 degrees a
+// side, edges to the hundredth of a degree, between 60°S and 70°N) over its
+// own day (ending up to 6 hours before last, to the second), so that no
+// two ask the same.
+func areaURLs(base string, last time.Time, n int) []string {
+	rng := rand.New(rand.NewPCG(17, 1))
+	urls := make([]string, n)
+	for i := range urls {
+		w, s := -180+340*rng.Float64(), -60+110*rng.Float64()
+		e, north := w+2+18*rng.Float64(), s+2+18*rng.Float64()
+		end := last.Add(-time.Duration(rng.IntN(6*3600)) * time.Second)
+		urls[i] = fmt.Sprintf("%s/v1/area/vessels?bbox=%.2f,%.2f,%.2f,%.2f&limit=500&start=%s&end=%s", base, w, s, e, north,
+			end.Add(-24*time.Hour).Format(time.RFC3339), end.Format(time.RFC3339))
+	}
+	return urls
 }
