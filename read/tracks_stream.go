@@ -42,20 +42,24 @@ type bodyStream struct {
 func (b *bodyStream) SupportsBodyWriteTo() bool { return true }
 
 // WriteTo writes the whole body to w, in writes of about
-// trackFlushBytes.
+// trackFlushBytes, each in the socket while the next is encoded.
 func (b *bodyStream) WriteTo(w io.Writer) (int64, error) {
 	if b.used {
 		return 0, errors.New("read: a streamed body is read once")
 	}
 	b.used = true
 	defer b.once.Do(b.release)
-	cw := &countingWriter{w: w}
-	bw := bufio.NewWriterSize(cw, trackFlushBytes)
+	aw := newAheadWriter(w, trackFlushBytes)
+	bw := bufio.NewWriterSize(aw, trackFlushBytes)
 	err := b.write(bw)
 	if err == nil {
 		err = bw.Flush()
 	}
-	return cw.n, err
+	n, werr := aw.Close()
+	if err == nil {
+		err = werr
+	}
+	return n, err
 }
 
 // Read implements io.Reader.
@@ -88,18 +92,6 @@ func (b *bodyStream) Close() error {
 	}
 	b.once.Do(b.release)
 	return nil
-}
-
-// countingWriter counts what it writes.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // streamTracks answers with the fixes in the request's format, written as
