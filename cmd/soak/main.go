@@ -37,6 +37,7 @@ type options struct {
 	duration time.Duration
 	interval time.Duration
 	rate     int
+	keyed    int
 	out      string
 	plot     string
 	chURL    string
@@ -52,6 +53,7 @@ func parseFlags(args []string) (options, error) {
 	fs.DurationVar(&o.duration, "duration", envDuration("SOAK_DURATION", 2*time.Hour), "how long the soak runs (SOAK_DURATION)")
 	fs.DurationVar(&o.interval, "interval", envDuration("SOAK_INTERVAL", 10*time.Second), "the sampling interval (SOAK_INTERVAL)")
 	fs.IntVar(&o.rate, "rate", 20, "public lookups per second")
+	fs.IntVar(&o.keyed, "keyed-rate", 1, "keyed reads per second (a track, an area, a search in turn, one Pro key)")
 	fs.StringVar(&o.out, "out", "docs/soak", "where soak.csv and soak.svg are written")
 	fs.StringVar(&o.plot, "plot", "", "only render the SVG of this CSV (next to it) and exit")
 	fs.StringVar(&o.chURL, "clickhouse", envOr("SOAK_CLICKHOUSE_URL", "clickhouse://127.0.0.1:9000/overwatch_soak"), "ClickHouse URL; its database is dropped first (SOAK_CLICKHOUSE_URL)")
@@ -61,8 +63,8 @@ func parseFlags(args []string) (options, error) {
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
-	if o.duration <= 0 || o.interval <= 0 || o.rate <= 0 {
-		return o, errors.New("duration, interval and rate must be positive")
+	if o.duration <= 0 || o.interval <= 0 || o.rate <= 0 || o.keyed <= 0 {
+		return o, errors.New("duration, interval, rate and keyed-rate must be positive")
 	}
 	return o, nil
 }
@@ -154,10 +156,15 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	load := newLoad("http://"+api, imos)
+	key, err := proKey(ctx, o.bin, cmd.Env)
+	if err != nil {
+		return err
+	}
+	load, keyed := publicLookups("http://"+api, imos), keyedReads("http://"+api, key, imos)
 	loadCtx, stopLoad := context.WithCancel(ctx)
 	defer stopLoad()
 	go load.run(loadCtx, o.rate)
+	go keyed.run(loadCtx, o.keyed)
 
 	start := time.Now()
 	tick := time.NewTicker(o.interval)
@@ -177,13 +184,30 @@ func run(args []string, stdout io.Writer) error {
 		s.HeapMB = scrape("http://"+metrics, "go_memstats_heap_inuse_bytes") / (1 << 20)
 		s.Goroutines = scrape("http://"+metrics, "go_goroutines")
 		s.Lookups, s.Errors, s.P50ms, s.P99ms = load.take()
+		s.Keyed, s.KeyedErrors, _, s.KeyedP99ms = keyed.take()
 		if err := rec.add(s); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s  rss %.0f MB  heap %.0f MB  goroutines %.0f  lookups %d (errors %d)  p50 %.2f ms  p99 %.2f ms\n",
-			s.Elapsed.Round(time.Second), s.RSSMB, s.HeapMB, s.Goroutines, s.Lookups, s.Errors, s.P50ms, s.P99ms)
+		fmt.Fprintf(stdout, "%s  rss %.0f MB  heap %.0f MB  goroutines %.0f  lookups %d (errors %d)  p50 %.2f ms  p99 %.2f ms  keyed %d (errors %d) p99 %.2f ms\n",
+			s.Elapsed.Round(time.Second), s.RSSMB, s.HeapMB, s.Goroutines, s.Lookups, s.Errors, s.P50ms, s.P99ms, s.Keyed, s.KeyedErrors, s.KeyedP99ms)
 	}
 	return finish(rec, csvPath, stdout)
+}
+
+// proKey creates a Pro key in the run's accounts database.
+func proKey(ctx context.Context, bin string, env []string) (string, error) {
+	cmd := exec.CommandContext(ctx, bin, "keys", "create", "--email", fmt.Sprintf("soak-%d@example.com", time.Now().UnixNano()), "--plan", "pro")
+	cmd.Env = env
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("keys create: %w", err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.TrimSpace(line); strings.HasPrefix(f, "ow_") {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("keys create printed no key: %s", out)
 }
 
 // finish closes the CSV, renders the plot and prints the summary.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/xml"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,5 +109,23 @@ func TestPercentileAndTicks(t *testing.T) {
 		if got := niceStep(max); got != want {
 			t.Errorf("niceStep(%v) = %v, want %v", max, got, want)
 		}
+	}
+}
+
+// The slope per hour is the least-squares line's, as a share of the mean:
+// flat series give zero, a series growing 2 MB an hour around 100 MB 2%.
+func TestSlopePerHour(t *testing.T) {
+	var flat, growing []sample
+	for i := 0; i < 13; i++ {
+		at := time.Duration(i) * 10 * time.Minute
+		flat = append(flat, sample{Elapsed: at, RSSMB: 100 + float64(i%2)})
+		growing = append(growing, sample{Elapsed: at, RSSMB: 98 + 2*at.Hours()})
+	}
+	rss := func(x sample) float64 { return x.RSSMB }
+	if got := slopePerHour(growing, rss); math.Abs(got-2) > 1e-9 {
+		t.Errorf("growing: %v %%/h, want 2", got)
+	}
+	if got := slopePerHour(flat, rss); math.Abs(got) > 0.1 {
+		t.Errorf("flat: %v %%/h", got)
 	}
 }

@@ -16,32 +16,37 @@ import (
 	"overwatch"
 )
 
-// sample is one row of the CSV: the process at Elapsed, and the public
-// lookups of the interval before it.
+// sample is one row of the CSV: the process at Elapsed, the public
+// lookups of the interval before it, and the keyed reads of that interval.
 type sample struct {
-	Elapsed    time.Duration
-	RSSMB      float64
-	HeapMB     float64
-	Goroutines float64
-	Lookups    int
-	Errors     int // answers other than 200
-	P50ms      float64
-	P99ms      float64
+	Elapsed     time.Duration
+	RSSMB       float64
+	HeapMB      float64
+	Goroutines  float64
+	Lookups     int
+	Errors      int // answers other than 200
+	P50ms       float64
+	P99ms       float64
+	Keyed       int
+	KeyedErrors int
+	KeyedP99ms  float64
 }
 
-var csvHeader = []string{"elapsed_s", "rss_mb", "heap_inuse_mb", "goroutines", "lookups", "errors", "p50_ms", "p99_ms"}
+var csvHeader = []string{"elapsed_s", "rss_mb", "heap_inuse_mb", "goroutines", "lookups", "errors", "p50_ms", "p99_ms",
+	"keyed", "keyed_errors", "keyed_p99_ms"}
 
 func (s sample) record() []string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 	return []string{strconv.Itoa(int(s.Elapsed.Seconds())), f(s.RSSMB), f(s.HeapMB), strconv.Itoa(int(s.Goroutines)),
-		strconv.Itoa(s.Lookups), strconv.Itoa(s.Errors), f(s.P50ms), f(s.P99ms)}
+		strconv.Itoa(s.Lookups), strconv.Itoa(s.Errors), f(s.P50ms), f(s.P99ms),
+		strconv.Itoa(s.Keyed), strconv.Itoa(s.KeyedErrors), f(s.KeyedP99ms)}
 }
 
 func parseSample(rec []string) (sample, error) {
 	if len(rec) != len(csvHeader) {
 		return sample{}, fmt.Errorf("%d fields, want %d", len(rec), len(csvHeader))
 	}
-	var v [8]float64
+	var v [11]float64
 	for i, field := range rec {
 		x, err := strconv.ParseFloat(field, 64)
 		if err != nil {
@@ -50,7 +55,7 @@ func parseSample(rec []string) (sample, error) {
 		v[i] = x
 	}
 	return sample{Elapsed: time.Duration(v[0]) * time.Second, RSSMB: v[1], HeapMB: v[2], Goroutines: v[3],
-		Lookups: int(v[4]), Errors: int(v[5]), P50ms: v[6], P99ms: v[7]}, nil
+		Lookups: int(v[4]), Errors: int(v[5]), P50ms: v[6], P99ms: v[7], Keyed: int(v[8]), KeyedErrors: int(v[9]), KeyedP99ms: v[10]}, nil
 }
 
 // recorder appends samples to the CSV, flushed after each.
@@ -118,21 +123,50 @@ func parseCSV(r io.Reader) ([]sample, error) {
 	return out, nil
 }
 
-// load sends public lookups at a steady rate from client addresses that
-// change every 40 requests (under the per-minute limit of 60), and keeps
-// the latencies of the current interval.
+// load sends requests at a steady rate from client addresses that change
+// every 40 requests (under the per-minute limits of 60), and keeps the
+// latencies of the current interval. request builds the i-th request.
 type load struct {
-	base string
-	imos []overwatch.IMO
-	hc   *http.Client
+	request func(i int) *http.Request
+	ipBase  int // the second octet of the first client address
+	hc      *http.Client
 
 	mu        sync.Mutex
 	latencies []time.Duration
 	errors    int
 }
 
-func newLoad(base string, imos []overwatch.IMO) *load {
-	return &load{base: base, imos: imos, hc: &http.Client{Timeout: 10 * time.Second,
+// publicLookups are the public latest-position lookups of the vessels.
+func publicLookups(base string, imos []overwatch.IMO) *load {
+	return newLoad(100, func(i int) *http.Request {
+		req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/v1/ais/any/%s/location/latest", base, imos[i%len(imos)]), nil)
+		return req
+	})
+}
+
+// keyedReads are the keyed readers' requests with a Pro key, in turn: a
+// vessel's track over the last day, the vessels of the North Sea over the
+// last day, a search by IMO number.
+func keyedReads(base, key string, imos []overwatch.IMO) *load {
+	return newLoad(200, func(i int) *http.Request {
+		imo := imos[(i/3)%len(imos)]
+		var path string
+		switch i % 3 {
+		case 0:
+			path = fmt.Sprintf("/v1/vessels/%s/track", imo)
+		case 1:
+			path = "/v1/area/vessels?bbox=-5,50,10,62"
+		default:
+			path = "/v1/vessels/search?q=" + imo.String()
+		}
+		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+		req.Header.Set("X-API-Key", key)
+		return req
+	})
+}
+
+func newLoad(ipBase int, request func(i int) *http.Request) *load {
+	return &load{request: request, ipBase: ipBase, hc: &http.Client{Timeout: 10 * time.Second,
 		Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
 }
 
@@ -167,8 +201,8 @@ func (l *load) run(ctx context.Context, rate int) {
 
 func (l *load) one(i int) {
 	n := i / 40
-	ip := fmt.Sprintf("10.%d.%d.%d", 100+(n>>16)%100, (n>>8)&255, n&255)
-	req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/v1/ais/any/%s/location/latest", l.base, l.imos[i%len(l.imos)]), nil)
+	ip := fmt.Sprintf("10.%d.%d.%d", l.ipBase+(n>>16)%50, (n>>8)&255, n&255)
+	req := l.request(i)
 	req.Header.Set("X-Forwarded-For", ip)
 	start := time.Now()
 	resp, err := l.hc.Do(req)
@@ -232,10 +266,37 @@ func summarize(s []sample) string {
 	line := func(name string, f func(sample) float64) string {
 		return fmt.Sprintf("  %-12s first tenth %8.2f  last tenth %8.2f\n", name, avg(first, f), avg(last, f))
 	}
-	return fmt.Sprintf("soak: %d samples over %v, %d lookups, %d errors, worst interval p99 %.2f ms\n", len(s), s[len(s)-1].Elapsed, lookups, errs, maxP99) +
+	var keyed, keyedErrs int
+	for _, x := range s {
+		keyed += x.Keyed
+		keyedErrs += x.KeyedErrors
+	}
+	warm := s[tenth:] // after the warm-up (the first tenth)
+	return fmt.Sprintf("soak: %d samples over %v, %d lookups, %d errors, worst interval p99 %.2f ms; %d keyed reads, %d errors\n",
+		len(s), s[len(s)-1].Elapsed, lookups, errs, maxP99, keyed, keyedErrs) +
+		fmt.Sprintf("  after the first tenth, per hour (least squares, share of the mean): RSS %+.2f%%, goroutines %+.2f%%\n",
+			slopePerHour(warm, func(x sample) float64 { return x.RSSMB }), slopePerHour(warm, func(x sample) float64 { return x.Goroutines })) +
 		line("RSS MB", func(x sample) float64 { return x.RSSMB }) +
 		line("heap MB", func(x sample) float64 { return x.HeapMB }) +
 		line("goroutines", func(x sample) float64 { return x.Goroutines }) +
 		line("p50 ms", func(x sample) float64 { return x.P50ms }) +
 		line("p99 ms", func(x sample) float64 { return x.P99ms })
+}
+
+// slopePerHour is the least-squares slope of f over the samples' elapsed
+// time, per hour, as a percentage of f's mean (0 with fewer than two).
+func slopePerHour(s []sample, f func(sample) float64) float64 {
+	if len(s) < 2 {
+		return 0
+	}
+	var n, sx, sy, sxx, sxy float64
+	for _, x := range s {
+		h, y := x.Elapsed.Hours(), f(x)
+		n, sx, sy, sxx, sxy = n+1, sx+h, sy+y, sxx+h*h, sxy+h*y
+	}
+	den := n*sxx - sx*sx
+	if den == 0 || sy == 0 {
+		return 0
+	}
+	return 100 * (n*sxy - sx*sy) / den / (sy / n)
 }
