@@ -145,8 +145,8 @@ func publicLookups(base string, imos []overwatch.IMO) *load {
 }
 
 // keyedReads are the keyed readers' requests with a Pro key, in turn: a
-// vessel's track over the last day, the vessels of the North Sea over the
-// last day, a search by IMO number.
+// vessel's track (the default 7 days), the vessels of the North Sea (the
+// default last day), a search by IMO number.
 func keyedReads(base, key string, imos []overwatch.IMO) *load {
 	return newLoad(200, func(i int) *http.Request {
 		imo := imos[(i/3)%len(imos)]
