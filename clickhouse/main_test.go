@@ -18,7 +18,7 @@ var testDatabases = []string{
 	"analytics", "calibration", "clickhouse", "clickhouse_changelog", "clickhouse_changelog_derived",
 	"clickhouse_migrate_race", "clickhouse_reattribute", "clickhouse_reattribute_many", "crop", "disruptions",
 	"earnings", "emissions", "forecasts", "freight", "prediction_tracks", "predictions", "predictions_newest",
-	"predictions_purge", "presence", "risk", "sanctions", "sar_gaps", "sar_store", "shard_writer", "static_intervals",
+	"predictions_purge", "presence", "presence_chunks", "risk", "sanctions", "sar_gaps", "sar_store", "shard_writer", "static_intervals",
 	"trade", "trade_routes",
 }
 

@@ -199,3 +199,51 @@ func wrapLon(lon float64) float64 {
 	}
 	return lon
 }
+
+// A first run over more history than its budget allows stops after a
+// chunk of days and the next runs go on from the first day not written,
+// until the summary reaches the newest fix: here one day a run.
+func TestPresenceRunsWithinTheirBudget(t *testing.T) {
+	db := chtest.DB(t, "presence_chunks")
+	fx := chtest.Open(t, chtest.URL(t, "presence_chunks"))
+	ctx := context.Background()
+	chunk, budget := jobs.PresenceChunkDays, jobs.PresenceRunBudget
+	jobs.PresenceChunkDays, jobs.PresenceRunBudget = 1, 0
+	t.Cleanup(func() { jobs.PresenceChunkDays, jobs.PresenceRunBudget = chunk, budget })
+	t0 := time.Date(2026, 5, 10, 6, 0, 0, 0, time.UTC)
+	var rows [][]any
+	for i := 0; i < 4*24; i++ { // a fix an hour for four days
+		ts := t0.Add(time.Duration(i) * time.Hour)
+		rows = append(rows, []any{uint32(9074729), uint32(244000001), ts, 51.9, 4.1 + float64(i)*0.001, uint64(i + 1), ts})
+	}
+	fx.Insert(t, "positions", []string{"imo", "mmsi", "ts", "lat", "lon", "dedup_key", "received_at"}, rows...)
+	last := t0.Add(95 * time.Hour)
+	run := jobs.Presence(db)
+	var prev jobs.State
+	for n := 1; ; n++ {
+		res, err := run(ctx, prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var days uint64
+		var reach time.Time
+		fx.QueryRow(t, "SELECT uniqExact(day), max(through) FROM presence_days").Scan(&days, &reach) //nolint:errcheck
+		if days != uint64(n) {
+			t.Fatalf("after run %d: %d days summarised", n, days)
+		}
+		if res.Detail["stopped_at_budget"] == nil {
+			if n != 5 || !reach.Equal(last.Add(time.Second)) { // 06:00 of the first day to 05:00 of the fifth
+				t.Fatalf("run %d completed the summary reaching %v, the newest fix is at %v", n, reach, last)
+			}
+			break
+		}
+		if n == 5 {
+			t.Fatal("five runs and the summary is not complete")
+		}
+		prev = jobs.State{Watermark: res.Watermark, LastSuccess: last} // nothing stored since (the change log is empty)
+	}
+	got, err := db.AreaPresence(ctx, read.PositionFilter{BBox: &geo.BBox{West: 3, South: 51, East: 5, North: 52}, Start: t0, End: last})
+	if err != nil || len(got) != 1 || got[0].Fixes != 96 {
+		t.Fatalf("%+v %v", got, err)
+	}
+}
