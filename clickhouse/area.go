@@ -252,7 +252,9 @@ func gaps(r span, spans []span) []span {
 		if at.Before(s.From) {
 			out = append(out, span{at, s.From})
 		}
-		at = maxTime(at, s.To)
+		if s.To.After(at) {
+			at = s.To
+		}
 	}
 	if at.Before(r.To) {
 		out = append(out, span{at, r.To})

@@ -108,7 +108,13 @@ func (db *DB) presenceReach(ctx context.Context, from, to time.Time) ([]span, co
 			if err := rows.Scan(&day, &gen, &through); err != nil {
 				return err
 			}
-			a, b := maxTime(day.UTC(), from), minTime(through.UTC(), to)
+			a, b := from, to // the day's reach, within the range
+			if day.After(a) {
+				a = day.UTC()
+			}
+			if through.Before(b) {
+				b = through.UTC()
+			}
 			if !a.Before(b) {
 				return nil
 			}
@@ -121,18 +127,4 @@ func (db *DB) presenceReach(ctx context.Context, from, to time.Time) ([]span, co
 			return nil
 		})
 	return spans, anyOf(gens), err
-}
-
-func maxTime(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
-}
-
-func minTime(a, b time.Time) time.Time {
-	if a.Before(b) {
-		return a
-	}
-	return b
 }
