@@ -46,6 +46,7 @@ type Config struct {
 	AttributionWindow  time.Duration
 	Stream             StreamConfig
 	MetricsAddr        string
+	Profiles           bool // OVERWATCH_PPROF: /debug/pprof/ on the metrics address
 	Simulate           string
 	DataDir            string
 	DemoDays           int
@@ -111,6 +112,7 @@ var settings = []struct{ Name, Default, Doc string }{
 	{"OVERWATCH_STREAM_HEARTBEAT", "15s", "GET /v1/stream: how often an idle stream proves it is alive (an SSE comment line, a WebSocket ping); the server learns at a heartbeat that a client has gone"},
 	{"OVERWATCH_STREAM_MAX_AGE", "1h", "GET /v1/stream: reports whose report time is older than this when ingested (a backfill) are not streamed"},
 	{"OVERWATCH_METRICS_ADDR", "127.0.0.1:9464", "listen address of /metrics for run, serve and ingest (its own address, loopback by default; give each process on a host its own)"},
+	{"OVERWATCH_PPROF", "false", "true: Go's runtime profiles (goroutines, heap, CPU, pprof's formats) at /debug/pprof/ on the metrics address of run and serve, for finding a leak or a hot spot in a running service; false: none"},
 	{"OVERWATCH_METRICS_TOKEN", "", "when set, /metrics is also served on the API address, to `Authorization: Bearer <token>` only (use a long random token); empty: not on the API address"},
 	{"OVERWATCH_SIMULATE", "auto", "the demo fleet in `overwatch run`: auto (when OVERWATCH_FEEDS is empty), true or false"},
 	{"OVERWATCH_DATA_DIR", ".data", "where the demo keeps its simulation state and ground truth"},
@@ -225,6 +227,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			Heartbeat: duration("OVERWATCH_STREAM_HEARTBEAT"),
 		},
 		MetricsAddr:             get("OVERWATCH_METRICS_ADDR"),
+		Profiles:                get("OVERWATCH_PPROF") == "true",
 		Simulate:                get("OVERWATCH_SIMULATE"),
 		DataDir:                 get("OVERWATCH_DATA_DIR"),
 		DemoDays:                positive("OVERWATCH_DEMO_DAYS"),
@@ -261,6 +264,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	}
 	if cfg.ExportDir == "" {
 		cfg.ExportDir = filepath.Join(cfg.DataDir, "exports")
+	}
+	if v := get("OVERWATCH_PPROF"); v != "true" && v != "false" {
+		errs = append(errs, "OVERWATCH_PPROF must be true or false")
 	}
 	if cfg.Simulate != "auto" && cfg.Simulate != "true" && cfg.Simulate != "false" {
 		errs = append(errs, "OVERWATCH_SIMULATE must be auto, true or false")

@@ -186,7 +186,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger, withIngest bool, s
 		return fmt.Errorf("listen %s (OVERWATCH_METRICS_ADDR): %w", cfg.MetricsAddr, err)
 	}
 	log.Info("metrics listening", "addr", mln.Addr().String())
-	mapp := http.MetricsApp(metrics, log)
+	mapp := http.MetricsApp(metrics, log, cfg.Profiles)
 	go mapp.Listener(mln)                           //nolint:errcheck // ends at shutdown
 	defer mapp.ShutdownWithTimeout(5 * time.Second) //nolint:errcheck
 	ln, err := listen("tcp", cfg.Addr)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/gofiber/fiber/v2/middleware/pprof"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -21,8 +22,9 @@ func ServeMetrics(reg *prometheus.Registry) fiber.Handler {
 
 // MetricsApp serves /metrics alone, for its own listener
 // (OVERWATCH_METRICS_ADDR, loopback by default): the operators' address,
-// apart from the API's.
-func MetricsApp(reg *prometheus.Registry, log *slog.Logger) *fiber.App {
+// apart from the API's; with profiles, also Go's runtime profiles at
+// /debug/pprof/ (OVERWATCH_PPROF).
+func MetricsApp(reg *prometheus.Registry, log *slog.Logger, profiles bool) *fiber.App {
 	app := fiber.New(fiber.Config{
 		AppName:               "overwatch-metrics",
 		DisableStartupMessage: true,
@@ -31,6 +33,9 @@ func MetricsApp(reg *prometheus.Registry, log *slog.Logger) *fiber.App {
 		IdleTimeout:           90 * time.Second,
 	})
 	app.Get("/metrics", ServeMetrics(reg))
+	if profiles {
+		app.Use(pprof.New()) // /debug/pprof/: goroutine, heap, profile, ...
+	}
 	return app
 }
 

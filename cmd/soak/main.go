@@ -120,7 +120,7 @@ func run(args []string, stdout io.Writer) error {
 		"OVERWATCH_SIMULATE=true", "OVERWATCH_DATA_DIR="+work,
 		"OVERWATCH_DEMO_DAYS="+strconv.Itoa(o.days), "OVERWATCH_DEMO_VESSELS="+strconv.Itoa(o.vessels),
 		"OVERWATCH_SPOOL_DIR="+filepath.Join(work, "spool"),
-		"OVERWATCH_TRUSTED_PROXIES=127.0.0.1/32", "OVERWATCH_LOG_LEVEL=warn",
+		"OVERWATCH_TRUSTED_PROXIES=127.0.0.1/32", "OVERWATCH_LOG_LEVEL=warn", "OVERWATCH_PPROF=true",
 		"OVERWATCH_FRED_URL=off", "OVERWATCH_WORLDBANK_URL=off", "OVERWATCH_AGTRANSPORT_URL=off",
 		"OVERWATCH_RIVER_URL=off", "OVERWATCH_GDELT_URL=off", "OVERWATCH_SAR_URL=off")
 	logf, err := os.Create(filepath.Join(work, "overwatch.log"))
@@ -173,6 +173,7 @@ func run(args []string, stdout io.Writer) error {
 		select {
 		case <-ctx.Done():
 			fmt.Fprintln(stdout, "soak: interrupted; keeping what was sampled")
+			saveGoroutines("http://"+metrics, filepath.Join(o.out, "goroutines-end.txt"), stdout)
 			return finish(rec, csvPath, stdout)
 		case err := <-exited:
 			rec.close()
@@ -188,10 +189,34 @@ func run(args []string, stdout io.Writer) error {
 		if err := rec.add(s); err != nil {
 			return err
 		}
+		if rec.rows == 1 { // what runs at the start, beside what runs at the end
+			saveGoroutines("http://"+metrics, filepath.Join(o.out, "goroutines-start.txt"), stdout)
+		}
 		fmt.Fprintf(stdout, "%s  rss %.0f MB  heap %.0f MB  goroutines %.0f  lookups %d (errors %d)  p50 %.2f ms  p99 %.2f ms  keyed %d (errors %d) p99 %.2f ms\n",
 			s.Elapsed.Round(time.Second), s.RSSMB, s.HeapMB, s.Goroutines, s.Lookups, s.Errors, s.P50ms, s.P99ms, s.Keyed, s.KeyedErrors, s.KeyedP99ms)
 	}
+	saveGoroutines("http://"+metrics, filepath.Join(o.out, "goroutines-end.txt"), stdout)
 	return finish(rec, csvPath, stdout)
+}
+
+// saveGoroutines writes the service's goroutines, grouped by stack
+// (/debug/pprof/goroutine?debug=1), to path; a failure is printed, not
+// fatal.
+func saveGoroutines(base, path string, stdout io.Writer) {
+	resp, err := http.Get(base + "/debug/pprof/goroutine?debug=1")
+	if err == nil {
+		defer resp.Body.Close()
+		var f *os.File
+		if f, err = os.Create(path); err == nil {
+			_, err = io.Copy(f, resp.Body)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stdout, "soak: goroutines not saved: %v\n", err)
+	}
 }
 
 // proKey creates a Pro key in the run's accounts database.

@@ -60,8 +60,9 @@ func parseSample(rec []string) (sample, error) {
 
 // recorder appends samples to the CSV, flushed after each.
 type recorder struct {
-	f *os.File
-	w *csv.Writer
+	f    *os.File
+	w    *csv.Writer
+	rows int // samples written
 }
 
 func newRecorder(path string) (*recorder, error) {
@@ -81,6 +82,7 @@ func (r *recorder) add(s sample) error {
 	if err := r.w.Write(s.record()); err != nil {
 		return err
 	}
+	r.rows++
 	r.w.Flush()
 	return r.w.Error()
 }
