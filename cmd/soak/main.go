@@ -40,6 +40,7 @@ type options struct {
 	keyed    int
 	out      string
 	plot     string
+	warmup   time.Duration
 	chURL    string
 	pgURL    string
 	vessels  int
@@ -55,7 +56,8 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.rate, "rate", 20, "public lookups per second")
 	fs.IntVar(&o.keyed, "keyed-rate", 1, "keyed reads per second (a track, an area, a search in turn, one Pro key)")
 	fs.StringVar(&o.out, "out", "docs/soak", "where soak.csv and soak.svg are written")
-	fs.StringVar(&o.plot, "plot", "", "only render the SVG of this CSV (next to it) and exit")
+	fs.StringVar(&o.plot, "plot", "", "only render the SVG of this CSV (next to it), print its summary and exit")
+	fs.DurationVar(&o.warmup, "warmup", 0, "the slopes of RSS and goroutines are taken after this much of the run (0: its first tenth)")
 	fs.StringVar(&o.chURL, "clickhouse", envOr("SOAK_CLICKHOUSE_URL", "clickhouse://127.0.0.1:9000/overwatch_soak"), "ClickHouse URL; its database is dropped first (SOAK_CLICKHOUSE_URL)")
 	fs.StringVar(&o.pgURL, "postgres", envOr("SOAK_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/overwatch_soak?sslmode=disable"), "PostgreSQL URL (SOAK_DATABASE_URL)")
 	fs.IntVar(&o.vessels, "vessels", 200, "the demo fleet's size")
@@ -89,7 +91,15 @@ func run(args []string, stdout io.Writer) error {
 		return err
 	}
 	if o.plot != "" {
-		return renderFile(o.plot)
+		if err := renderFile(o.plot); err != nil {
+			return err
+		}
+		samples, err := readCSV(o.plot)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, summarize(samples, o.warmup))
+		return nil
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -174,7 +184,7 @@ func run(args []string, stdout io.Writer) error {
 		case <-ctx.Done():
 			fmt.Fprintln(stdout, "soak: interrupted; keeping what was sampled")
 			saveGoroutines("http://"+metrics, filepath.Join(o.out, "goroutines-end.txt"), stdout)
-			return finish(rec, csvPath, stdout)
+			return finish(rec, csvPath, o.warmup, stdout)
 		case err := <-exited:
 			rec.close()
 			return fmt.Errorf("overwatch run exited: %v\n%s", err, tail(filepath.Join(work, "overwatch.log"), 20))
@@ -196,7 +206,7 @@ func run(args []string, stdout io.Writer) error {
 			s.Elapsed.Round(time.Second), s.RSSMB, s.HeapMB, s.Goroutines, s.Lookups, s.Errors, s.P50ms, s.P99ms, s.Keyed, s.KeyedErrors, s.KeyedP99ms)
 	}
 	saveGoroutines("http://"+metrics, filepath.Join(o.out, "goroutines-end.txt"), stdout)
-	return finish(rec, csvPath, stdout)
+	return finish(rec, csvPath, o.warmup, stdout)
 }
 
 // saveGoroutines writes the service's goroutines, grouped by stack
@@ -236,7 +246,7 @@ func proKey(ctx context.Context, bin string, env []string) (string, error) {
 }
 
 // finish closes the CSV, renders the plot and prints the summary.
-func finish(rec *recorder, csvPath string, stdout io.Writer) error {
+func finish(rec *recorder, csvPath string, warmup time.Duration, stdout io.Writer) error {
 	if err := rec.close(); err != nil {
 		return err
 	}
@@ -247,7 +257,7 @@ func finish(rec *recorder, csvPath string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, summarize(samples))
+	fmt.Fprintln(stdout, summarize(samples, warmup))
 	fmt.Fprintf(stdout, "soak: wrote %s and %s\n", csvPath, strings.TrimSuffix(csvPath, ".csv")+".svg")
 	return nil
 }

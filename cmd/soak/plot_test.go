@@ -76,7 +76,7 @@ func TestRecorderAndPlot(t *testing.T) {
 	if !strings.Contains(string(svg), "600 public lookups (1 not 200)") {
 		t.Errorf("the title does not give the lookups: %.300s", svg)
 	}
-	if s := summarize(got); !strings.Contains(s, "worst interval p99 12.00 ms") {
+	if s := summarize(got, 0); !strings.Contains(s, "worst interval p99 12.00 ms") {
 		t.Errorf("summary: %s", s)
 	}
 }
@@ -127,5 +127,21 @@ func TestSlopePerHour(t *testing.T) {
 	}
 	if got := slopePerHour(flat, rss); math.Abs(got) > 0.1 {
 		t.Errorf("flat: %v %%/h", got)
+	}
+}
+
+// The summary's slopes start after the warm-up it is given: goroutines
+// that grow while the jobs start and then hold show no slope after.
+func TestSummaryAfterWarmup(t *testing.T) {
+	var s []sample
+	for i := 1; i <= 60; i++ {
+		g := 30.0 + float64(min(i, 30)) // grows for 30 samples, then holds
+		s = append(s, sample{Elapsed: time.Duration(i) * time.Minute, RSSMB: 100, Goroutines: g})
+	}
+	if got := summarize(s, 30*time.Minute); !strings.Contains(got, "from 31m0s on, per hour (least squares, share of the mean): RSS +0.00%, goroutines +0.00%") {
+		t.Errorf("after the warm-up: %s", got)
+	}
+	if got := summarize(s, 0); strings.Contains(got, "goroutines +0.00%") {
+		t.Errorf("from the first tenth the growth shows: %s", got)
 	}
 }

@@ -244,8 +244,10 @@ func percentile(d []time.Duration, q float64) float64 {
 	return float64(s[rank]) / float64(time.Millisecond)
 }
 
-// summarize compares the first and the last tenth of the run.
-func summarize(s []sample) string {
+// summarize compares the first and the last tenth of the run, and gives
+// the slopes of RSS and goroutines after the warm-up (the first tenth when
+// warmup is 0).
+func summarize(s []sample, warmup time.Duration) string {
 	if len(s) == 0 {
 		return "soak: no samples"
 	}
@@ -273,10 +275,14 @@ func summarize(s []sample) string {
 		keyed += x.Keyed
 		keyedErrs += x.KeyedErrors
 	}
-	warm := s[tenth:] // after the warm-up (the first tenth)
+	warm := s[tenth:] // after the warm-up: the first tenth, or the given time
+	if warmup > 0 {
+		i := sort.Search(len(s), func(i int) bool { return s[i].Elapsed > warmup })
+		warm = s[min(i, len(s)-1):]
+	}
 	return fmt.Sprintf("soak: %d samples over %v, %d lookups, %d errors, worst interval p99 %.2f ms; %d keyed reads, %d errors\n",
 		len(s), s[len(s)-1].Elapsed, lookups, errs, maxP99, keyed, keyedErrs) +
-		fmt.Sprintf("  after the first tenth, per hour (least squares, share of the mean): RSS %+.2f%%, goroutines %+.2f%%\n",
+		fmt.Sprintf("  from %v on, per hour (least squares, share of the mean): RSS %+.2f%%, goroutines %+.2f%%\n", warm[0].Elapsed,
 			slopePerHour(warm, func(x sample) float64 { return x.RSSMB }), slopePerHour(warm, func(x sample) float64 { return x.Goroutines })) +
 		line("RSS MB", func(x sample) float64 { return x.RSSMB }) +
 		line("heap MB", func(x sample) float64 { return x.HeapMB }) +
