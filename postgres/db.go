@@ -12,11 +12,23 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// DB is a pool of connections to one PostgreSQL database.
+// DB is a pool of connections to one PostgreSQL database, and a pool of
+// its own for the scheduler's claims: a claim holds its connection (the
+// session's advisory lock) for the whole run of its job, so that with the
+// claims in the main pool, as many jobs ticking at once as it has
+// connections (at the top of an hour, 20 of the table's jobs do) took
+// every connection, the API's keyed requests waited for one, and each job,
+// waiting for a connection to record its run before releasing its claim,
+// never ended (the soak of 2026-12-06 at 1 h 30 min).
 type DB struct {
-	pool *pgxpool.Pool
-	cfg  *pgxpool.Config
+	pool   *pgxpool.Pool
+	claims *pgxpool.Pool
+	cfg    *pgxpool.Config
 }
+
+// ClaimConns bounds the claims' pool: more than the jobs of the table
+// (a claim beyond it waits for a job to end, and holds nothing meanwhile).
+const ClaimConns = 48
 
 // Open parses a postgres:// URL and returns a pool sized for this service:
 // MaxConns defaults to 16 unless the URL sets pool_max_conns. It does not
@@ -37,11 +49,21 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: pool: %w", err)
 	}
-	return &DB{pool: pool, cfg: cfg}, nil
+	ccfg := cfg.Copy()
+	ccfg.MaxConns, ccfg.MinConns = ClaimConns, 0
+	claims, err := pgxpool.NewWithConfig(ctx, ccfg)
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: claims pool: %w", err)
+	}
+	return &DB{pool: pool, claims: claims, cfg: cfg}, nil
 }
 
-// Close closes the pool.
-func (db *DB) Close() { db.pool.Close() }
+// Close closes the pools.
+func (db *DB) Close() {
+	db.claims.Close()
+	db.pool.Close()
+}
 
 // Ping checks that the server answers.
 func (db *DB) Ping(ctx context.Context) error { return db.pool.Ping(ctx) }

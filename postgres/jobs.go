@@ -30,7 +30,7 @@ var owner = func() string {
 // little out of step each tick runs once). The lock is held on a dedicated
 // connection until release.
 func (db *DB) Claim(ctx context.Context, job string, spacing time.Duration) (func(context.Context) error, bool, error) {
-	conn, err := db.pool.Acquire(ctx)
+	conn, err := db.claims.Acquire(ctx) // its own pool: see DB
 	if err != nil {
 		return nil, false, fmt.Errorf("postgres: claim %s: %w", job, err)
 	}

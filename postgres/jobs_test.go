@@ -3,13 +3,17 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"overwatch/jobs"
+	"overwatch/postgres"
+	"overwatch/postgres/pgtest"
 )
 
 // Two schedulers (two instances) with the same job, firing on the same
@@ -106,5 +110,49 @@ func TestRunNowClaimAndFailure(t *testing.T) {
 	}
 	if !st.Watermark.Equal(time.Unix(1000, 0)) || st.Runs != 2 || st.Failures != 1 || st.LastError != "boom" {
 		t.Errorf("state after a success and a failure: %+v", st)
+	}
+}
+
+// More jobs running at once than the pool has connections: each claim
+// holds a connection for its job's run, from a pool of its own, so the
+// service's other queries (a keyed request's key, a job recording its run)
+// still get one. Before, the claims took the pool's connections and the
+// next query waited for one that no job released.
+func TestClaimsLeaveThePoolFree(t *testing.T) {
+	openDB(t) // migrated
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	url := pgtest.URL(t, "postgres")
+	if strings.Contains(url, "?") {
+		url += "&pool_max_conns=2"
+	} else {
+		url += "?pool_max_conns=2"
+	}
+	db, err := postgres.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	stamp := time.Now().Format("150405.000000")
+	var releases []func(context.Context) error
+	for i := 0; i < 5; i++ { // more than the pool's 2
+		release, ok, err := db.Claim(ctx, fmt.Sprintf("test_pool_%s_%d", stamp, i), 0)
+		if err != nil || !ok {
+			t.Fatalf("claim %d: %v %v", i, ok, err)
+		}
+		releases = append(releases, release)
+	}
+	quick, cancelQuick := context.WithTimeout(ctx, 2*time.Second)
+	defer cancelQuick()
+	if _, err := db.JobState(quick, "test_pool_"+stamp+"_0"); err != nil {
+		t.Fatalf("a query while five jobs hold their claims: %v", err)
+	}
+	if err := db.RecordRun(quick, "test_pool_"+stamp+"_0", time.Now(), time.Millisecond, jobs.Result{Rows: 1}, nil); err != nil {
+		t.Fatalf("a job recording its run: %v", err)
+	}
+	for _, release := range releases {
+		if err := release(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
