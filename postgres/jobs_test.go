@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"overwatch/jobs"
 	"overwatch/postgres"
 	"overwatch/postgres/pgtest"
+	"overwatch/testclock"
 )
 
 // Two schedulers (two instances) with the same job, firing on the same
@@ -133,7 +136,7 @@ func TestClaimsLeaveThePoolFree(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	stamp := time.Now().Format("150405.000000")
+	stamp := testclock.Now().Format("150405.000000") + "_" + strconv.Itoa(os.Getpid())
 	var releases []func(context.Context) error
 	for i := 0; i < 5; i++ { // more than the pool's 2
 		release, ok, err := db.Claim(ctx, fmt.Sprintf("test_pool_%s_%d", stamp, i), 0)
@@ -147,7 +150,7 @@ func TestClaimsLeaveThePoolFree(t *testing.T) {
 	if _, err := db.JobState(quick, "test_pool_"+stamp+"_0"); err != nil {
 		t.Fatalf("a query while five jobs hold their claims: %v", err)
 	}
-	if err := db.RecordRun(quick, "test_pool_"+stamp+"_0", time.Now(), time.Millisecond, jobs.Result{Rows: 1}, nil); err != nil {
+	if err := db.RecordRun(quick, "test_pool_"+stamp+"_0", testclock.Now(), time.Millisecond, jobs.Result{Rows: 1}, nil); err != nil {
 		t.Fatalf("a job recording its run: %v", err)
 	}
 	for _, release := range releases {
