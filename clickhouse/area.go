@@ -143,12 +143,11 @@ func (db *DB) areaPresenceQuery(ctx context.Context, f read.PositionFilter) (str
 			vessels.add("n > 0")
 			imoCondition(vessels, f.IMOs)
 			categoryCondition(vessels, f.Category)
-			parts = append(parts, `SELECT imo, n, fix_ts[i0] AS t0, fix_lat[i0] AS la0, fix_lon[i0] AS lo0,
-		       fix_ts[i1] AS t1, fix_lat[i1] AS la1, fix_lon[i1] AS lo1 FROM (
-		SELECT imo, fix_ts, fix_lat, fix_lon,
-		       arrayFilter((i, ts, lat, lon) -> `+p.test.String()+`, arrayEnumerate(fix_ts), fix_ts, fix_lat, fix_lon) AS passed,
-		       length(passed) AS n, passed[1] AS i0, passed[-1] AS i1
-		  FROM presence_hourly PREWHERE `+pre.String()+` WHERE `+vessels.String()+`)`)
+			parts = append(parts, `SELECT imo,
+		       length(arrayFilter((i, ts, lat, lon) -> `+p.test.String()+`, arrayEnumerate(fix_ts), fix_ts, fix_lat, fix_lon) AS passed) AS n,
+		       fix_ts[passed[1]] AS t0, fix_lat[passed[1]] AS la0, fix_lon[passed[1]] AS lo0,
+		       fix_ts[passed[-1]] AS t1, fix_lat[passed[-1]] AS la1, fix_lon[passed[-1]] AS lo1
+		  FROM presence_hourly PREWHERE `+pre.String()+` WHERE `+vessels.String())
 			args = append(append(append(args, p.test.args...), pre.args...), vessels.args...)
 		}
 	}

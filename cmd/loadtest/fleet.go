@@ -116,6 +116,11 @@ func runFleet(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer db.Close()
+	// A store filled by an earlier binary gets this one's migrations
+	// before its derivations run.
+	if _, err := db.Migrate(ctx); err != nil {
+		return err
+	}
 	first, last, err := db.DataSpan(ctx)
 	if err != nil {
 		return err
