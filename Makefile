@@ -9,7 +9,7 @@ BIN   := bin/overwatch
 export CLICKHOUSE_URL ?= clickhouse://127.0.0.1:9000/overwatch
 export DATABASE_URL   ?= postgres://postgres@127.0.0.1:5432/overwatch?sslmode=disable
 
-.PHONY: all build run services tools web client test test-go test-bench-smoke test-chaos-smoke test-fuzz-smoke test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports bench-stream vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-predictions bench-area bench-history bench-sim bench-derive fuzz fuzz-http clean cluster cluster-down chaos soak test-cluster bench-cluster
+.PHONY: all build run services tools web client test test-go test-bench-smoke test-chaos-smoke test-fuzz-smoke test-python test-clock accuracy accuracy-trade accuracy-predictions bench-trade bench-market bench-map bench-exports bench-stream vet tidy lint-arch lint-openapi bench bench-go bench-load bench-ingest bench-predictions bench-area bench-world bench-history bench-sim bench-derive fuzz fuzz-http clean cluster cluster-down chaos soak test-cluster bench-cluster
 
 all: build
 
@@ -322,6 +322,18 @@ bench-predictions: build
 
 bench-area: build
 	$(GO) run ./cmd/loadtest fleet -bin $(BIN) -refreshes 0 -clients 1,8
+
+## bench-world: a world fleet in accelerated time: 20,000 vessels (a
+## position report a second under way, every 3 min at anchor, a static
+## report every 6 min: about 19,000 messages/s) for 2 simulated hours at
+## 5x real time (24 min), as tagged AIVDM through a pipe into `overwatch
+## replay` while `overwatch jobs` runs the job table on the same store
+## (overwatch_bench_world): how far the feed fell behind, each job's runs
+## and longest run against its interval, every process's CPU, bytes per
+## stored position (goal <= 35); cmd/loadtest's TestWorldSmoke runs 300
+## vessels for a simulated minute in make test
+bench-world: build
+	$(GO) run ./cmd/loadtest world -bin $(BIN)
 
 ## bench-exports: a bulk CSV.gz export of 10 million positions through the
 ## real server against clickhouse-client writing the same rows (CSVWithNames

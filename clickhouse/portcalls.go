@@ -44,7 +44,7 @@ func (db *DB) Tracks(ctx context.Context, from, to time.Time, f jobs.TrackFilter
 	if len(f.Except) > 0 {
 		filter += " AND imo NOT IN (" + uintList(f.Except) + ")"
 	}
-	rows, err := db.conn.Query(ctx, `
+	rows, err := db.conn.Query(spillToDisk(ctx), `
 SELECT imo, ts, any(lat), any(lon), any(speed_kt), any(nav_status), any(draft_m), any(destination)
   FROM positions
  WHERE ts >= ? AND ts <= ? AND imo != 0`+filter+`

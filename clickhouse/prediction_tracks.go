@@ -29,7 +29,7 @@ func predictionTracks(ctx context.Context, db *DB, from, to time.Time, only []ov
 		}
 		filter = " AND imo IN (" + uintList(only) + ")"
 	}
-	rows, err := db.conn.Query(ctx, `
+	rows, err := db.conn.Query(spillToDisk(ctx), `
 SELECT imo, ts, lat, lon, speed_kt
   FROM positions
  WHERE ts >= ? AND ts < ? AND imo != 0`+filter+`

@@ -20,6 +20,10 @@ const presenceCell = `least(toInt16(floor(lat)) + 90, 179) AS cell_row, least(to
 // one for each hour.
 var presenceLevels = []int{1, 6, 24}
 
+// presenceSlice is the part of a day the summary's hours are written
+// from at a time (whole hours).
+const presenceSlice = 3 * time.Hour
+
 // WritePresence implements jobs.PresenceStore: for each day, an INSERT ...
 // SELECT on the server summarising the day's positions before through by
 // hour, grid cell and vessel, each stored report once (a retried write not
@@ -39,8 +43,16 @@ func (db *DB) WritePresence(ctx context.Context, gen uint64, days []time.Time, t
 		}
 		reach[i] = end
 		// The fixes of each hour, cell and vessel sorted by time (ties
-		// by arrival in the group), the three arrays by one key.
-		err := db.conn.Exec(ctx, `INSERT INTO presence_hourly (day, gen, level, hour, cell_row, cell_col, imo, fixes,
+		// by arrival in the group), the three arrays by one key; a slice
+		// of whole hours of the day at a time, spilling to disk past
+		// spillBytes, so that a day of the world fleet (1.6 billion
+		// positions) is not one GROUP BY.
+		for a := d; a.Before(end); a = a.Add(presenceSlice) {
+			b := a.Add(presenceSlice)
+			if end.Before(b) {
+				b = end
+			}
+			err := db.conn.Exec(spillToDisk(ctx), `INSERT INTO presence_hourly (day, gen, level, hour, cell_row, cell_col, imo, fixes,
 		       first_ts, first_lat, first_lon, last_ts, last_lat, last_lon, fix_ts, fix_lat, fix_lon)
 		SELECT toDate(?), toUInt64(?), toUInt8(1), hour, cell_row, cell_col, imo, length(k),
 		       s_ts[1], s_lat[1], s_lon[1], s_ts[-1], s_lat[-1], s_lon[-1], s_ts, s_lat, s_lon
@@ -51,9 +63,10 @@ func (db *DB) WritePresence(ctx context.Context, gen uint64, days []time.Time, t
 		                       arrayMap((x, i) -> toUInt64(x) * 65536 + i, t, arrayEnumerate(t)) AS k
 		                  FROM (SELECT imo, ts, any(lat) AS lat, any(lon) AS lon FROM positions
 		                         WHERE ts >= ? AND ts < ? AND imo != 0 GROUP BY imo, ts, dedup_key)
-		                 GROUP BY hour, cell_row, cell_col, imo))`, date(d), gen, d, end)
-		if err != nil {
-			return fmt.Errorf("clickhouse: presence of %s: %w", d.Format(time.DateOnly), err)
+		                 GROUP BY hour, cell_row, cell_col, imo))`, date(d), gen, a, b)
+			if err != nil {
+				return fmt.Errorf("clickhouse: presence of %s: %w", a.Format(time.DateTime), err)
+			}
 		}
 		for _, level := range presenceLevels[1:] {
 			size := time.Duration(level) * time.Hour

@@ -116,6 +116,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) > 0 && args[0] == "fleet" {
 		return runFleet(ctx, args[1:], out)
 	}
+	if len(args) > 0 && args[0] == "world" {
+		return runWorld(ctx, args[1:], out)
+	}
 	if len(args) > 0 && args[0] == "exports" {
 		return runExports(ctx, args[1:], out)
 	}

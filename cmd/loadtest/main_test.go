@@ -162,3 +162,32 @@ Requests/sec:  27809.11
 		t.Error("nonsense parsed")
 	}
 }
+
+// TestWorldSmoke runs the world fleet benchmark on a small fleet for a
+// simulated minute, so that `make test` proves it works (every position
+// report sent is stored once); `make bench-world` runs 20,000 vessels.
+func TestWorldSmoke(t *testing.T) {
+	if os.Getenv("OVERWATCH_CLICKHOUSE_CLUSTER") != "" {
+		t.Skip("single server only: the stored bytes are read from one server's parts")
+	}
+	chURL, pgURL := chtest.URL(t, "worldsmoke"), pgtest.URL(t, "worldsmoke") // skip, or fail in CI, without servers
+	chServer, database, _ := strings.Cut(strings.TrimPrefix(chURL, "clickhouse://"), "/")
+	database, _, _ = strings.Cut(database, "?")
+	pgServer, _, _ := strings.Cut(strings.TrimPrefix(pgURL, "postgres://"), "/")
+	bin := filepath.Join(t.TempDir(), "overwatch")
+	if out, err := exec.Command("go", "build", "-o", bin, "../overwatch").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	var out bytes.Buffer
+	err := runWorld(context.Background(), []string{"-bin", bin, "-database", database, "-vessels", "300", "-minutes", "1", "-speed", "10",
+		"-clickhouse", "clickhouse://" + chServer, "-postgres", "postgres://" + pgServer}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	for _, want := range []string{"0 unattributed", "positions sent", "every job succeeded within its interval: true"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("no %q in the output:\n%s", want, out.String())
+		}
+	}
+	t.Log(out.String())
+}
