@@ -123,6 +123,9 @@ func startCommandOut(t *testing.T, command string, env map[string]string, stdout
 		"OVERWATCH_PUBLIC_URL":           "https://overwatch.test",
 		"OVERWATCH_TRUSTED_PROXIES":      "127.0.0.1/32",
 		"OVERWATCH_LATEST_SYNC_INTERVAL": "50ms",
+		// The server's files (exports, the demo's) in the test's own
+		// directory, not under the package's source.
+		"OVERWATCH_DATA_DIR": t.TempDir(),
 	}
 	for k, v := range OfflineSources {
 		vars[k] = v
