@@ -7,7 +7,7 @@ import (
 )
 
 // spillBytes is how much memory a derivation's GROUP BY or ORDER BY over
-// a window of positions takes before it goes on on disk.
+// a window of positions takes before it goes on to disk.
 const spillBytes = 1 << 30
 
 // spillToDisk lets the queries of ctx that group or sort a window of

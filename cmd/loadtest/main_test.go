@@ -110,14 +110,7 @@ func TestFleetSmoke(t *testing.T) {
 	if os.Getenv("OVERWATCH_CLICKHOUSE_CLUSTER") != "" {
 		t.Skip("single server only: the fleet is copied with INSERT ... SELECT on one server")
 	}
-	chURL, pgURL := chtest.URL(t, "fleetsmoke"), pgtest.URL(t, "fleetsmoke") // skip, or fail in CI, without servers
-	chServer, database, _ := strings.Cut(strings.TrimPrefix(chURL, "clickhouse://"), "/")
-	database, _, _ = strings.Cut(database, "?")
-	pgServer, _, _ := strings.Cut(strings.TrimPrefix(pgURL, "postgres://"), "/")
-	bin := filepath.Join(t.TempDir(), "overwatch")
-	if out, err := exec.Command("go", "build", "-o", bin, "../overwatch").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin, chServer, pgServer, database := smokeStore(t, "fleetsmoke")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -170,14 +163,7 @@ func TestWorldSmoke(t *testing.T) {
 	if os.Getenv("OVERWATCH_CLICKHOUSE_CLUSTER") != "" {
 		t.Skip("single server only: the stored bytes are read from one server's parts")
 	}
-	chURL, pgURL := chtest.URL(t, "worldsmoke"), pgtest.URL(t, "worldsmoke") // skip, or fail in CI, without servers
-	chServer, database, _ := strings.Cut(strings.TrimPrefix(chURL, "clickhouse://"), "/")
-	database, _, _ = strings.Cut(database, "?")
-	pgServer, _, _ := strings.Cut(strings.TrimPrefix(pgURL, "postgres://"), "/")
-	bin := filepath.Join(t.TempDir(), "overwatch")
-	if out, err := exec.Command("go", "build", "-o", bin, "../overwatch").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin, chServer, pgServer, database := smokeStore(t, "worldsmoke")
 	var out bytes.Buffer
 	err := runWorld(context.Background(), []string{"-bin", bin, "-database", database, "-vessels", "300", "-minutes", "1", "-speed", "10",
 		"-clickhouse", "clickhouse://" + chServer, "-postgres", "postgres://" + pgServer}, &out)
@@ -190,4 +176,20 @@ func TestWorldSmoke(t *testing.T) {
 		}
 	}
 	t.Log(out.String())
+}
+
+// smokeStore builds the overwatch binary and names the test's store: the
+// ClickHouse and PostgreSQL servers (host:port) and the database name
+// (skipped, or failed in CI, without servers).
+func smokeStore(t *testing.T, name string) (bin, chServer, pgServer, database string) {
+	t.Helper()
+	chURL, pgURL := chtest.URL(t, name), pgtest.URL(t, name)
+	chServer, database, _ = strings.Cut(strings.TrimPrefix(chURL, "clickhouse://"), "/")
+	database, _, _ = strings.Cut(database, "?") // cluster mode: OVERWATCH_CLICKHOUSE_CLUSTER reaches the children
+	pgServer, _, _ = strings.Cut(strings.TrimPrefix(pgURL, "postgres://"), "/")
+	bin = filepath.Join(t.TempDir(), "overwatch")
+	if out, err := exec.Command("go", "build", "-o", bin, "../overwatch").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin, chServer, pgServer, database
 }

@@ -102,7 +102,7 @@ func runWorld(ctx context.Context, args []string, out io.Writer) error {
 	if b, err := os.ReadFile(*chPIDFile); err == nil {
 		chPID, _ = strconv.Atoi(strings.TrimSpace(string(b)))
 	}
-	cpu0 := map[string]float64{"replay": cpuSeconds(replay.Process.Pid), "jobs": cpuSeconds(scheduler.Process.Pid), "clickhouse": cpuSeconds(chPID)}
+	jobsCPU0, chCPU0 := cpuSeconds(scheduler.Process.Pid), cpuSeconds(chPID)
 
 	simDur := time.Duration(*minutes) * time.Minute
 	wallDur := time.Duration(float64(simDur) / *speed)
@@ -170,8 +170,9 @@ func runWorld(ctx context.Context, args []string, out io.Writer) error {
 	if err := <-sampled; err != nil {
 		return err
 	}
-	replayCPU := replay.ProcessState.UserTime() + replay.ProcessState.SystemTime()
-	cpu := map[string]float64{"replay": replayCPU.Seconds() + cpu0["replay"], "jobs": cpuSeconds(scheduler.Process.Pid), "clickhouse": cpuSeconds(chPID)}
+	// The replay's over its whole life (it has exited), the others' over the run.
+	replayCPU := (replay.ProcessState.UserTime() + replay.ProcessState.SystemTime()).Seconds()
+	jobsCPU, chCPU := cpuSeconds(scheduler.Process.Pid)-jobsCPU0, cpuSeconds(chPID)-chCPU0
 	scheduler.Process.Signal(os.Interrupt) //nolint:errcheck
 	scheduler.Wait()                       //nolint:errcheck
 
@@ -180,7 +181,7 @@ func runWorld(ctx context.Context, args []string, out io.Writer) error {
 		stored.Round(time.Millisecond), simDur.Seconds()/stored.Seconds())
 	fmt.Fprintf(out, "  replay: %s\n", strings.TrimSpace(lastLine(replayOut.String())))
 	fmt.Fprintf(out, "  CPU over the run (%s wall, 2 cores = %.0f CPU-s): replay %.1f s, jobs %.1f s, ClickHouse %.1f s; load average %s\n",
-		stored.Round(time.Second), 2*stored.Seconds(), cpu["replay"]-cpu0["replay"], cpu["jobs"]-cpu0["jobs"], cpu["clickhouse"]-cpu0["clickhouse"], loadAverage())
+		stored.Round(time.Second), 2*stored.Seconds(), replayCPU, jobsCPU, chCPU, loadAverage())
 	names := make([]string, 0, len(seen))
 	for n := range seen {
 		names = append(names, n)
@@ -238,7 +239,7 @@ func worldFleet(n int, anchored float64, interval time.Duration) []worldVessel {
 	fleet := make([]worldVessel, n)
 	step := max(1, int(interval/time.Second))
 	for i := range fleet {
-		v := worldVessel{mmsi: uint32(211000000 + i), imo: imoWithCheckDigit(900000 + i),
+		v := worldVessel{mmsi: uint32(211000000 + i), imo: uint32(900000+i)*10 + overwatch.IMOCheckDigit(uint32(900000+i)),
 			lat: -60 + 130*rng.Float64(), lon: -180 + 360*rng.Float64(), cog: 360 * rng.Float64(),
 			sog: 8 + 12*rng.Float64(), every: step, phase: rng.IntN(180), static: rng.IntN(360),
 			name: fmt.Sprintf("WORLD %05d", i), callSign: fmt.Sprintf("W%05d", i)}
@@ -248,16 +249,6 @@ func worldFleet(n int, anchored float64, interval time.Duration) []worldVessel {
 		fleet[i] = v
 	}
 	return fleet
-}
-
-// imoWithCheckDigit is the IMO number of six digits and their check digit.
-func imoWithCheckDigit(six int) uint32 {
-	sum := 0
-	for i, w := 0, 7; i < 6; i, w = i+1, w-1 {
-		d := six / int(math.Pow10(5-i)) % 10
-		sum += d * w
-	}
-	return uint32(six*10 + sum%10)
 }
 
 // feedWorld writes the fleet's reports of each simulated second, stamped
